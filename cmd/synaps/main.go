@@ -1,0 +1,20 @@
+// Command synaps is a terminal agent runtime whose heart is its process-based
+// extension system. Everything lives in internal/; main only wires the
+// process's arguments, streams and signals to cli.Main.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/synaps-cli/synaps/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Main(ctx, os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	stop()
+	os.Exit(code)
+}

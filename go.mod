@@ -1,0 +1,16 @@
+module github.com/synaps-cli/synaps
+
+go 1.26.8
+
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/spf13/cobra v1.10.2
+	go.uber.org/goleak v1.3.0
+	mvdan.cc/sh/v3 v3.14.1
+)
+
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+)

@@ -1,0 +1,125 @@
+// Package config locates synaps's base directory and reads its config file.
+//
+// The config file is the format existing SynapsCLI users already have:
+// `key = value` lines, `#` comments, blank lines ignored. Keys are case
+// sensitive; the last assignment of a key wins. The same reader serves the
+// per-plugin `plugins/<id>/config` files.
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// BaseDirEnv overrides the base directory (default ~/.synaps-cli).
+const BaseDirEnv = "SYNAPS_BASE_DIR"
+
+// BaseDir returns $SYNAPS_BASE_DIR, or ~/.synaps-cli.
+func BaseDir(getenv func(string) string) (string, error) {
+	if d := getenv(BaseDirEnv); d != "" {
+		return filepath.Abs(d)
+	}
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot find the home directory (%v); set %s to choose where synaps keeps its data", err, BaseDirEnv)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".synaps-cli"), nil
+}
+
+// File is a parsed key = value file. The zero value is an empty file.
+type File struct {
+	// Path is where the file was read from ("" for an empty file).
+	Path   string
+	values map[string]string
+}
+
+// Load reads a key = value file. A missing file is an empty File, not an
+// error: a fresh install has no config.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &File{Path: path}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse reads key = value lines. A line that has no '=' is an error naming
+// the file and line, so a typo never silently drops a setting.
+func Parse(path string, data []byte) (*File, error) {
+	f := &File{Path: path, values: map[string]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, value, ok := strings.Cut(line, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" {
+			return nil, fmt.Errorf("%s:%d: %q is not a setting; write it as `key = value` (or start the line with # to make it a comment)", path, n, line)
+		}
+		f.values[key] = unquote(strings.TrimSpace(value))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// unquote strips one pair of matching surrounding quotes, so `key = "a b"`
+// and `key = a b` mean the same.
+func unquote(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1]
+	}
+	return v
+}
+
+// Get returns the value of key and whether it was set.
+func (f *File) Get(key string) (string, bool) {
+	if f == nil {
+		return "", false
+	}
+	v, ok := f.values[key]
+	return v, ok
+}
+
+// Keys returns the keys in sorted order.
+func (f *File) Keys() []string {
+	if f == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(f.values))
+	for k := range f.values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// List splits a comma-separated value into trimmed, non-empty items.
+func (f *File) List(key string) []string {
+	v, _ := f.Get(key)
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParse(t *testing.T) {
+	data := "# comment\n\nmodel = claude-sonnet\n disabled_plugins = a, b ,,c\nquoted = \"x y\"\nempty =\nmodel = last-wins\nurl = http://h/?a=b\n"
+	f, err := Parse("cfg", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, k := range f.Keys() {
+		got[k], _ = f.Get(k)
+	}
+	want := map[string]string{"model": "last-wins", "disabled_plugins": "a, b ,,c", "quoted": "x y", "empty": "", "url": "http://h/?a=b"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("values (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"a", "b", "c"}, f.List("disabled_plugins")); d != "" {
+		t.Errorf("List (-want +got):\n%s", d)
+	}
+}
+
+func TestParseErrorNamesFileAndLine(t *testing.T) {
+	_, err := Parse("/home/u/.synaps-cli/config", []byte("a = 1\njust words\n"))
+	if err == nil || !strings.Contains(err.Error(), "/home/u/.synaps-cli/config:2:") || !strings.Contains(err.Error(), "key = value") {
+		t.Fatalf("error = %v; want file:line and the fix", err)
+	}
+}
+
+func TestLoadMissingIsEmpty(t *testing.T) {
+	f, err := Load(filepath.Join(t.TempDir(), "nope"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.Get("x"); ok || len(f.Keys()) != 0 {
+		t.Fatal("missing file should be empty")
+	}
+}
+
+func TestBaseDir(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u"}
+	got, err := BaseDir(func(k string) string { return env[k] })
+	if err != nil || got != "/home/u/.synaps-cli" {
+		t.Fatalf("BaseDir = %q, %v", got, err)
+	}
+	dir := t.TempDir()
+	env[BaseDirEnv] = dir
+	got, _ = BaseDir(func(k string) string { return env[k] })
+	if got != dir {
+		t.Fatalf("BaseDir with override = %q, want %q", got, dir)
+	}
+}

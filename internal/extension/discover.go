@@ -1,0 +1,176 @@
+package extension
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Scope says where a plugin was found.
+type Scope string
+
+const (
+	ScopeUser    Scope = "user"    // $SYNAPS_BASE_DIR/plugins
+	ScopeProject Scope = "project" // ./.synaps/plugins of a project
+)
+
+// Plugin is one directory under a plugins dir, with its manifest or the
+// reason it could not be read.
+type Plugin struct {
+	// ID is the directory name; it names the plugin everywhere.
+	ID string
+	// Dir is the plugin root as found (a symlink is kept as the path the
+	// user made, so SYNAPS_PLUGIN_ROOT reads as they expect).
+	Dir   string
+	Scope Scope
+	// Manifest is nil when Err is set.
+	Manifest *Manifest
+	Err      error
+	// Disabled: listed in disabled_plugins; never spawned.
+	Disabled bool
+	// Untrusted: a project plugin whose project is not trusted; never spawned.
+	Untrusted bool
+	// Warnings are non-fatal notes (name differs from id, manifest warnings).
+	Warnings []string
+}
+
+// Spawnable reports whether the plugin starts a process.
+func (p *Plugin) Spawnable() bool {
+	return p.Err == nil && !p.Disabled && !p.Untrusted && p.Manifest != nil && p.Manifest.Extension != nil
+}
+
+// DiscoverOptions says where to look.
+type DiscoverOptions struct {
+	// BaseDir is $SYNAPS_BASE_DIR; plugins are in BaseDir/plugins.
+	BaseDir string
+	// ProjectDir is the project root; its plugins are in
+	// ProjectDir/.synaps/plugins. Empty: no project plugins.
+	ProjectDir string
+	// TrustProject trusts ProjectDir without consulting trusted-projects
+	// (--trust-project).
+	TrustProject bool
+	// Disabled lists plugin ids never to spawn (config disabled_plugins).
+	Disabled []string
+}
+
+// Discover lists the plugins in id order, which is also the hook chain
+// order. A project plugin shadows a user plugin of the same id. Every
+// directory shows up, loaded or not, so nothing fails silently.
+func Discover(o DiscoverOptions) ([]*Plugin, error) {
+	byID := map[string]*Plugin{}
+	if err := scanDir(filepath.Join(o.BaseDir, "plugins"), ScopeUser, byID); err != nil {
+		return nil, err
+	}
+	if o.ProjectDir != "" {
+		trusted := o.TrustProject
+		if !trusted {
+			var err error
+			trusted, err = IsTrusted(o.BaseDir, o.ProjectDir)
+			if err != nil {
+				return nil, err
+			}
+		}
+		project := map[string]*Plugin{}
+		if err := scanDir(filepath.Join(o.ProjectDir, ".synaps", "plugins"), ScopeProject, project); err != nil {
+			return nil, err
+		}
+		for id, p := range project {
+			p.Untrusted = !trusted
+			byID[id] = p
+		}
+	}
+	disabled := map[string]bool{}
+	for _, id := range o.Disabled {
+		disabled[id] = true
+	}
+	out := make([]*Plugin, 0, len(byID))
+	for _, p := range byID {
+		p.Disabled = disabled[p.ID]
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// scanDir reads one plugins directory. A missing directory has no plugins.
+func scanDir(dir string, scope Scope, into map[string]*Plugin) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read the plugins directory %s: %w", dir, err)
+	}
+	for _, ent := range entries {
+		name := ent.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		info, err := os.Stat(path) // follows symlinks: dev-mode plugins
+		if err != nil {
+			into[name] = &Plugin{ID: name, Dir: path, Scope: scope,
+				Err: fmt.Errorf("%s: broken link or unreadable directory (%v); remove it or fix the link", path, err)}
+			continue
+		}
+		if !info.IsDir() {
+			continue
+		}
+		into[name] = LoadPlugin(name, path, scope)
+	}
+	return nil
+}
+
+// LoadPlugin reads one plugin directory's manifest and checks what can be
+// checked without spawning it.
+func LoadPlugin(id, dir string, scope Scope) *Plugin {
+	p := &Plugin{ID: id, Dir: dir, Scope: scope}
+	if strings.ContainsAny(id, ": \t") {
+		p.Err = fmt.Errorf("%s: the plugin directory name %q contains ':' or whitespace, but it becomes the prefix of tool ids (<plugin>:<tool>); rename the directory", dir, id)
+		return p
+	}
+	m, err := LoadManifest(dir)
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	p.Manifest = m
+	p.Warnings = append(p.Warnings, m.Warnings...)
+	if m.Name != id {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("manifest name %q differs from the directory name %q; the plugin id is %q", m.Name, id, id))
+	}
+	return p
+}
+
+// TrustedProjectsFile lists trusted project directories, one absolute path a
+// line, in the base dir.
+const TrustedProjectsFile = "trusted-projects"
+
+// IsTrusted reports whether projectDir is listed in trusted-projects.
+func IsTrusted(baseDir, projectDir string) (bool, error) {
+	abs, err := filepath.Abs(projectDir)
+	if err != nil {
+		return false, err
+	}
+	f, err := os.Open(filepath.Join(baseDir, TrustedProjectsFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line != "" && !strings.HasPrefix(line, "#") && filepath.Clean(line) == abs {
+			return true, nil
+		}
+	}
+	return false, sc.Err()
+}

@@ -1,0 +1,208 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// guard is a fake subscribed to before_tool_call (and after_tool_call)
+// answering with the given results.
+func guard(t *testing.T, base, id string, perms []string, results map[string]string) string {
+	t.Helper()
+	res := map[string]json.RawMessage{}
+	var hooks []map[string]any
+	for k, v := range results {
+		res["hook:"+k] = json.RawMessage(v)
+		hooks = append(hooks, map[string]any{"hook": k})
+	}
+	return fakePlugin(t, base, id, map[string]any{"permissions": perms, "hooks": hooks}, fakeSpec{Record: true, Results: res})
+}
+
+type confirmer struct {
+	answer bool
+	asked  []Confirm
+}
+
+func (c *confirmer) Confirm(_ context.Context, _ string, msgs []Confirm) bool {
+	c.asked = append(c.asked, msgs...)
+	return c.answer
+}
+
+func TestBeforeToolCallChain(t *testing.T) {
+	intercept := []string{"tools.intercept"}
+	for _, tc := range []struct {
+		name string
+		// results of extensions a, b, c (chain order is id order)
+		a, b, c   string
+		confirmer *confirmer
+		want      Decision
+		// seen: which extensions received the event, and the command each saw
+		seen map[string]string
+	}{
+		{
+			name: "all continue in both dialects",
+			a:    `{}`, b: `{"action":"continue"}`, c: `{"action":"allow"}`,
+			want: Decision{},
+			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /", "c": "rm -rf /"},
+		},
+		{
+			name: "block ends the chain",
+			a:    `{}`, b: `{"action":"block","reason":"destructive"}`, c: `{}`,
+			want: Decision{Blocked: true, BlockedBy: "b", Reason: "Tool call blocked by extension b: destructive"},
+			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /"},
+		},
+		{
+			name: "modify applies and later guards see the new input",
+			a:    `{"action":"modify","input":{"command":"rm -ri /"}}`, b: `{}`, c: `{"action":"modify","input":{"command":"echo safe"}}`,
+			want: Decision{Input: json.RawMessage(`{"command":"echo safe"}`), ModifiedBy: []string{"a", "c"}},
+			seen: map[string]string{"a": "rm -rf /", "b": "rm -ri /", "c": "rm -ri /"},
+		},
+		{
+			name: "a guard after a modify still blocks",
+			a:    `{"action":"modify","input":{"command":"rm -rf /home"}}`, b: `{"action":"block","reason":"still bad"}`, c: `{}`,
+			want: Decision{Blocked: true, BlockedBy: "b", Reason: "Tool call blocked by extension b: still bad", Input: json.RawMessage(`{"command":"rm -rf /home"}`), ModifiedBy: []string{"a"}},
+			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /home"},
+		},
+		{
+			name: "malformed modify blocks",
+			a:    `{"action":"modify","input":"rm"}`, b: `{}`, c: `{}`,
+			want: Decision{Blocked: true, BlockedBy: "a", Reason: `Tool call blocked by extension a: malformed modify result: modify needs "input": a JSON object with the new tool input`},
+			seen: map[string]string{"a": "rm -rf /"},
+		},
+		{
+			name: "confirms are collected and headless blocks",
+			a:    `{"action":"confirm","message":"really?"}`, b: `{}`, c: `{"action":"confirm","message":"sure?"}`,
+			want: Decision{Blocked: true, BlockedBy: "a", Reason: "Tool call blocked by extension a: confirmation required but there is no interactive user to ask (really?); run interactively or pass --auto-approve-confirms",
+				Confirms: []Confirm{{"a", "really?"}, {"c", "sure?"}}},
+			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /", "c": "rm -rf /"},
+		},
+		{
+			name: "the user approves once for every confirm",
+			a:    `{"action":"confirm","message":"really?"}`, b: `{}`, c: `{"action":"confirm","message":"sure?"}`,
+			confirmer: &confirmer{answer: true},
+			want:      Decision{Confirms: []Confirm{{"a", "really?"}, {"c", "sure?"}}},
+			seen:      map[string]string{"a": "rm -rf /", "b": "rm -rf /", "c": "rm -rf /"},
+		},
+		{
+			name: "a block after a confirm wins without asking",
+			a:    `{"action":"confirm","message":"really?"}`, b: `{"action":"block","reason":"no"}`, c: `{}`,
+			confirmer: &confirmer{answer: true},
+			want:      Decision{Blocked: true, BlockedBy: "b", Reason: "Tool call blocked by extension b: no", Confirms: []Confirm{{"a", "really?"}}},
+			seen:      map[string]string{"a": "rm -rf /", "b": "rm -rf /"},
+		},
+		{
+			name: "actions the hook does not allow are continue",
+			a:    `{"action":"inject","content":"x"}`, b: `{"action":"replace","output":"y"}`, c: `{"action":"explode"}`,
+			want: Decision{},
+			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /", "c": "rm -rf /"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			dirs := map[string]string{}
+			for id, r := range map[string]string{"a": tc.a, "b": tc.b, "c": tc.c} {
+				dirs[id] = guard(t, base, id, intercept, map[string]string{"before_tool_call": r})
+			}
+			h := startHost(t, base, nil)
+			var c Confirmer
+			if tc.confirmer != nil {
+				c = tc.confirmer
+			}
+			got := h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{"command":"rm -rf /"}`), "s1", c)
+			if d := cmp.Diff(tc.want, got, cmp.Comparer(rawJSONEqual)); d != "" {
+				t.Errorf("decision (-want +got):\n%s", d)
+			}
+			seen := map[string]string{}
+			for id, dir := range dirs {
+				for _, ev := range readRecord(t, dir) {
+					seen[id] = ev["tool_input"].(map[string]any)["command"].(string)
+				}
+			}
+			if d := cmp.Diff(tc.seen, seen); d != "" {
+				t.Errorf("events seen (-want +got):\n%s", d)
+			}
+			if tc.confirmer != nil && len(tc.want.Confirms) > 0 && !tc.want.Blocked && len(tc.confirmer.asked) != len(tc.want.Confirms) {
+				t.Errorf("asked %v", tc.confirmer.asked)
+			}
+		})
+	}
+}
+
+func rawJSONEqual(a, b json.RawMessage) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && cmp.Equal(x, y)
+}
+
+func TestAfterToolCallReplace(t *testing.T) {
+	base := t.TempDir()
+	guard(t, base, "a-redactor", []string{"tools.intercept", "tools.transform_output"}, map[string]string{"after_tool_call": `{"action":"replace","output":"token=[REDACTED]"}`})
+	guard(t, base, "b-no-permission", []string{"tools.intercept"}, map[string]string{"after_tool_call": `{"action":"replace","output":"sneaky"}`})
+	cdir := guard(t, base, "c-observer", []string{"hooks.after_tool_call"}, map[string]string{"after_tool_call": `{}`})
+	h := startHost(t, base, nil)
+	d := h.AfterToolCall(context.Background(), bashSpec(), json.RawMessage(`{"command":"env"}`), "token=sk-live-123", "sess")
+	if d.Output == nil || *d.Output != "token=[REDACTED]" || !cmp.Equal(d.ReplacedBy, []string{"a-redactor"}) {
+		t.Fatalf("decision = %+v", d)
+	}
+	rec := readRecord(t, cdir)
+	if len(rec) != 1 || rec[0]["tool_output"] != "token=[REDACTED]" {
+		t.Errorf("later handler should see the replaced output: %v", rec)
+	}
+	log, _ := os.ReadFile(filepath.Join(base, "extensions", "intercept.jsonl"))
+	if !strings.Contains(string(log), `"action":"replace"`) || !strings.Contains(string(log), `"extension":"a-redactor"`) {
+		t.Errorf("intercept.jsonl = %s", log)
+	}
+	if strings.Contains(string(log), "sk-live-123") || strings.Contains(string(log), "REDACTED") {
+		t.Errorf("intercept.jsonl holds payloads: %s", log)
+	}
+}
+
+func TestInjectsAreCollectedAndFramed(t *testing.T) {
+	base := t.TempDir()
+	guard(t, base, "ctx1", []string{"privacy.llm_content"}, map[string]string{"before_message": `{"action":"inject","content":"The repo uses Go 1.26."}`})
+	guard(t, base, "ctx2", []string{"hooks.before_message"}, map[string]string{"before_message": `{"action":"inject","content":[{"type":"text","text":"Tests: go test ./..."}]}`})
+	guard(t, base, "ctx3", []string{"hooks.before_message"}, map[string]string{"before_message": `{"action":"block"}`})
+	h := startHost(t, base, nil)
+	msg := "hello"
+	d := h.RunHook(context.Background(), Event{Kind: HookBeforeMessage, Message: &msg, SessionID: "s"})
+	want := []Inject{{"ctx1", "The repo uses Go 1.26."}, {"ctx2", "Tests: go test ./..."}}
+	if d2 := cmp.Diff(want, d.Injects); d2 != "" || d.Blocked {
+		t.Fatalf("injects (-want +got):\n%s\nblocked=%v", d2, d.Blocked)
+	}
+	text := d.InjectText()
+	if !strings.Contains(text, "not instructions from the user") || !strings.Contains(text, "The repo uses Go 1.26.\n\nTests: go test ./...") {
+		t.Errorf("InjectText = %q", text)
+	}
+}
+
+func TestSessionEndHandlersRunConcurrently(t *testing.T) {
+	base := t.TempDir()
+	var dirs []string
+	for _, id := range []string{"e1", "e2", "e3"} {
+		dirs = append(dirs, fakePlugin(t, base, id, map[string]any{"permissions": []string{"session.lifecycle"}, "hooks": []map[string]any{{"hook": "on_session_end"}}},
+			fakeSpec{Record: true, Modes: map[string]string{"hook:on_session_end": "slow"}}))
+	}
+	h := startHost(t, base, nil)
+	h.RunHook(context.Background(), Event{Kind: HookOnSessionEnd, SessionID: "s", Transcript: json.RawMessage(`[{"role":"user","content":"hi"}]`)})
+	var starts, ends []int64
+	for _, dir := range dirs {
+		rec := readRecord(t, dir)
+		if len(rec) != 1 || rec[0]["transcript"] == nil {
+			t.Errorf("%s: %v", dir, rec)
+		}
+		starts = append(starts, readStamp(t, dir, "slow-start"))
+		ends = append(ends, readStamp(t, dir, "slow-end"))
+	}
+	if slices.Max(starts) >= slices.Min(ends) {
+		t.Errorf("on_session_end handlers ran one after another")
+	}
+}

@@ -1,0 +1,560 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/jsonrpc"
+)
+
+// State is an extension's health as users see it.
+type State string
+
+// Health states.
+const (
+	StateLoaded     State = "loaded"     // running, never crashed
+	StateStarting   State = "starting"   // spawned, initialize not answered yet
+	StateRestarting State = "restarting" // crashed, a new process is starting
+	StateDegraded   State = "degraded"   // crashed before, serving now
+	StateFailed     State = "failed"     // not running; Reason says why
+	StateDisabled   State = "disabled"   // in disabled_plugins; never spawned
+	StateUntrusted  State = "untrusted"  // project plugin of an untrusted project
+	StateStopped    State = "stopped"    // shut down by synaps
+)
+
+// MaxRestarts is how many consecutive crashes (without a good reply in
+// between) are met with a restart; the next one leaves the extension failed.
+const MaxRestarts = 3
+
+// ToolDecl is a tool an extension declared in its initialize result.
+type ToolDecl struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// Extension supervises the process of one plugin: it starts it, answers
+// for its health, restarts it after a crash and retries the call that was
+// in flight once, and stops it.
+type Extension struct {
+	plugin *Plugin
+	env    *hostEnv
+	log    *logSink
+	// life is cancelled by stop, ending a restart's spawn or handshake.
+	life       context.Context
+	cancelLife context.CancelFunc
+
+	// Filled once by the first successful initialize and never changed
+	// afterwards (a restart re-initialises but keeps them), so dispatch can
+	// read them without the lock.
+	tools       []ToolDecl
+	subs        []Subscription
+	providers   json.RawMessage
+	config      map[string]any
+	initialized bool
+
+	mu sync.Mutex
+	// state is the health shown to users. Guarded by mu.
+	state State
+	// reason explains StateFailed, and the last crash otherwise. Guarded by mu.
+	reason string
+	// problems are refused capabilities and other load notes. Guarded by mu.
+	problems []string
+	// proc is the running process, nil when none. Guarded by mu.
+	proc *process
+	// gen counts successful starts; a caller whose call broke on
+	// generation g waits for a generation after g. Guarded by mu.
+	gen int
+	// failures counts crashes and failed restarts since the last good
+	// reply. Guarded by mu.
+	failures int
+	// restarts counts every restart, for status and traces. Guarded by mu.
+	restarts int
+	// restarting is closed when the restart under way ends; nil when none.
+	// Guarded by mu.
+	restarting chan struct{}
+	// stopping is set by stop; crashes after it are expected. Guarded by mu.
+	stopping bool
+}
+
+// errNotRunning wraps every failure of a call to an extension that has no
+// process (failed, disabled, stopped).
+var errNotRunning = errors.New("extension is not running")
+
+func newExtension(p *Plugin, env *hostEnv) *Extension {
+	life, cancel := context.WithCancel(context.Background())
+	return &Extension{plugin: p, env: env, log: newLogSink(env.logDir, p.ID), state: StateStarting, life: life, cancelLife: cancel}
+}
+
+// ID is the plugin id.
+func (e *Extension) ID() string { return e.plugin.ID }
+
+// start spawns and initialises the first process. A failure leaves the
+// extension failed with the reason and the tail of its stderr.
+func (e *Extension) start(ctx context.Context) {
+	cfg, err := resolveConfig(e.env.getenv, e.env.config, e.plugin)
+	if err != nil {
+		e.fail(fmt.Sprintf("%s: extension.config: %v", e.plugin.manifestFile(), err))
+		return
+	}
+	e.config = cfg
+	p, res, err := e.launch(ctx)
+	if err != nil {
+		e.fail(err.Error())
+		return
+	}
+	problems := e.adopt(res)
+	e.mu.Lock()
+	if e.stopping {
+		e.mu.Unlock()
+		p.stop(e.env.stop, true)
+		return
+	}
+	e.proc, e.gen, e.state = p, 1, StateLoaded
+	e.problems = append(e.problems, problems...)
+	e.mu.Unlock()
+	for _, pr := range problems {
+		e.log.note("%s", pr)
+	}
+	go e.watch(p)
+}
+
+// launch spawns a process and runs the initialize handshake.
+func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
+	m := e.plugin.Manifest.Extension
+	env := childEnv(e.env.getenv, e.plugin, e.env.baseDir)
+	argv, _, err := m.Argv(envLookup(env))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %s: %v", e.plugin.manifestFile(), m.launchField(), err)
+	}
+	p, err := spawn(spawnSpec{
+		argv:   argv,
+		dir:    e.plugin.Dir,
+		env:    env,
+		stderr: e.log.stderr,
+		connOpt: jsonrpc.Options{
+			MaxBody: e.env.maxBody,
+			Logf:    e.log.note,
+			OnNotify: func(method string, params json.RawMessage) {
+				e.log.note("notification %s %s", method, truncate(string(params), 200))
+			},
+		},
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %s: %v", e.plugin.manifestFile(), m.launchField(), err)
+	}
+	ictx, cancel := context.WithTimeout(ctx, e.env.deadline(MethodInitialize))
+	defer cancel()
+	raw, err := p.conn.Call(ictx, MethodInitialize, map[string]any{
+		"synaps_version":             e.env.version,
+		"extension_protocol_version": ProtocolVersion,
+		"plugin_id":                  e.plugin.ID,
+		"plugin_root":                e.plugin.Dir,
+		"config":                     e.config,
+	})
+	if err != nil {
+		reason := e.describeCallFailure(p, MethodInitialize, err)
+		p.kill()
+		return nil, nil, errors.New(reason)
+	}
+	res, err := decodeInitResult(raw)
+	if err != nil {
+		p.stop(e.env.stop, true)
+		return nil, nil, fmt.Errorf("initialize result: %v", err)
+	}
+	return p, res, nil
+}
+
+// describeCallFailure explains why a call got no answer, with the hint an
+// author needs: for a timeout the usual framing mistakes, for an exit the
+// status and the last lines of stderr.
+func (e *Extension) describeCallFailure(p *process, method string, err error) string {
+	var b strings.Builder
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintf(&b, "no answer to %s within %s", method, e.env.deadline(method))
+		if method == MethodInitialize {
+			b.WriteString(" (check that every frame ends its header with \\r\\n\\r\\n and that stdout is flushed after each write)")
+		}
+	case errors.Is(err, jsonrpc.ErrClosed) || !p.alive():
+		// Give the reaper a moment so the exit status is known.
+		p.waitExit(200 * time.Millisecond)
+		fmt.Fprintf(&b, "process ended during %s (%s)", method, p.exitDescription())
+	default:
+		fmt.Fprintf(&b, "%s failed: %v", method, err)
+	}
+	// Let the stderr reader catch up with the last lines.
+	select {
+	case <-p.drained:
+	case <-time.After(100 * time.Millisecond):
+	}
+	if tail := e.log.stderrTail(5); len(tail) > 0 {
+		b.WriteString("; stderr: ")
+		b.WriteString(strings.Join(tail, " | "))
+	}
+	return b.String()
+}
+
+// initResult is what an extension answers to initialize, read tolerantly.
+type initResult struct {
+	ProtocolVersion *int   `json:"protocol_version"`
+	Name            string `json:"name"`
+	Version         string `json:"version"`
+	Capabilities    struct {
+		Tools     json.RawMessage `json:"tools"`
+		Hooks     json.RawMessage `json:"hooks"`
+		Providers json.RawMessage `json:"providers"`
+	} `json:"capabilities"`
+}
+
+func decodeInitResult(raw json.RawMessage) (*initResult, error) {
+	res := &initResult{}
+	if isNull(raw) {
+		return res, nil
+	}
+	if err := json.Unmarshal(raw, res); err != nil {
+		return nil, fmt.Errorf("not an object with capabilities: %v", err)
+	}
+	if res.ProtocolVersion != nil && *res.ProtocolVersion != ProtocolVersion {
+		return nil, fmt.Errorf("protocol_version is %d, but this synaps speaks extension protocol %d", *res.ProtocolVersion, ProtocolVersion)
+	}
+	return res, nil
+}
+
+// adopt takes the capabilities of the first initialize, refusing what the
+// permissions do not allow, and returns a note for each refusal. Manifest
+// hooks and initialize hooks together are the subscriptions.
+func (e *Extension) adopt(res *initResult) []string {
+	if e.initialized {
+		return nil
+	}
+	e.initialized = true
+	m := e.plugin.Manifest.Extension
+	var problems []string
+	if res.ProtocolVersion == nil {
+		problems = append(problems, "initialize result has no protocol_version; assuming 1")
+	}
+	e.tools, problems = decodeTools(res.Capabilities.Tools, m.Permissions, problems)
+	e.subs = append([]Subscription(nil), m.Hooks...)
+	if !isNull(res.Capabilities.Hooks) {
+		subs, err := DecodeSubscriptions(e.plugin.manifestFile(), "initialize result capabilities.hooks", res.Capabilities.Hooks)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("refused hooks: %v", err))
+		}
+		for _, s := range subs {
+			if err := s.Check(m.Permissions); err != nil {
+				problems = append(problems, fmt.Sprintf("refused hook %s: %v", s.Hook, err))
+				continue
+			}
+			if !containsSub(e.subs, s) {
+				e.subs = append(e.subs, s)
+			}
+		}
+	}
+	if !isNull(res.Capabilities.Providers) {
+		if m.Permissions.Has(PermProvidersRegister) {
+			e.providers = res.Capabilities.Providers
+		} else {
+			problems = append(problems, fmt.Sprintf("refused providers: declaring providers needs the %q permission in extension.permissions", PermProvidersRegister))
+		}
+	}
+	return problems
+}
+
+func containsSub(list []Subscription, s Subscription) bool {
+	b, _ := json.Marshal(s)
+	for _, x := range list {
+		a, _ := json.Marshal(x)
+		if string(a) == string(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeTools validates declared tools: non-empty unique name of at most
+// 64 characters without ':' or spaces, a description, an object schema, and
+// the tools.register permission.
+func decodeTools(raw json.RawMessage, perms Permissions, problems []string) ([]ToolDecl, []string) {
+	if isNull(raw) {
+		return nil, problems
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, append(problems, "refused tools: capabilities.tools must be an array of tool objects")
+	}
+	if len(items) > 0 && !perms.Has(PermToolsRegister) {
+		return nil, append(problems, fmt.Sprintf("refused %d tool(s): registering tools needs the %q permission in extension.permissions", len(items), PermToolsRegister))
+	}
+	var tools []ToolDecl
+	seen := map[string]bool{}
+	for i, item := range items {
+		var d struct {
+			ToolDecl
+			InputSchemaCamel json.RawMessage `json:"inputSchema"`
+			Parameters       json.RawMessage `json:"parameters"`
+		}
+		if err := json.Unmarshal(item, &d); err != nil {
+			problems = append(problems, fmt.Sprintf("refused capabilities.tools[%d]: not a tool object: %v", i, err))
+			continue
+		}
+		t := d.ToolDecl
+		if len(t.InputSchema) == 0 {
+			t.InputSchema = firstNonEmpty(d.InputSchemaCamel, d.Parameters)
+		}
+		if err := checkTool(t, seen); err != nil {
+			problems = append(problems, fmt.Sprintf("refused capabilities.tools[%d]: %v", i, err))
+			continue
+		}
+		seen[t.Name] = true
+		tools = append(tools, t)
+	}
+	return tools, problems
+}
+
+func checkTool(t ToolDecl, seen map[string]bool) error {
+	switch {
+	case t.Name == "":
+		return errors.New("tool has no name")
+	case len(t.Name) > MaxToolNameLen:
+		return fmt.Errorf("tool name %q is longer than %d characters", t.Name, MaxToolNameLen)
+	case strings.ContainsAny(t.Name, ": \t\n"):
+		return fmt.Errorf("tool name %q contains ':' or whitespace; use letters, digits, '_' or '-'", t.Name)
+	case seen[t.Name]:
+		return fmt.Errorf("tool %q is declared twice", t.Name)
+	case strings.TrimSpace(t.Description) == "":
+		return fmt.Errorf("tool %q has no description; the model needs one to know when to call it", t.Name)
+	}
+	var schema map[string]any
+	if len(t.InputSchema) == 0 || json.Unmarshal(t.InputSchema, &schema) != nil || schema == nil {
+		return fmt.Errorf("tool %q: input_schema must be a JSON Schema object such as {\"type\":\"object\",\"properties\":{}}", t.Name)
+	}
+	return nil
+}
+
+func firstNonEmpty(raws ...json.RawMessage) json.RawMessage {
+	for _, r := range raws {
+		if len(r) > 0 {
+			return r
+		}
+	}
+	return nil
+}
+
+// watch waits for the process to die or its connection to break. Unless
+// synaps is stopping it, that is a crash.
+func (e *Extension) watch(p *process) {
+	select {
+	case <-p.exited:
+	case <-p.conn.Done():
+	}
+	e.crashed(p)
+}
+
+// crashed handles the loss of process p: it is killed and reaped, and a
+// restart begins unless the extension has crashed too often. It is
+// idempotent: the watcher and a caller whose call broke may both report it.
+func (e *Extension) crashed(p *process) {
+	e.mu.Lock()
+	if e.proc != p || e.stopping {
+		e.mu.Unlock()
+		return
+	}
+	e.proc = nil
+	e.restarting = make(chan struct{})
+	e.state = StateRestarting
+	e.mu.Unlock()
+
+	p.kill()
+	why := p.exitDescription()
+	if err := p.conn.Err(); err != nil && errors.Is(err, jsonrpc.ErrFrameTooLarge) {
+		why = "protocol error: " + err.Error()
+	}
+	if tail := e.log.stderrTail(3); len(tail) > 0 {
+		why += "; stderr: " + strings.Join(tail, " | ")
+	}
+	e.log.note("process crashed (%s)", why)
+	go e.restart(why)
+}
+
+// restart starts new processes until one initialises or the extension has
+// failed MaxRestarts times in a row. Attempts after a failed one back off
+// briefly so a crash loop does not spin.
+func (e *Extension) restart(why string) {
+	e.mu.Lock()
+	done := e.restarting
+	e.mu.Unlock()
+	defer close(done)
+	for attempt := 0; ; attempt++ {
+		e.mu.Lock()
+		e.failures++
+		if e.stopping || e.failures > MaxRestarts {
+			if !e.stopping {
+				e.state = StateFailed
+				e.reason = fmt.Sprintf("crashed %d times in a row; last: %s", e.failures, why)
+				e.log.note("giving up: %s", e.reason)
+			}
+			e.restarting = nil
+			e.mu.Unlock()
+			return
+		}
+		e.restarts++
+		e.mu.Unlock()
+		if attempt > 0 {
+			select {
+			case <-time.After(time.Duration(50<<attempt) * time.Millisecond):
+			case <-e.life.Done():
+			}
+		}
+		p, _, err := e.launch(e.life)
+		if err != nil {
+			why = err.Error()
+			e.log.note("restart failed: %s", why)
+			continue
+		}
+		e.mu.Lock()
+		if e.stopping {
+			e.restarting = nil
+			e.mu.Unlock()
+			p.stop(e.env.stop, true)
+			return
+		}
+		e.proc, e.state, e.reason = p, StateDegraded, why
+		e.gen++
+		e.restarting = nil
+		e.mu.Unlock()
+		e.log.note("restarted (restart %d)", e.restarts)
+		go e.watch(p)
+		return
+	}
+}
+
+// current returns the running process, waiting for a restart under way.
+func (e *Extension) current(ctx context.Context) (*process, int, error) {
+	for {
+		e.mu.Lock()
+		p, gen, wait, state, reason := e.proc, e.gen, e.restarting, e.state, e.reason
+		e.mu.Unlock()
+		if p != nil {
+			return p, gen, nil
+		}
+		if wait == nil {
+			if reason == "" {
+				reason = string(state)
+			}
+			return nil, 0, fmt.Errorf("%w (%s: %s)", errNotRunning, state, reason)
+		}
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, 0, ctx.Err()
+		}
+	}
+}
+
+// call sends one request. If the process dies while the call is in
+// flight, the call is sent once more to the restarted process.
+func (e *Extension) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	p, gen, err := e.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.conn.Call(ctx, method, params)
+	if err == nil || !errors.Is(err, jsonrpc.ErrClosed) {
+		e.answered(err)
+		return res, err
+	}
+	e.crashed(p)
+	p2, gen2, err := e.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if gen2 == gen {
+		return nil, fmt.Errorf("%w: process ended during %s", errNotRunning, method)
+	}
+	res, err = p2.conn.Call(ctx, method, params)
+	e.answered(err)
+	return res, err
+}
+
+// answered resets the crash count after any reply (a JSON-RPC error is a
+// reply too: the process is alive and speaking the protocol).
+func (e *Extension) answered(err error) {
+	var rpcErr *jsonrpc.Error
+	if err != nil && !errors.As(err, &rpcErr) {
+		return
+	}
+	e.mu.Lock()
+	e.failures = 0
+	e.mu.Unlock()
+}
+
+// stop shuts the process down for good and waits for any restart.
+func (e *Extension) stop() {
+	e.mu.Lock()
+	e.stopping = true
+	p, wait := e.proc, e.restarting
+	e.proc = nil
+	if e.state != StateFailed {
+		e.state = StateStopped
+	}
+	e.mu.Unlock()
+	e.cancelLife()
+	if wait != nil {
+		<-wait
+	}
+	if p != nil {
+		p.stop(e.env.stop, true)
+		e.log.note("stopped (%s)", p.exitDescription())
+	}
+	e.log.close()
+}
+
+// fail marks the extension failed with a reason users will read.
+func (e *Extension) fail(reason string) {
+	e.mu.Lock()
+	e.state, e.reason = StateFailed, reason
+	e.mu.Unlock()
+	e.log.note("failed to load: %s", reason)
+}
+
+// snapshot returns the health fields under the lock.
+func (e *Extension) snapshot() (state State, reason string, problems []string, restarts, pid int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.proc != nil {
+		pid = e.proc.pid()
+	}
+	return e.state, e.reason, append([]string(nil), e.problems...), e.restarts, pid
+}
+
+func (p *Plugin) manifestFile() string {
+	if p.Manifest != nil && p.Manifest.File != "" {
+		return p.Manifest.File
+	}
+	return p.Dir
+}
+
+func (m *ExtensionManifest) launchField() string {
+	if m.EntryPoint != "" {
+		return "extension.entry_point"
+	}
+	return "extension.command"
+}
+
+func isNull(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return s == "" || s == "null"
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,218 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Fault cases, each its own test with the Go fake extension. Every test
+// ends (startHost's cleanup) by shutting the host down and checking that
+// no child process is left; TestMain checks for goroutine leaks.
+
+const toolInit = `{"protocol_version":1,"capabilities":{"tools":[{"name":"t","description":"a tool","input_schema":{"type":"object"}}]}}`
+
+func toolPlugin(t *testing.T, base, id string, spec fakeSpec) string {
+	t.Helper()
+	spec.Init = json.RawMessage(toolInit)
+	return fakePlugin(t, base, id, map[string]any{"permissions": []string{"tools.register"}}, spec)
+}
+
+func logOf(t *testing.T, base, id string) string {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(base, "extensions", "logs", id+".log"))
+	return string(b)
+}
+
+func TestFaultCrashDuringInitialize(t *testing.T) {
+	base := t.TempDir()
+	toolPlugin(t, base, "dies", fakeSpec{InitMode: "crash"})
+	h := startHost(t, base, nil)
+	st := statusOf(t, h, "dies")
+	if st.State != StateFailed {
+		t.Fatalf("state = %s", st.State)
+	}
+	for _, want := range []string{"process ended during initialize (exited with status 3)", "fake: crashing in initialize"} {
+		if !strings.Contains(st.Error, want) {
+			t.Errorf("error %q lacks %q", st.Error, want)
+		}
+	}
+	if _, _, ok := h.Registry().Lookup("dies_t"); ok {
+		t.Error("a failed extension's tool was registered")
+	}
+}
+
+func TestFaultHangDuringInitialize(t *testing.T) {
+	base := t.TempDir()
+	toolPlugin(t, base, "mute", fakeSpec{InitMode: "hang"})
+	h := startHost(t, base, func(o *Options) { o.Deadlines = map[string]time.Duration{MethodInitialize: 300 * time.Millisecond} })
+	st := statusOf(t, h, "mute")
+	if st.State != StateFailed || !strings.Contains(st.Error, "no answer to initialize within 300ms") || !strings.Contains(st.Error, `\r\n\r\n`) {
+		t.Fatalf("status = %+v", st)
+	}
+}
+
+func TestFaultCrashMidCallRestartsAndRetries(t *testing.T) {
+	base := t.TempDir()
+	toolPlugin(t, base, "flaky", fakeSpec{Modes: map[string]string{"tool:t": "crash-once"}})
+	h := startHost(t, base, nil)
+	if res := callTool(t, h, "flaky_t", `{}`); res.IsError || res.Output != "ok" {
+		t.Fatalf("retried call = %+v", res)
+	}
+	st := statusOf(t, h, "flaky")
+	if st.State != StateDegraded || st.Restarts != 1 {
+		t.Fatalf("status = %+v", st)
+	}
+	if res := callTool(t, h, "flaky_t", `{}`); res.IsError {
+		t.Fatalf("call after restart = %+v", res)
+	}
+}
+
+func TestFaultCrashForeverEndsFailed(t *testing.T) {
+	base := t.TempDir()
+	toolPlugin(t, base, "doomed", fakeSpec{Modes: map[string]string{"tool:t": "crash"}})
+	h := startHost(t, base, nil)
+	for i := 0; i < 3; i++ {
+		if res := callTool(t, h, "doomed_t", `{}`); !res.IsError {
+			t.Fatalf("call %d = %+v", i, res)
+		}
+	}
+	st := statusOf(t, h, "doomed")
+	if st.State != StateFailed || st.Restarts != MaxRestarts || !strings.Contains(st.Error, "crashed 4 times in a row") || !strings.Contains(st.Error, "exited with status 4") {
+		t.Fatalf("status = %+v", st)
+	}
+	res := callTool(t, h, "doomed_t", `{}`)
+	if !res.IsError || !strings.Contains(res.Output, "not running") {
+		t.Errorf("call to failed extension = %+v", res)
+	}
+}
+
+func hangingGuard(t *testing.T, base, policy string) {
+	t.Helper()
+	fakePlugin(t, base, "slowpoke", map[string]any{
+		"permissions": []string{"tools.intercept"}, "failure_policy": policy,
+		"hooks": []map[string]any{{"hook": "before_tool_call"}},
+	}, fakeSpec{Modes: map[string]string{"hook:before_tool_call": "hang"}})
+}
+
+func TestFaultHangFailsOpen(t *testing.T) {
+	base := t.TempDir()
+	hangingGuard(t, base, "open")
+	h := startHost(t, base, func(o *Options) { o.HookTimeout = 200 * time.Millisecond })
+	d := h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{"command":"ls"}`), "s", nil)
+	if d.Blocked {
+		t.Fatalf("fail-open guard blocked: %+v", d)
+	}
+	if log := logOf(t, base, "slowpoke"); !strings.Contains(log, "no answer to before_tool_call within 200ms") {
+		t.Errorf("log lacks the timeout:\n%s", log)
+	}
+}
+
+func TestFaultHangFailsClosed(t *testing.T) {
+	base := t.TempDir()
+	hangingGuard(t, base, "closed")
+	h := startHost(t, base, func(o *Options) { o.HookTimeout = 200 * time.Millisecond })
+	d := h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{"command":"ls"}`), "s", nil)
+	if !d.Blocked || d.BlockedBy != "slowpoke" || !strings.Contains(d.Reason, "failure_policy is closed") {
+		t.Fatalf("fail-closed guard did not block: %+v", d)
+	}
+}
+
+func TestFaultFailClosedGuardThatNeverStartedBlocks(t *testing.T) {
+	base := t.TempDir()
+	// Guide dialect: hooks are declared only in initialize, which never
+	// happens; the permission says what it guards.
+	fakePlugin(t, base, "gone", map[string]any{"permissions": []string{"hooks.before_tool_call"}, "failure_policy": "closed"}, fakeSpec{InitMode: "crash"})
+	h := startHost(t, base, nil)
+	if st := statusOf(t, h, "gone"); st.State != StateFailed {
+		t.Fatalf("status = %+v", st)
+	}
+	d := h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{"command":"ls"}`), "s", nil)
+	if !d.Blocked || d.BlockedBy != "gone" || !strings.Contains(d.Reason, "not running") {
+		t.Fatalf("decision = %+v", d)
+	}
+}
+
+func TestFaultProtocolNoiseIsSurvived(t *testing.T) {
+	for mode, logWant := range map[string]string{
+		"garbage":   "debug print without a frame",
+		"badjson":   "not json",
+		"badlen":    "Content-Length",
+		"unknownid": "999999",
+	} {
+		t.Run(mode, func(t *testing.T) {
+			base := t.TempDir()
+			toolPlugin(t, base, "noisy", fakeSpec{Modes: map[string]string{"tool:t": mode}})
+			h := startHost(t, base, nil)
+			for i := 0; i < 2; i++ {
+				if res := callTool(t, h, "noisy_t", `{}`); res.IsError || res.Output != "ok" {
+					t.Fatalf("call %d = %+v", i, res)
+				}
+			}
+			if st := statusOf(t, h, "noisy"); st.State != StateLoaded || st.Restarts != 0 {
+				t.Errorf("status = %+v", st)
+			}
+			if log := logOf(t, base, "noisy"); !strings.Contains(log, logWant) {
+				t.Errorf("log lacks %q:\n%s", logWant, log)
+			}
+		})
+	}
+}
+
+func TestFaultHugeContentLengthIsAProtocolError(t *testing.T) {
+	base := t.TempDir()
+	toolPlugin(t, base, "huge", fakeSpec{Modes: map[string]string{"tool:t": "huge"}})
+	h := startHost(t, base, nil)
+	res := callTool(t, h, "huge_t", `{}`)
+	if !res.IsError {
+		t.Fatalf("call = %+v", res)
+	}
+	if log := logOf(t, base, "huge"); !strings.Contains(log, "protocol error") || !strings.Contains(log, "1099511627776") {
+		t.Errorf("log lacks the protocol error:\n%s", log)
+	}
+}
+
+func TestFaultNoShutdownReplyIsKilledAndReaped(t *testing.T) {
+	base := t.TempDir()
+	dir := toolPlugin(t, base, "stubborn", fakeSpec{Shutdown: "ignore"})
+	h := startHost(t, base, nil)
+	h.Shutdown()
+	if log := logOf(t, base, "stubborn"); !strings.Contains(log, "stopped (killed by SIGKILL)") {
+		t.Errorf("log:\n%s", log)
+	}
+	if left := processesWithCwdUnder(dir); len(left) != 0 {
+		t.Errorf("processes left: %v", left)
+	}
+}
+
+func TestFaultGrandchildHoldingPipes(t *testing.T) {
+	base := t.TempDir()
+	dir := toolPlugin(t, base, "forker", fakeSpec{Grandchild: true, Modes: map[string]string{"tool:t": "crash-once"}})
+	h := startHost(t, base, nil)
+	// The crash must be noticed although the grandchild keeps stdout open.
+	if res := callTool(t, h, "forker_t", `{}`); res.IsError {
+		t.Fatalf("call = %+v", res)
+	}
+	h.Shutdown()
+	if left := processesWithCwdUnder(dir); len(left) != 0 {
+		t.Errorf("processes left: %v", left)
+	}
+}
+
+func TestFaultStderrIsCapturedNotPrinted(t *testing.T) {
+	base := t.TempDir()
+	toolPlugin(t, base, "chatty", fakeSpec{Stderr: "working on it"})
+	h := startHost(t, base, nil)
+	callTool(t, h, "chatty_t", `{}`)
+	lines, ok := h.Logs("chatty", 10)
+	if !ok || !strings.Contains(strings.Join(lines, "\n"), "working on it") {
+		t.Errorf("tail = %v", lines)
+	}
+	if !strings.Contains(logOf(t, base, "chatty"), "working on it") {
+		t.Error("log file lacks stderr")
+	}
+}

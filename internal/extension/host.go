@@ -1,0 +1,336 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/tool"
+)
+
+// Options configure a Host. Zero values take the documented defaults.
+type Options struct {
+	// BaseDir is $SYNAPS_BASE_DIR: plugins/, extensions/logs/,
+	// extensions/intercept.jsonl and trusted-projects live there. Required.
+	BaseDir string
+	// ProjectDir is the project whose .synaps/plugins are considered;
+	// "" for none.
+	ProjectDir string
+	// TrustProject trusts ProjectDir for this run (--trust-project).
+	TrustProject bool
+	// Config is the global config (disabled_plugins, extension.<id>.<key>).
+	// Nil: empty.
+	Config *config.File
+	// Getenv reads the environment; nil: os.Getenv. Tests inject it.
+	Getenv func(string) string
+	// Version is sent as synaps_version in initialize.
+	Version string
+	// HookTimeout is the deadline of one hook.handle call. Default 5 s.
+	HookTimeout time.Duration
+	// Deadlines override the default deadline of other methods
+	// (initialize 10 s, tool.call 120 s, provider.complete 60 s).
+	Deadlines map[string]time.Duration
+	// MaxBody is the largest frame body accepted, in bytes. Default 16 MiB.
+	MaxBody int
+	// Registry receives extension tools; nil: the host makes its own.
+	Registry *tool.Registry
+	// Trace receives trace records; nil: extensions/trace.jsonl when
+	// SYNAPS_EXTENSIONS_TRACE is on, else none.
+	Trace interface{ Write([]byte) (int, error) }
+}
+
+// hostEnv is the immutable part of the host that extensions share.
+type hostEnv struct {
+	getenv      func(string) string
+	config      *config.File
+	baseDir     string
+	logDir      string
+	version     string
+	maxBody     int
+	hookTimeout time.Duration
+	deadlines   map[string]time.Duration
+	trace       *tracer
+	intercept   *interceptLog
+	// stop are the waits of the stop sequence (tests shorten them).
+	stop stopTimeouts
+}
+
+func (h *hostEnv) deadline(method string) time.Duration {
+	if d, ok := h.deadlines[method]; ok && d > 0 {
+		return d
+	}
+	return MethodDeadlines[method]
+}
+
+// Host discovers plugins, runs their extensions, registers their tools and
+// dispatches hooks to them.
+type Host struct {
+	opts     Options
+	env      *hostEnv
+	registry *tool.Registry
+
+	// table is the dispatch table of the running set, swapped whole on
+	// start, reload and shutdown so dispatch never takes a lock.
+	table atomic.Pointer[dispatchTable]
+
+	mu sync.Mutex
+	// plugins is the last discovery, in id order. Guarded by mu.
+	plugins []*Plugin
+	// exts are the extensions of spawnable plugins, in id order. Guarded by mu.
+	exts []*Extension
+	// toolNames maps extension id to its tools' model-facing names.
+	// Guarded by mu.
+	toolNames map[string][]string
+}
+
+// NewHost prepares a host; Start spawns the extensions.
+func NewHost(o Options) *Host {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = osGetenv
+	}
+	env := &hostEnv{
+		getenv:      getenv,
+		config:      o.Config,
+		baseDir:     o.BaseDir,
+		logDir:      filepath.Join(o.BaseDir, "extensions", "logs"),
+		version:     o.Version,
+		maxBody:     o.MaxBody,
+		hookTimeout: o.HookTimeout,
+		deadlines:   o.Deadlines,
+		intercept:   &interceptLog{path: filepath.Join(o.BaseDir, "extensions", "intercept.jsonl")},
+		stop:        defaultStop,
+	}
+	if env.hookTimeout <= 0 {
+		env.hookTimeout = MethodDeadlines[MethodHookHandle]
+	}
+	if o.Trace != nil {
+		env.trace = &tracer{w: o.Trace}
+	} else if traceOn(getenv(TraceEnv)) {
+		path := filepath.Join(o.BaseDir, "extensions", "trace.jsonl")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+				env.trace = &tracer{w: f}
+			}
+		}
+	}
+	reg := o.Registry
+	if reg == nil {
+		reg = tool.NewRegistry()
+	}
+	h := &Host{opts: o, env: env, registry: reg, toolNames: map[string][]string{}}
+	h.table.Store(&dispatchTable{})
+	return h
+}
+
+// Registry is the tool registry extension tools are added to.
+func (h *Host) Registry() *tool.Registry { return h.registry }
+
+// Start discovers the plugins and starts every spawnable extension in
+// parallel, waiting until each has answered initialize or failed. Plugins
+// that fail are reported by Statuses; only a failure to read the plugin
+// directories themselves is an error.
+func (h *Host) Start(ctx context.Context) error {
+	plugins, err := Discover(DiscoverOptions{
+		BaseDir:      h.opts.BaseDir,
+		ProjectDir:   h.opts.ProjectDir,
+		TrustProject: h.opts.TrustProject,
+		Disabled:     h.opts.Config.List("disabled_plugins"),
+	})
+	if err != nil {
+		return err
+	}
+	var exts []*Extension
+	for _, p := range plugins {
+		if p.Spawnable() {
+			exts = append(exts, newExtension(p, h.env))
+		}
+	}
+	var wg sync.WaitGroup
+	for _, e := range exts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e.start(ctx)
+		}()
+	}
+	wg.Wait()
+
+	names := map[string][]string{}
+	for _, e := range exts {
+		for _, d := range e.tools {
+			spec, err := h.registry.Add(&extTool{ext: e, decl: d})
+			if err != nil {
+				e.log.note("tool %s not registered: %v", d.Name, err)
+				continue
+			}
+			names[e.ID()] = append(names[e.ID()], spec.Name)
+		}
+	}
+	table := buildTable(exts)
+	h.mu.Lock()
+	h.plugins, h.exts, h.toolNames = plugins, exts, names
+	h.mu.Unlock()
+	h.table.Store(&table)
+	return nil
+}
+
+// Shutdown stops every extension in parallel and removes their tools and
+// hooks. It returns when every process has been reaped.
+func (h *Host) Shutdown() {
+	h.mu.Lock()
+	exts := h.exts
+	h.exts, h.toolNames = nil, map[string][]string{}
+	h.mu.Unlock()
+	h.table.Store(&dispatchTable{})
+	var wg sync.WaitGroup
+	for _, e := range exts {
+		h.registry.Remove(e.source())
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e.stop()
+		}()
+	}
+	wg.Wait()
+}
+
+// Reload stops everything, discovers again and starts again: added,
+// removed and edited plugins are picked up.
+func (h *Host) Reload(ctx context.Context) error {
+	h.Shutdown()
+	return h.Start(ctx)
+}
+
+// Status is one plugin as /extensions list shows it.
+type Status struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name,omitempty"`
+	Version     string   `json:"version,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Dir         string   `json:"dir"`
+	Scope       Scope    `json:"scope"`
+	State       State    `json:"status"`
+	Error       string   `json:"error,omitempty"`
+	Warnings    []string `json:"warnings,omitempty"`
+	Tools       []string `json:"tools,omitempty"`
+	Hooks       []string `json:"hooks,omitempty"`
+	Restarts    int      `json:"restarts,omitempty"`
+	PID         int      `json:"pid,omitempty"`
+}
+
+// Statuses lists every discovered plugin, loaded or not.
+func (h *Host) Statuses() []Status {
+	h.mu.Lock()
+	plugins, exts, names := h.plugins, h.exts, h.toolNames
+	h.mu.Unlock()
+	byID := map[string]*Extension{}
+	for _, e := range exts {
+		byID[e.ID()] = e
+	}
+	out := make([]Status, 0, len(plugins))
+	for _, p := range plugins {
+		st := Status{ID: p.ID, Dir: p.Dir, Scope: p.Scope, Warnings: p.Warnings}
+		if m := p.Manifest; m != nil {
+			st.Name, st.Version, st.Description = m.Name, m.Version, m.Description
+		}
+		switch e := byID[p.ID]; {
+		case p.Err != nil:
+			st.State, st.Error = StateFailed, p.Err.Error()
+		case p.Disabled:
+			st.State = StateDisabled
+		case p.Untrusted:
+			st.State, st.Error = StateUntrusted, "project plugins run only in trusted projects; run `synaps trust` in the project or pass --trust-project"
+		case e == nil:
+			st.State = StateLoaded // skills-only plugin: nothing to run
+		default:
+			state, reason, problems, restarts, pid := e.snapshot()
+			st.State, st.Restarts, st.PID = state, restarts, pid
+			if state == StateFailed {
+				st.Error = reason
+			}
+			st.Warnings = append(append([]string(nil), st.Warnings...), problems...)
+			st.Tools = names[p.ID]
+			for _, s := range e.subs {
+				if !contains(st.Hooks, s.Hook) {
+					st.Hooks = append(st.Hooks, s.Hook)
+				}
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Logs returns up to n recent log lines of a running extension (stderr and
+// synaps's notes), oldest first.
+func (h *Host) Logs(id string, n int) ([]string, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, e := range h.exts {
+		if e.ID() == id {
+			return e.log.lines(n), true
+		}
+	}
+	return nil, false
+}
+
+// Providers returns the raw provider declarations of each extension that
+// may register providers.
+func (h *Host) Providers() map[string]json.RawMessage {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := map[string]json.RawMessage{}
+	for _, e := range h.exts {
+		if e.providers != nil {
+			out[e.ID()] = e.providers
+		}
+	}
+	return out
+}
+
+// RunHook dispatches one event through its chain.
+func (h *Host) RunHook(ctx context.Context, ev Event) Decision {
+	return h.dispatch(ctx, &ev)
+}
+
+// BeforeToolCall runs before_tool_call for a tool call and settles confirm
+// requests: if nothing blocked and some extension asked to confirm, the
+// user is asked once with every message; no Confirmer (no interactive
+// user) blocks.
+func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c Confirmer) Decision {
+	d := h.dispatch(ctx, &Event{Kind: HookBeforeToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input, SessionID: sessionID})
+	if d.Blocked || len(d.Confirms) == 0 {
+		return d
+	}
+	if c == nil {
+		d.Blocked, d.BlockedBy = true, d.Confirms[0].Extension
+		d.Reason = BlockedMessage(d.BlockedBy, "confirmation required but there is no interactive user to ask ("+d.Confirms[0].Message+"); run interactively or pass --auto-approve-confirms")
+		return d
+	}
+	if !c.Confirm(ctx, spec.Name, d.Confirms) {
+		d.Blocked, d.BlockedBy = true, d.Confirms[0].Extension
+		d.Reason = BlockedMessage(d.BlockedBy, "the user declined: "+d.Confirms[0].Message)
+	}
+	return d
+}
+
+// AfterToolCall runs after_tool_call; Decision.Output is the replaced
+// output when an extension replaced it.
+func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) Decision {
+	return h.dispatch(ctx, &Event{Kind: HookAfterToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input, ToolOutput: &output, SessionID: sessionID})
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,303 @@
+package extension
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/jsonrpc"
+)
+
+// process is one running OS process of an extension: its pipes, its
+// JSON-RPC connection and the goroutines that reap it and drain its stderr.
+// It knows nothing of restarts; the supervisor in extension.go does.
+type process struct {
+	cmd  *exec.Cmd
+	conn *jsonrpc.Conn
+	// stdin is the parent's write end of the child's stdin.
+	stdin *os.File
+	// stdout and stderr are the parent's read ends, closed by stop so that
+	// a grandchild holding the pipes open cannot keep goroutines alive.
+	stdout, stderr *os.File
+	// exited is closed once cmd.Wait has returned; waitErr is its result.
+	exited  chan struct{}
+	waitErr error
+	// drained is closed when the stderr reader has finished.
+	drained chan struct{}
+}
+
+// spawnSpec is everything needed to start a process.
+type spawnSpec struct {
+	argv    []string
+	dir     string
+	env     []string
+	stderr  func(line string) // called for every stderr line, in order
+	connOpt jsonrpc.Options
+}
+
+// spawn starts the process in its own process group with three fresh
+// pipes. Passing *os.File ends to exec.Cmd means cmd.Wait reaps the child
+// without waiting on copy goroutines, so a grandchild that inherits the
+// pipes cannot stall the reaper.
+func spawn(s spawnSpec) (*process, error) {
+	path, err := resolveCommand(s.argv[0], s.dir)
+	if err != nil {
+		return nil, err
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
+	cmd := &exec.Cmd{
+		Path:        path,
+		Args:        s.argv,
+		Dir:         s.dir,
+		Env:         s.env,
+		Stdin:       inR,
+		Stdout:      outW,
+		Stderr:      errW,
+		SysProcAttr: sysProcAttr(),
+	}
+	if err := cmd.Start(); err != nil {
+		closeAll(inR, inW, outR, outW, errR, errW)
+		return nil, fmt.Errorf("cannot start %s: %w", strings.Join(s.argv, " "), err)
+	}
+	// The child holds its own copies now.
+	closeAll(inR, outW, errW)
+	p := &process{
+		cmd:     cmd,
+		stdin:   inW,
+		stdout:  outR,
+		stderr:  errR,
+		exited:  make(chan struct{}),
+		drained: make(chan struct{}),
+	}
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	go func() {
+		defer close(p.drained)
+		readLines(errR, s.stderr)
+	}()
+	p.conn = jsonrpc.NewConn(outR, inW, s.connOpt)
+	return p, nil
+}
+
+// resolveCommand finds the executable: a bare name through PATH, a path
+// with a slash relative to the plugin root.
+func resolveCommand(name, dir string) (string, error) {
+	if name == "" {
+		return "", errors.New("the command is empty")
+	}
+	if strings.ContainsRune(name, '/') {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		if _, err := os.Stat(name); err != nil {
+			return "", fmt.Errorf("command %s does not exist (relative paths are resolved from the plugin root %s)", name, dir)
+		}
+		return name, nil
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("command %q was not found on PATH; install it or give a path relative to the plugin root", name)
+	}
+	return path, nil
+}
+
+// pid returns the child's pid.
+func (p *process) pid() int { return p.cmd.Process.Pid }
+
+// alive reports whether the process has not exited yet.
+func (p *process) alive() bool {
+	select {
+	case <-p.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// stopTimeouts are the waits of the stop sequence.
+type stopTimeouts struct {
+	reply time.Duration // for the shutdown reply
+	exit  time.Duration // after closing stdin, and again after SIGTERM
+}
+
+var defaultStop = stopTimeouts{reply: 2 * time.Second, exit: time.Second}
+
+// stop ends the process politely and then less so, and always reaps it:
+//  1. ask it to shut down and wait for the reply (extensions written from
+//     the guide answer {} and leave their loop);
+//  2. close stdin, so a reader loop sees EOF, and wait for it to exit;
+//  3. SIGTERM the whole process group and wait;
+//  4. SIGKILL the group and wait for the reaper.
+//
+// Finally the group is killed once more (grandchildren left behind) and the
+// parent's pipe ends are closed, which ends the connection and stderr
+// goroutines even if a grandchild inherited the pipes.
+func (p *process) stop(t stopTimeouts, sayShutdown bool) {
+	if sayShutdown && p.alive() {
+		ctx, cancel := context.WithTimeout(context.Background(), t.reply)
+		_, _ = p.conn.Call(ctx, MethodShutdown, nil)
+		cancel()
+	}
+	p.stdin.Close()
+	if !p.waitExit(t.exit) {
+		p.signal(syscall.SIGTERM)
+		if !p.waitExit(t.exit) {
+			p.signal(syscall.SIGKILL)
+			<-p.exited
+		}
+	}
+	p.release()
+}
+
+// kill ends the process at once (after a crash or a protocol error) and
+// releases everything.
+func (p *process) kill() {
+	p.signal(syscall.SIGKILL)
+	<-p.exited
+	p.release()
+}
+
+// release kills what is left of the group, closes the parent's pipe ends
+// and waits for the connection and stderr goroutines.
+func (p *process) release() {
+	p.signal(syscall.SIGKILL)
+	p.stdin.Close()
+	p.conn.Close()
+	p.stdout.Close()
+	p.stderr.Close()
+	<-p.conn.Done()
+	<-p.drained
+}
+
+func (p *process) waitExit(d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+// signal sends sig to the child's process group.
+func (p *process) signal(sig syscall.Signal) {
+	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+}
+
+// exitDescription says how the process ended, for error messages.
+func (p *process) exitDescription() string {
+	select {
+	case <-p.exited:
+	default:
+		return "still running"
+	}
+	var ee *exec.ExitError
+	if errors.As(p.waitErr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return "killed by " + signalName(ws.Signal())
+		}
+		return fmt.Sprintf("exited with status %d", ee.ExitCode())
+	}
+	if p.waitErr != nil {
+		return p.waitErr.Error()
+	}
+	return "exited with status 0"
+}
+
+// maxStderrLine caps one captured stderr line; the rest is dropped with a
+// note so a runaway writer cannot grow memory.
+const maxStderrLine = 4 << 10
+
+// readLines calls fn for each line of r, cutting lines at maxStderrLine.
+func readLines(r io.Reader, fn func(string)) {
+	buf := make([]byte, 32<<10)
+	var line []byte
+	cut := false
+	for {
+		n, err := r.Read(buf)
+		chunk := buf[:n]
+		for len(chunk) > 0 {
+			i := bytes.IndexByte(chunk, '\n')
+			part := chunk
+			if i >= 0 {
+				part = chunk[:i]
+			}
+			if room := maxStderrLine - len(line); room > 0 {
+				if len(part) > room {
+					part, cut = part[:room], true
+				}
+				line = append(line, part...)
+			} else if len(part) > 0 {
+				cut = true
+			}
+			if i < 0 {
+				break
+			}
+			emit(fn, line, cut)
+			line, cut = line[:0], false
+			chunk = chunk[i+1:]
+		}
+		if err != nil {
+			if len(line) > 0 {
+				emit(fn, line, cut)
+			}
+			return
+		}
+	}
+}
+
+func emit(fn func(string), line []byte, cut bool) {
+	s := strings.TrimSuffix(string(line), "\r")
+	if cut {
+		s += " …[line truncated]"
+	}
+	fn(s)
+}
+
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
+}
+
+// signalName spells the signals users meet in stop and crash reports.
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	}
+	return s.String()
+}

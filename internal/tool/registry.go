@@ -1,0 +1,102 @@
+package tool
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Registry holds the tools of one session. Built-ins are added first, so an
+// extension tool whose sanitised name collides with a built-in is renamed
+// (_2, _3 …) and can never shadow it.
+type Registry struct {
+	mu sync.RWMutex
+	// byName maps model-facing names to tools; guarded by mu.
+	byName map[string]entry
+	// byRuntime maps runtime names to model-facing names; guarded by mu.
+	byRuntime map[string]string
+	// order is the model-facing names in insertion order; guarded by mu.
+	order []string
+}
+
+type entry struct {
+	tool Tool
+	spec Spec
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{byName: map[string]entry{}, byRuntime: map[string]string{}}
+}
+
+// Add registers t and returns its spec with the model-facing name filled
+// in. Adding a second tool with the same runtime name is an error.
+func (r *Registry) Add(t Tool) (Spec, error) {
+	spec := t.Spec()
+	if spec.RuntimeName == "" {
+		return Spec{}, fmt.Errorf("tool has no runtime name")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.byRuntime[spec.RuntimeName]; dup {
+		return Spec{}, fmt.Errorf("tool %q is already registered", spec.RuntimeName)
+	}
+	base := SanitizeName(spec.RuntimeName)
+	spec.Name = uniqueName(base, func(n string) bool { _, ok := r.byName[n]; return ok })
+	r.byName[spec.Name] = entry{t, spec}
+	r.byRuntime[spec.RuntimeName] = spec.Name
+	r.order = append(r.order, spec.Name)
+	return spec, nil
+}
+
+// Remove drops every tool whose Source is source (an extension being
+// reloaded or stopped).
+func (r *Registry) Remove(source string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	kept := r.order[:0]
+	for _, n := range r.order {
+		e := r.byName[n]
+		if e.spec.Source == source {
+			delete(r.byName, n)
+			delete(r.byRuntime, e.spec.RuntimeName)
+			continue
+		}
+		kept = append(kept, n)
+	}
+	r.order = kept
+}
+
+// Lookup finds a tool by model-facing or runtime name.
+func (r *Registry) Lookup(name string) (Tool, Spec, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if e, ok := r.byName[name]; ok {
+		return e.tool, e.spec, true
+	}
+	if n, ok := r.byRuntime[name]; ok {
+		e := r.byName[n]
+		return e.tool, e.spec, true
+	}
+	return nil, Spec{}, false
+}
+
+// Specs returns every tool's spec in insertion order.
+func (r *Registry) Specs() []Spec {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Spec, len(r.order))
+	for i, n := range r.order {
+		out[i] = r.byName[n].spec
+	}
+	return out
+}
+
+// Names returns the model-facing names, sorted.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := append([]string(nil), r.order...)
+	sort.Strings(out)
+	return out
+}

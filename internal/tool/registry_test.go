@@ -1,0 +1,83 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type fakeTool struct{ spec Spec }
+
+func (f fakeTool) Spec() Spec { return f.spec }
+func (f fakeTool) Run(context.Context, json.RawMessage) (Result, error) {
+	return Result{Output: f.spec.RuntimeName}, nil
+}
+
+func TestSanitizeName(t *testing.T) {
+	long := strings.Repeat("a", 70)
+	for _, tc := range []struct{ in, want string }{
+		{"hello-ext:hello", "hello-ext_hello"},
+		{"bash", "bash"},
+		{"my.plugin:do it", "my_plugin_do_it"},
+		{"ünï:x", "_n__x"},
+		{long, long[:64]},
+	} {
+		if got := SanitizeName(tc.in); got != tc.want {
+			t.Errorf("SanitizeName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRegistryNamesAndShadowing(t *testing.T) {
+	r := NewRegistry()
+	add := func(runtime, source string) string {
+		t.Helper()
+		s, err := r.Add(fakeTool{Spec{RuntimeName: runtime, Source: source}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Name
+	}
+	got := []string{
+		add("bash", "builtin"),
+		add("hello-ext_hello", "builtin"),
+		add("hello-ext:hello", "extension:hello-ext"),
+		add("hello-ext.hello", "extension:other"),
+		add("bash:", "extension:bash"),
+	}
+	want := []string{"bash", "hello-ext_hello", "hello-ext_hello_2", "hello-ext_hello_3", "bash_"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("names (-want +got):\n%s", d)
+	}
+	if _, err := r.Add(fakeTool{Spec{RuntimeName: "bash"}}); err == nil {
+		t.Fatal("duplicate runtime name accepted")
+	}
+	tl, spec, ok := r.Lookup("hello-ext:hello")
+	if !ok || spec.Name != "hello-ext_hello_2" {
+		t.Fatalf("Lookup by runtime name = %v %v", spec, ok)
+	}
+	if res, _ := tl.Run(context.Background(), nil); res.Output != "hello-ext:hello" {
+		t.Fatalf("wrong tool: %q", res.Output)
+	}
+	if _, s, _ := r.Lookup("hello-ext_hello"); s.Source != "builtin" {
+		t.Fatal("built-in was shadowed")
+	}
+	r.Remove("extension:hello-ext")
+	if _, _, ok := r.Lookup("hello-ext_hello_2"); ok {
+		t.Fatal("Remove left the tool")
+	}
+	if d := cmp.Diff([]string{"bash", "bash_", "hello-ext_hello", "hello-ext_hello_3"}, r.Names()); d != "" {
+		t.Fatalf("Names after remove (-want +got):\n%s", d)
+	}
+}
+
+func TestUniqueNameStaysWithinLimit(t *testing.T) {
+	base := strings.Repeat("x", 64)
+	got := uniqueName(base, func(n string) bool { return n == base })
+	if len(got) != 64 || !strings.HasSuffix(got, "_2") {
+		t.Fatalf("uniqueName = %q (len %d)", got, len(got))
+	}
+}

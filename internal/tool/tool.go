@@ -1,0 +1,38 @@
+// Package tool defines what the model can call: the Tool interface, the
+// registry that names tools for the model, and result shapes shared by
+// built-in, extension and (later) MCP tools. Every tool passes through the
+// same hooks, so they all look the same from here.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Spec describes a tool to the model and to hooks.
+type Spec struct {
+	// Name is the model-facing name: [A-Za-z0-9_-], at most 64 characters,
+	// unique in a registry. Set by the registry when the tool is added.
+	Name string
+	// RuntimeName is the stable id: a built-in's own name ("bash") or
+	// "<plugin-id>:<tool>" for an extension tool.
+	RuntimeName string
+	// Description tells the model what the tool does.
+	Description string
+	// InputSchema is the JSON Schema object of the tool's input.
+	InputSchema json.RawMessage
+	// Source says where the tool comes from: "builtin" or "extension:<id>".
+	Source string
+}
+
+// Result is a finished tool call as the model will see it.
+type Result struct {
+	Output  string
+	IsError bool
+}
+
+// Tool is anything the model can call.
+type Tool interface {
+	Spec() Spec
+	Run(ctx context.Context, input json.RawMessage) (Result, error)
+}
