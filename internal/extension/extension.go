@@ -242,15 +242,12 @@ func (e *Extension) adopt(res *initResult) []string {
 	e.tools, problems = decodeTools(res.Capabilities.Tools, m.Permissions, problems)
 	e.subs = append([]Subscription(nil), m.Hooks...)
 	if !isNull(res.Capabilities.Hooks) {
-		subs, err := DecodeSubscriptions(e.plugin.manifestFile(), "initialize result capabilities.hooks", res.Capabilities.Hooks)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("refused hooks: %v", err))
+		subs, warns, err := AcceptSubscriptions(e.plugin.manifestFile(), "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
+		problems = append(problems, warns...)
+		for _, err := range unjoin(err) {
+			problems = append(problems, "refused hook: "+err.Error())
 		}
 		for _, s := range subs {
-			if err := s.Check(m.Permissions); err != nil {
-				problems = append(problems, fmt.Sprintf("refused hook %s: %v", s.Hook, err))
-				continue
-			}
 			if !containsSub(e.subs, s) {
 				e.subs = append(e.subs, s)
 			}

@@ -364,6 +364,24 @@ func processesWithCwdUnder(dir string) []string {
 	return out
 }
 
+// assertNoProcessesIn fails if a process still runs in dir once killed
+// processes have had a moment to die.
+func assertNoProcessesIn(t *testing.T, dir string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		left := processesWithCwdUnder(dir)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes left running in %s: %v", dir, left)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // readRecord reads what a recording fake saw.
 func readRecord(t *testing.T, dir string) []map[string]any {
 	t.Helper()

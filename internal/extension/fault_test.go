@@ -184,9 +184,7 @@ func TestFaultNoShutdownReplyIsKilledAndReaped(t *testing.T) {
 	if log := logOf(t, base, "stubborn"); !strings.Contains(log, "stopped (killed by SIGKILL)") {
 		t.Errorf("log:\n%s", log)
 	}
-	if left := processesWithCwdUnder(dir); len(left) != 0 {
-		t.Errorf("processes left: %v", left)
-	}
+	assertNoProcessesIn(t, dir)
 }
 
 func TestFaultGrandchildHoldingPipes(t *testing.T) {
@@ -198,9 +196,7 @@ func TestFaultGrandchildHoldingPipes(t *testing.T) {
 		t.Fatalf("call = %+v", res)
 	}
 	h.Shutdown()
-	if left := processesWithCwdUnder(dir); len(left) != 0 {
-		t.Errorf("processes left: %v", left)
-	}
+	assertNoProcessesIn(t, dir)
 }
 
 func TestFaultStderrIsCapturedNotPrinted(t *testing.T) {

@@ -897,6 +897,9 @@ func abbreviate(s string) string {
 
 // unjoin splits an errors.Join result into its parts.
 func unjoin(err error) []error {
+	if err == nil {
+		return nil
+	}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		return j.Unwrap()
 	}

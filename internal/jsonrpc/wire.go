@@ -119,8 +119,13 @@ func (f *frameBuf) int(n int64) {
 	f.b.Write(strconv.AppendInt(tmp[:0], n, 10))
 }
 
-// value appends v as JSON (nil is null).
+// value appends v as JSON (nil is null). A valid json.RawMessage is copied
+// as it is: no reflection, no compaction.
 func (f *frameBuf) value(v any) error {
+	if raw, ok := v.(json.RawMessage); ok && json.Valid(raw) {
+		f.b.Write(raw)
+		return nil
+	}
 	if err := f.enc.Encode(v); err != nil {
 		return err
 	}
