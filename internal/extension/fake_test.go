@@ -240,7 +240,7 @@ func signalIgnoreTerm() {
 
 // fakePlugin writes a plugin dir whose extension is the fake. manifest is
 // the "extension" object minus the launch form, which is filled in.
-func fakePlugin(t *testing.T, base, id string, ext map[string]any, spec fakeSpec) string {
+func fakePlugin(t testing.TB, base, id string, ext map[string]any, spec fakeSpec) string {
 	t.Helper()
 	dir := filepath.Join(base, "plugins", id)
 	if err := os.MkdirAll(filepath.Join(dir, ManifestDir), 0o755); err != nil {
@@ -259,7 +259,7 @@ func fakePlugin(t *testing.T, base, id string, ext map[string]any, spec fakeSpec
 	return dir
 }
 
-func writeJSON(t *testing.T, path string, v any) {
+func writeJSON(t testing.TB, path string, v any) {
 	t.Helper()
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -272,7 +272,7 @@ func writeJSON(t *testing.T, path string, v any) {
 
 // startHost starts a host on base and shuts it down (and checks that no
 // child process is left) when the test ends.
-func startHost(t *testing.T, base string, mod func(*Options)) *Host {
+func startHost(t testing.TB, base string, mod func(*Options)) *Host {
 	t.Helper()
 	o := Options{BaseDir: base, Version: "test", Getenv: func(k string) string {
 		if k == "SYNAPS_EXTENSIONS_TRACE" {
@@ -299,7 +299,7 @@ func startHost(t *testing.T, base string, mod func(*Options)) *Host {
 
 // assertNoChildren fails if any process whose parent is this test process,
 // or which runs in a plugin dir under the test's temp dirs, is still alive.
-func assertNoChildren(t *testing.T) {
+func assertNoChildren(t testing.TB) {
 	t.Helper()
 	self := strconv.Itoa(os.Getpid())
 	deadline := time.Now().Add(2 * time.Second)

@@ -44,7 +44,7 @@ func callTool(t *testing.T, h *Host, name string, input string) tool.Result {
 
 func bashSpec() tool.Spec { return tool.Spec{Name: "bash", RuntimeName: "bash", Source: "builtin"} }
 
-func copyDir(t *testing.T, src, dst string) {
+func copyDir(t testing.TB, src, dst string) {
 	t.Helper()
 	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v %s", err, out)

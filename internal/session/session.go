@@ -1,0 +1,327 @@
+// Package session keeps conversations as append-only JSONL files under
+// $SYNAPS_BASE_DIR/sessions/<id>.jsonl: one typed, versioned record a line.
+//
+// Why JSONL and append-only: a crash (or SIGKILL) can only ever cut the last
+// line short, and the reader skips a line it cannot parse instead of
+// reading it as data, so every record completed before the crash survives.
+// Writes are flushed to the OS as they happen and fsynced at turn
+// boundaries, where the conversation is consistent.
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/llm"
+)
+
+// Version is the record format version written into every record.
+const Version = 1
+
+// Record types.
+const (
+	TypeHeader     = "session"    // first line: id, time, model, cwd
+	TypeMessage    = "message"    // one complete message
+	TypeCompaction = "compaction" // this session continues a compacted one
+)
+
+// Record is one line of a session file.
+type Record struct {
+	V    int    `json:"v"`
+	Type string `json:"type"`
+	Time string `json:"time"`
+	// Header fields.
+	ID    string `json:"id,omitempty"`
+	Model string `json:"model,omitempty"`
+	Cwd   string `json:"cwd,omitempty"`
+	// Message.
+	Message *llm.Message `json:"message,omitempty"`
+	// Compaction: the session this one was compacted from, and the summary
+	// that stands for its messages.
+	From    string `json:"from,omitempty"`
+	Summary string `json:"summary,omitempty"`
+}
+
+// Dir returns the sessions directory of a base dir.
+func Dir(baseDir string) string { return filepath.Join(baseDir, "sessions") }
+
+// NewID makes a session id like 20261202-130455-k3f9: sortable by time,
+// unique enough with four random base-36 characters.
+func NewID(now time.Time) string {
+	const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return now.Format("20060102-150405") + "-" + string(b[:])
+}
+
+// Session is an open session file. Its methods are safe for concurrent use.
+type Session struct {
+	// ID is the session id; Path its file.
+	ID, Path string
+
+	mu sync.Mutex
+	// f is the open file, appended to; guarded by mu.
+	f *os.File
+	// messages are the conversation so far; guarded by mu.
+	messages []llm.Message
+}
+
+// Create starts a new session file.
+func Create(baseDir, model, cwd string) (*Session, error) {
+	dir := Dir(baseDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the sessions directory: %w", err)
+	}
+	id := NewID(time.Now())
+	path := filepath.Join(dir, id+".jsonl")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot create session file: %w", err)
+	}
+	s := &Session{ID: id, Path: path, f: f}
+	if err := s.append(Record{Type: TypeHeader, ID: id, Model: model, Cwd: cwd}); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return s, s.Sync()
+}
+
+// Open opens an existing session to continue it: its messages are read
+// (a cut-short last line is skipped) and new records are appended.
+func Open(baseDir, id string) (*Session, error) {
+	path := filepath.Join(Dir(baseDir), id+".jsonl")
+	data, err := Read(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	// A line cut short by a crash is not data, and the next record must not
+	// be glued onto it: start on a fresh line.
+	if info, err := f.Stat(); err == nil && info.Size() > 0 {
+		if last, err := lastByte(path); err == nil && last != '\n' {
+			_, _ = f.WriteString("\n")
+		}
+	}
+	return &Session{ID: id, Path: path, f: f, messages: data.Messages}, nil
+}
+
+func lastByte(path string) (byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var b [1]byte
+	info, err := f.Stat()
+	if err != nil || info.Size() == 0 {
+		return '\n', err
+	}
+	_, err = f.ReadAt(b[:], info.Size()-1)
+	return b[0], err
+}
+
+// Append records a complete message.
+func (s *Session) Append(m llm.Message) error {
+	s.mu.Lock()
+	s.messages = append(s.messages, m)
+	s.mu.Unlock()
+	return s.append(Record{Type: TypeMessage, Message: &m})
+}
+
+// AppendRecord writes any record (compaction notes).
+func (s *Session) AppendRecord(r Record) error { return s.append(r) }
+
+func (s *Session) append(r Record) error {
+	r.V = Version
+	if r.Time == "" {
+		r.Time = time.Now().UTC().Format(time.RFC3339Nano)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.f == nil {
+		return errors.New("session is closed")
+	}
+	// One write per record: a crash leaves at most this line cut short.
+	if _, err := s.f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("writing session %s: %w", s.ID, err)
+	}
+	return nil
+}
+
+// Sync makes everything written so far durable; the agent calls it at turn
+// boundaries.
+func (s *Session) Sync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.f == nil {
+		return nil
+	}
+	return s.f.Sync()
+}
+
+// Messages returns a copy of the conversation so far.
+func (s *Session) Messages() []llm.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]llm.Message(nil), s.messages...)
+}
+
+// Close syncs and closes the file.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.f == nil {
+		return nil
+	}
+	err := s.f.Sync()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	s.f = nil
+	return err
+}
+
+// Data is what a session file holds.
+type Data struct {
+	Header   Record
+	Messages []llm.Message
+	// Compaction is set when the session continues a compacted one.
+	Compaction *Record
+	// Skipped counts lines that could not be read as records (a line cut
+	// short by a crash, or damage); they are never read as data.
+	Skipped int
+}
+
+// Read parses a session file.
+func Read(path string) (*Data, error) {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no session file %s; `synaps sessions list` shows the sessions there are", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	d := &Data{}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(make([]byte, 0, 64<<10), 256<<20)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil || r.V == 0 || r.Type == "" {
+			d.Skipped++
+			continue
+		}
+		switch r.Type {
+		case TypeHeader:
+			d.Header = r
+		case TypeMessage:
+			if r.Message != nil {
+				d.Messages = append(d.Messages, *r.Message)
+			}
+		case TypeCompaction:
+			rc := r
+			d.Compaction = &rc
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if d.Header.ID == "" {
+		return nil, fmt.Errorf("%s is not a synaps session (no header record)", path)
+	}
+	return d, nil
+}
+
+// Info summarises a session for listings.
+type Info struct {
+	ID       string `json:"id"`
+	Time     string `json:"time"`
+	Model    string `json:"model,omitempty"`
+	Cwd      string `json:"cwd,omitempty"`
+	Messages int    `json:"messages"`
+	Title    string `json:"title"` // the first user message, cut short
+}
+
+// List returns the sessions, newest first.
+func List(baseDir string) ([]Info, error) {
+	entries, err := os.ReadDir(Dir(baseDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Info
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if !ok || e.IsDir() {
+			continue
+		}
+		d, err := Read(filepath.Join(Dir(baseDir), e.Name()))
+		if err != nil {
+			continue
+		}
+		info := Info{ID: id, Time: d.Header.Time, Model: d.Header.Model, Cwd: d.Header.Cwd, Messages: len(d.Messages)}
+		for _, m := range d.Messages {
+			if m.Role == llm.RoleUser {
+				if t := firstText(m); t != "" {
+					info.Title = oneLine(t, 60)
+					break
+				}
+			}
+		}
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID > out[j].ID })
+	return out, nil
+}
+
+// Latest returns the id of the newest session, or "" when there is none.
+func Latest(baseDir string) (string, error) {
+	list, err := List(baseDir)
+	if err != nil || len(list) == 0 {
+		return "", err
+	}
+	return list[0].ID, nil
+}
+
+func firstText(m llm.Message) string {
+	for _, b := range m.Content {
+		if b.Type == llm.BlockText && strings.TrimSpace(b.Text) != "" {
+			return b.Text
+		}
+	}
+	return ""
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,187 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/llm"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("SESSION_WRITER") != "" {
+		writer(os.Getenv("SESSION_WRITER"))
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func text(role llm.Role, s string) llm.Message {
+	return llm.Message{Role: role, Content: []llm.Block{{Type: llm.BlockText, Text: s}}}
+}
+
+func TestCreateAppendOpenList(t *testing.T) {
+	base := t.TempDir()
+	s, err := Create(base, "script:demo.jsonl", "/work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := []llm.Message{
+		text(llm.RoleUser, "list the files"),
+		{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockToolUse, ID: "t1", Name: "ls", Input: []byte(`{"path":"."}`)}}},
+		{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockToolResult, ToolUseID: "t1", Content: "a.go\n"}}},
+		text(llm.RoleAssistant, "There is a.go."),
+	}
+	for _, m := range msgs {
+		if err := s.Append(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(base, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(msgs, r.Messages()); d != "" {
+		t.Errorf("messages after reopen (-want +got):\n%s", d)
+	}
+	r.Append(text(llm.RoleUser, "thanks"))
+	r.Close()
+	list, err := List(base)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("List = %v, %v", list, err)
+	}
+	want := Info{ID: s.ID, Model: "script:demo.jsonl", Cwd: "/work", Messages: 5, Title: "list the files"}
+	if d := cmp.Diff(want, list[0], cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Time" }, cmp.Ignore())); d != "" {
+		t.Errorf("info (-want +got):\n%s", d)
+	}
+	if latest, _ := Latest(base); latest != s.ID {
+		t.Errorf("Latest = %q", latest)
+	}
+}
+
+func TestReaderSkipsDamagedLines(t *testing.T) {
+	base := t.TempDir()
+	s, _ := Create(base, "m", "/")
+	s.Append(text(llm.RoleUser, "one"))
+	s.Close()
+	f, _ := os.OpenFile(s.Path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("not json at all\n")
+	f.WriteString(`{"v":1,"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"two"}]}}` + "\n")
+	f.WriteString(`{"v":1,"type":"message","message":{"role":"user","content":[{"type":"text","te`) // cut short
+	f.Close()
+	d, err := Read(s.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Skipped != 2 || len(d.Messages) != 2 || d.Messages[1].Content[0].Text != "two" {
+		t.Fatalf("read %+v", d)
+	}
+	// Appending after a cut-short line starts a fresh line.
+	r, err := Open(base, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Append(text(llm.RoleUser, "three"))
+	r.Close()
+	d, _ = Read(s.Path)
+	if len(d.Messages) != 3 || d.Messages[2].Content[0].Text != "three" {
+		t.Fatalf("after append: %+v", d.Messages)
+	}
+}
+
+func TestOpenMissingSession(t *testing.T) {
+	_, err := Open(t.TempDir(), "20260101-000000-zzzz")
+	if err == nil || !strings.Contains(err.Error(), "synaps sessions list") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// writer is the child of TestSIGKILLKeepsEveryCompletedRecord: it appends
+// numbered messages as fast as it can and prints each number once written.
+func writer(base string) {
+	s, err := Create(base, "m", "/")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(s.ID)
+	big := strings.Repeat("x", 64<<10)
+	for i := 0; ; i++ {
+		if err := s.Append(text(llm.RoleUser, fmt.Sprintf("%d %s", i, big))); err != nil {
+			panic(err)
+		}
+		if i%10 == 0 {
+			s.Sync()
+		}
+		fmt.Println(i)
+	}
+}
+
+func TestSIGKILLKeepsEveryCompletedRecord(t *testing.T) {
+	for round := 0; round < 5; round++ {
+		base := t.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "SESSION_WRITER="+base)
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 64<<10)
+		var seen strings.Builder
+		deadline := time.Now().Add(time.Duration(20+round*15) * time.Millisecond)
+		for time.Now().Before(deadline) {
+			n, err := out.Read(buf)
+			seen.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		cmd.Process.Signal(syscall.SIGKILL)
+		rest := make([]byte, 1<<20)
+		for {
+			n, err := out.Read(rest)
+			seen.Write(rest[:n])
+			if err != nil {
+				break
+			}
+		}
+		cmd.Wait()
+		lines := strings.Fields(seen.String())
+		if len(lines) == 0 {
+			t.Fatal("writer printed nothing")
+		}
+		id := lines[0]
+		acked := len(lines) - 1 // every number printed was fully written
+		d, err := Read(filepath.Join(Dir(base), id+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Messages) < acked {
+			t.Fatalf("round %d: %d messages acknowledged, %d read back", round, acked, len(d.Messages))
+		}
+		for i, m := range d.Messages {
+			if !strings.HasPrefix(m.Content[0].Text, fmt.Sprintf("%d ", i)) {
+				t.Fatalf("round %d: message %d is %q…", round, i, m.Content[0].Text[:10])
+			}
+		}
+		r, err := Open(base, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Append(text(llm.RoleUser, "resumed"))
+		r.Close()
+		d2, _ := Read(filepath.Join(Dir(base), id+".jsonl"))
+		if last := d2.Messages[len(d2.Messages)-1]; last.Content[0].Text != "resumed" || len(d2.Messages) != len(d.Messages)+1 {
+			t.Fatalf("round %d: resume lost records", round)
+		}
+	}
+}
