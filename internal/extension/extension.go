@@ -254,10 +254,12 @@ func (e *Extension) adopt(res *initResult) []string {
 		}
 	}
 	if !isNull(res.Capabilities.Providers) {
-		if m.Permissions.Has(PermProvidersRegister) {
-			e.providers = res.Capabilities.Providers
-		} else {
+		if !m.Permissions.Has(PermProvidersRegister) {
 			problems = append(problems, fmt.Sprintf("refused providers: declaring providers needs the %q permission in extension.permissions", PermProvidersRegister))
+		} else if _, err := decodeProviders(res.Capabilities.Providers); err != nil {
+			problems = append(problems, "refused providers: "+err.Error())
+		} else {
+			e.providers = res.Capabilities.Providers
 		}
 	}
 	return problems

@@ -166,12 +166,16 @@ func runFake() int {
 				result, _ = json.Marshal(map[string]string{"output": strings.Join(os.Environ(), "\n")})
 			}
 		default:
+			if r, ok := spec.Results[req.Method]; ok {
+				result = r
+				break
+			}
 			if len(req.ID) > 0 {
 				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{}})
 			}
 			continue
 		}
-		if spec.Record && (req.Method == "hook.handle" || req.Method == "tool.call") {
+		if spec.Record && (req.Method == "hook.handle" || req.Method == "tool.call" || req.Method == "provider.complete") {
 			f, _ := os.OpenFile("record.jsonl", os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 			f.Write(append(append([]byte(nil), req.Params...), '\n'))
 			f.Close()

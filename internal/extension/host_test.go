@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -383,5 +384,50 @@ func TestParallelStart(t *testing.T) {
 	}
 	if slices.Max(starts) >= slices.Min(ends) {
 		t.Errorf("extensions were initialised one after another: last start %d, first end %d", slices.Max(starts), slices.Min(ends))
+	}
+}
+
+func TestExtensionProvider(t *testing.T) {
+	base := t.TempDir()
+	dir := fakePlugin(t, base, "prov", map[string]any{"permissions": []string{"providers.register"}}, fakeSpec{
+		Record: true,
+		Init:   json.RawMessage(`{"protocol_version":1,"capabilities":{"providers":[{"id":"echo","models":["m1",{"id":"m2"}]}]}}`),
+		Results: map[string]json.RawMessage{"provider.complete": json.RawMessage(`{"content":[
+			{"type":"text","text":"calling a tool"},
+			{"type":"tool_use","name":"bash","input":{"command":"ls"}}],"usage":{"input_tokens":7,"output_tokens":3}}`)},
+	})
+	h := startHost(t, base, nil)
+	for model, want := range map[string]string{
+		"prov:echo:m3":  "offers m1, m2",
+		"prov:nope:m1":  `no provider "nope"`,
+		"other:echo:m1": `no running extension "other"`,
+		"prov:echo":     "<plugin>:<provider>:<model>",
+	} {
+		if _, err := h.Provider(model); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Provider(%q) error = %v, want %q", model, err, want)
+		}
+	}
+	p, err := h.Provider("prov:echo:m2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	resp, err := p.Complete(context.Background(), &llm.Request{System: "be brief", Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "hi"}}}}, MaxTokens: 100},
+		func(ev llm.Event) { events = append(events, string(ev.Type)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StopReason != "tool_use" || len(resp.Message.Content) != 2 || resp.Message.Content[1].ID == "" || resp.Usage.InputTokens != 7 {
+		t.Errorf("response = %+v", resp)
+	}
+	if d := cmp.Diff([]string{"text", "tool_use"}, events); d != "" {
+		t.Errorf("events (-want +got):\n%s", d)
+	}
+	if st := statusOf(t, h, "prov"); len(st.Warnings) != 0 {
+		t.Errorf("warnings = %v", st.Warnings)
+	}
+	rec := readRecord(t, dir)
+	if len(rec) != 1 || rec[0]["system_prompt"] != "be brief" || rec[0]["model_id"] != "m2" || rec[0]["provider_id"] != "echo" || rec[0]["max_tokens"] != float64(100) {
+		t.Errorf("provider.complete params = %v", rec)
 	}
 }

@@ -1,0 +1,189 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/synaps-cli/synaps/internal/jsonrpc"
+	"github.com/synaps-cli/synaps/internal/llm"
+)
+
+// ProviderDecl is a model provider an extension declared in initialize
+// (capabilities.providers), read tolerantly: the id under "id" or "name",
+// models as strings or objects with "id".
+type ProviderDecl struct {
+	ID     string
+	Models []string
+}
+
+func decodeProviders(raw json.RawMessage) ([]ProviderDecl, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, errors.New("capabilities.providers must be an array of provider objects")
+	}
+	var out []ProviderDecl
+	for i, item := range items {
+		var p struct {
+			ID     string            `json:"id"`
+			Name   string            `json:"name"`
+			Models []json.RawMessage `json:"models"`
+		}
+		if err := json.Unmarshal(item, &p); err != nil {
+			return nil, fmt.Errorf("capabilities.providers[%d]: not an object", i)
+		}
+		d := ProviderDecl{ID: firstString(p.ID, p.Name)}
+		if d.ID == "" || strings.ContainsAny(d.ID, ": ") {
+			return nil, fmt.Errorf("capabilities.providers[%d]: needs an \"id\" without ':' or spaces", i)
+		}
+		for _, m := range p.Models {
+			var s string
+			var o struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(m, &s) == nil && s != "" {
+				d.Models = append(d.Models, s)
+			} else if json.Unmarshal(m, &o) == nil && o.ID != "" {
+				d.Models = append(d.Models, o.ID)
+			}
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// Provider returns the model provider for "<plugin>:<provider>:<model>".
+func (h *Host) Provider(model string) (llm.Provider, error) {
+	parts := strings.SplitN(model, ":", 3)
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+		return nil, fmt.Errorf("model %q: extension models are named <plugin>:<provider>:<model>", model)
+	}
+	pluginID, providerID, modelID := parts[0], parts[1], parts[2]
+	h.mu.Lock()
+	var ext *Extension
+	for _, e := range h.exts {
+		if e.ID() == pluginID {
+			ext = e
+		}
+	}
+	h.mu.Unlock()
+	if ext == nil {
+		return nil, fmt.Errorf("model %q: no running extension %q provides models; `synaps extensions list` shows what is loaded", model, pluginID)
+	}
+	decls, err := decodeProviders(ext.providers)
+	if ext.providers == nil {
+		return nil, fmt.Errorf("model %q: extension %s declares no providers (it needs the %q permission and capabilities.providers in its initialize result)", model, pluginID, PermProvidersRegister)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("model %q: extension %s: %v", model, pluginID, err)
+	}
+	for _, d := range decls {
+		if d.ID != providerID {
+			continue
+		}
+		if len(d.Models) > 0 && !contains(d.Models, modelID) {
+			return nil, fmt.Errorf("model %q: provider %s:%s offers %s", model, pluginID, providerID, strings.Join(d.Models, ", "))
+		}
+		return &extProvider{ext: ext, providerID: providerID, modelID: modelID, model: model}, nil
+	}
+	return nil, fmt.Errorf("model %q: extension %s has no provider %q", model, pluginID, providerID)
+}
+
+// extProvider is a model served by an extension through provider.complete.
+// The answer arrives whole, so it is replayed to onEvent as one text event
+// and one event per tool call.
+type extProvider struct {
+	ext                        *Extension
+	providerID, modelID, model string
+}
+
+type providerParams struct {
+	ProviderID   string         `json:"provider_id"`
+	ModelID      string         `json:"model_id"`
+	Model        string         `json:"model"`
+	Messages     []llm.Message  `json:"messages"`
+	SystemPrompt string         `json:"system_prompt"`
+	Tools        []providerTool `json:"tools"`
+	MaxTokens    int            `json:"max_tokens"`
+	Temperature  *float64       `json:"temperature"`
+}
+
+type providerTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
+	tools := make([]providerTool, len(req.Tools))
+	for i, t := range req.Tools {
+		tools[i] = providerTool{t.Name, t.Description, t.InputSchema}
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.ext.env.deadline(MethodProviderComplete))
+	defer cancel()
+	raw, err := p.ext.call(ctx, MethodProviderComplete, providerParams{
+		ProviderID: p.providerID, ModelID: p.modelID, Model: p.model, Messages: req.Messages,
+		SystemPrompt: req.System, Tools: tools, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
+	})
+	if err != nil {
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) {
+			return nil, fmt.Errorf("model %s: %s", p.model, rpcErr.Message)
+		}
+		return nil, fmt.Errorf("model %s: %w", p.model, err)
+	}
+	var res struct {
+		Content    json.RawMessage `json:"content"`
+		StopReason string          `json:"stop_reason"`
+		Usage      struct {
+			InputTokens  int `json:"input_tokens"`
+			OutputTokens int `json:"output_tokens"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("model %s: provider.complete result is not an object with content: %v", p.model, err)
+	}
+	var blocks []llm.Block
+	if text, err := textOf(res.Content); err == nil && !strings.HasPrefix(strings.TrimSpace(string(res.Content)), "[") {
+		blocks = []llm.Block{{Type: llm.BlockText, Text: text}}
+	} else if err := json.Unmarshal(res.Content, &blocks); err != nil {
+		return nil, fmt.Errorf("model %s: provider.complete content must be a string or an array of blocks: %v", p.model, err)
+	}
+	hasTool := false
+	for i := range blocks {
+		b := &blocks[i]
+		switch b.Type {
+		case llm.BlockText:
+			if onEvent != nil && b.Text != "" {
+				onEvent(llm.Event{Type: llm.EventText, Text: b.Text})
+			}
+		case llm.BlockToolUse:
+			hasTool = true
+			if b.ID == "" {
+				b.ID = fmt.Sprintf("toolu_ext_%d", i)
+			}
+			if len(b.Input) == 0 {
+				b.Input = json.RawMessage("{}")
+			}
+			if onEvent != nil {
+				use := *b
+				onEvent(llm.Event{Type: llm.EventToolUse, ToolUse: &use})
+			}
+		}
+	}
+	stop := res.StopReason
+	if stop == "" {
+		stop = llm.StopEndTurn
+		if hasTool {
+			stop = llm.StopToolUse
+		}
+	}
+	return &llm.Response{
+		Message:    llm.Message{Role: llm.RoleAssistant, Content: blocks},
+		StopReason: stop,
+		Usage:      llm.Usage{InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
+		Model:      p.model,
+	}, nil
+}
