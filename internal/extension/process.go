@@ -278,7 +278,6 @@ func emit(fn func(string), line []byte, cut bool) {
 	fn(s)
 }
 
-
 func closeAll(files ...*os.File) {
 	for _, f := range files {
 		f.Close()

@@ -1,0 +1,363 @@
+// Package exttest is a fake extension for tests: the test binary re-runs
+// itself as the extension (call Main first thing in TestMain), and a
+// fake.json in the plugin root says how it behaves — answers, crashes,
+// hangs, protocol noise. Tests across synaps use it so that most need
+// neither Python nor Node.
+package exttest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/jsonrpc"
+)
+
+// Arg is argv[1] of a fake extension process.
+const Arg = "fake-extension"
+
+// Main runs the fake extension and exits if this process is one; call it
+// first thing in TestMain.
+func Main() {
+	if len(os.Args) > 1 && os.Args[1] == Arg {
+		os.Exit(Run())
+	}
+}
+
+// Spec is fake.json, the behaviour of one fake extension.
+type Spec struct {
+	// Init is the initialize result; default {"protocol_version":1,"capabilities":{}}.
+	Init json.RawMessage `json:"init,omitempty"`
+	// InitMode: "" answers; "crash" exits; "hang" never answers; "crash-once"
+	// exits the first time only; "slow" takes a second, noting when it
+	// began and ended in init-start and init-end.
+	InitMode string `json:"init_mode,omitempty"`
+	// Results answer tool.call ("tool:<name>") and hook.handle
+	// ("hook:<kind>"); default {} for hooks, {"output":"ok"} for tools.
+	Results map[string]json.RawMessage `json:"results,omitempty"`
+	// Modes misbehave for a key: crash, crash-once, hang, garbage (noise on
+	// stdout, then the answer), badjson (a non-JSON body, then the answer),
+	// huge (Content-Length 2^40), badlen (negative, then missing
+	// Content-Length, then the answer), unknownid (a response to id 999999,
+	// then the answer), echo (tool output = input), env (tool output = environment), slow
+	// (answer after a second, noting when it began and ended in slow-start
+	// and slow-end).
+	Modes map[string]string `json:"modes,omitempty"`
+	// Record appends every hook.handle and tool.call params to record.jsonl.
+	Record bool `json:"record,omitempty"`
+	// Shutdown: "" replies and exits; "ignore" neither replies nor exits
+	// and ignores SIGTERM; "noreply-exit" exits without replying.
+	Shutdown string `json:"shutdown,omitempty"`
+	// Stderr is written to stderr on every request.
+	Stderr string `json:"stderr,omitempty"`
+	// Grandchild starts a sleeping grandchild that inherits the pipes.
+	Grandchild bool `json:"grandchild,omitempty"`
+}
+
+func Run() int {
+	data, err := os.ReadFile("fake.json")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake: no fake.json:", err)
+		return 2
+	}
+	var spec Spec
+	if err := json.Unmarshal(data, &spec); err != nil {
+		fmt.Fprintln(os.Stderr, "fake: bad fake.json:", err)
+		return 2
+	}
+	if spec.Shutdown == "ignore" {
+		signalIgnoreTerm()
+	}
+	if spec.Grandchild {
+		cmd := exec.Command("sleep", "60")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+		_ = cmd.Start()
+	}
+	out := bufio.NewWriter(os.Stdout)
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		_ = jsonrpc.WriteFrame(out, b)
+		out.Flush()
+	}
+	raw := func(s string) { out.WriteString(s); out.Flush() }
+	in := jsonrpc.NewFrameReader(os.Stdin, 1<<20, nil)
+	for {
+		body, err := in.ReadFrame()
+		if err != nil {
+			return 0
+		}
+		var req jsonrpc.Message
+		if json.Unmarshal(body, &req) != nil {
+			continue
+		}
+		if spec.Stderr != "" {
+			fmt.Fprintln(os.Stderr, spec.Stderr)
+		}
+		key := req.Method
+		var result json.RawMessage
+		switch req.Method {
+		case "initialize":
+			switch spec.InitMode {
+			case "crash":
+				fmt.Fprintln(os.Stderr, "fake: crashing in initialize")
+				return 3
+			case "crash-once":
+				if bump("init") == 1 {
+					return 3
+				}
+			case "hang":
+				select {}
+			case "slow":
+				stamp("init-start")
+				time.Sleep(time.Second)
+				stamp("init-end")
+			}
+			if spec.Record {
+				_ = os.WriteFile("init.json", req.Params, 0o644)
+			}
+			result = spec.Init
+			if result == nil {
+				result = json.RawMessage(`{"protocol_version":1,"capabilities":{}}`)
+			}
+		case "shutdown":
+			switch spec.Shutdown {
+			case "ignore":
+				for {
+					if _, err := in.ReadFrame(); err != nil {
+						select {}
+					}
+				}
+			case "noreply-exit":
+				return 0
+			}
+			send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{}})
+			return 0
+		case "hook.handle":
+			var p struct{ Kind string }
+			_ = json.Unmarshal(req.Params, &p)
+			key = "hook:" + p.Kind
+			result = spec.Results[key]
+			if result == nil {
+				result = json.RawMessage(`{}`)
+			}
+		case "tool.call":
+			var p struct {
+				Name  string
+				Input json.RawMessage
+			}
+			_ = json.Unmarshal(req.Params, &p)
+			key = "tool:" + p.Name
+			result = spec.Results[key]
+			if result == nil {
+				result = json.RawMessage(`{"output":"ok"}`)
+			}
+			switch spec.Modes[key] {
+			case "echo":
+				result, _ = json.Marshal(map[string]string{"output": string(p.Input)})
+			case "env":
+				result, _ = json.Marshal(map[string]string{"output": strings.Join(os.Environ(), "\n")})
+			}
+		default:
+			if r, ok := spec.Results[req.Method]; ok {
+				result = r
+				break
+			}
+			if len(req.ID) > 0 {
+				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{}})
+			}
+			continue
+		}
+		if spec.Record && (req.Method == "hook.handle" || req.Method == "tool.call" || req.Method == "provider.complete") {
+			f, _ := os.OpenFile("record.jsonl", os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			f.Write(append(append([]byte(nil), req.Params...), '\n'))
+			f.Close()
+		}
+		switch spec.Modes[key] {
+		case "crash":
+			return 4
+		case "crash-once":
+			if bump(key) == 1 {
+				return 4
+			}
+		case "hang":
+			continue
+		case "slow":
+			stamp("slow-start")
+			time.Sleep(time.Second)
+			stamp("slow-end")
+		case "garbage":
+			raw("debug print without a frame\nmore noise")
+		case "badjson":
+			raw("Content-Length: 9\r\n\r\n{not json")
+		case "huge":
+			raw("Content-Length: 1099511627776\r\n\r\n")
+			select {}
+		case "badlen":
+			raw("Content-Length: -5\r\n\r\n")
+			raw("Content-Type: application/json\r\n\r\n")
+		case "unknownid":
+			send(map[string]any{"jsonrpc": "2.0", "id": 999999, "result": map[string]any{}})
+		}
+		send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+	}
+}
+
+// stamp writes the time to a file in the plugin root.
+func stamp(name string) {
+	_ = os.WriteFile(name, []byte(strconv.FormatInt(time.Now().UnixNano(), 10)), 0o644)
+}
+
+// ReadStamp reads a stamp file of a plugin.
+func ReadStamp(t testing.TB, dir, name string) int64 {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.ParseInt(string(b), 10, 64)
+	return n
+}
+
+// bump increments a counter file in the plugin root and returns the new
+// value, so behaviour can depend on how often a process has been started.
+func bump(key string) int {
+	name := "count-" + strings.NewReplacer(":", "_", "/", "_").Replace(key)
+	b, _ := os.ReadFile(name)
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	n++
+	_ = os.WriteFile(name, []byte(strconv.Itoa(n)), 0o644)
+	return n
+}
+
+func signalIgnoreTerm() {
+	signal.Ignore(syscall.SIGTERM)
+}
+
+// Plugin writes a plugin dir whose extension is the fake. manifest is
+// the "extension" object minus the launch form, which is filled in.
+func Plugin(t testing.TB, base, id string, ext map[string]any, spec Spec) string {
+	t.Helper()
+	dir := filepath.Join(base, "plugins", id)
+	if err := os.MkdirAll(filepath.Join(dir, ".synaps-plugin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := map[string]any{"command": self, "args": []string{Arg}, "protocol_version": 1}
+	for k, v := range ext {
+		e[k] = v
+	}
+	WriteJSON(t, filepath.Join(dir, ".synaps-plugin", "plugin.json"), map[string]any{"name": id, "version": "0.0.1", "extension": e})
+	WriteJSON(t, filepath.Join(dir, "fake.json"), spec)
+	return dir
+}
+
+func WriteJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ChildrenOf(ppid string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) > 1 && f[1] == ppid && f[0] != "Z" {
+			out = append(out, e.Name()+" "+s[:i+1])
+		}
+	}
+	return out
+}
+
+// ProcessesWithCwdUnder lists live processes whose working directory is
+// under dir: how grandchildren that were reparented are found.
+func ProcessesWithCwdUnder(dir string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if err != nil || !strings.HasPrefix(cwd, dir) {
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			if i := strings.LastIndexByte(string(b), ')'); i > 0 && strings.HasPrefix(strings.TrimSpace(string(b[i+1:])), "Z") {
+				continue
+			}
+		}
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// AssertNoProcessesIn fails if a process still runs in dir once killed
+// processes have had a moment to die.
+func AssertNoProcessesIn(t testing.TB, dir string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		left := ProcessesWithCwdUnder(dir)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes left running in %s: %v", dir, left)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// ReadRecord reads what a recording fake saw.
+func ReadRecord(t testing.TB, dir string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "record.jsonl"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []map[string]any
+	dec := json.NewDecoder(f)
+	for {
+		var m map[string]any
+		if err := dec.Decode(&m); err == io.EOF {
+			return out
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+}
