@@ -1,0 +1,259 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/synaps-cli/synaps/internal/tool"
+)
+
+// bashTool runs a shell command.
+//
+// The command runs as `bash -c` (sh when bash is absent) in its own session
+// and so its own process group (Setsid rather than just Setpgid: the
+// session has no controlling terminal, so a command that opens /dev/tty,
+// like a password prompt, fails at once instead of stopping on SIGTTIN or
+// writing over the TUI). Stdin is /dev/null; stdout and stderr share one
+// pipe so their output interleaves as written. When the shell exits, times out or
+// ctx is cancelled, the whole group is sent SIGKILL: nothing the command
+// left running in the background survives it (a process that wants to must
+// leave the group, e.g. with setsid, and redirect its output).
+type bashTool struct {
+	o     Options
+	shell string
+}
+
+func newBash(o Options) *bashTool {
+	shell := "sh"
+	if p, err := exec.LookPath("bash"); err == nil {
+		shell = p
+	}
+	return &bashTool{o: o, shell: shell}
+}
+
+var bashSchema = json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"command": {"type": "string", "description": "The shell command to run (bash -c)."},
+		"timeout": {"type": "number", "exclusiveMinimum": 0, "description": "Time limit in seconds (default 120, at most 600)."}
+	},
+	"required": ["command"],
+	"additionalProperties": false
+}`)
+
+func (b *bashTool) Spec() tool.Spec {
+	return tool.Spec{
+		RuntimeName: "bash",
+		Source:      Source,
+		Description: "Run a shell command with bash -c in the working directory and return its combined stdout and stderr. " +
+			"Stdin is empty, so interactive commands fail; pass flags such as --yes or --no-pager instead. " +
+			"A non-zero exit status is reported as an error. The command is killed, with everything it started, " +
+			"when it exceeds its timeout (default 120 s, at most 600 s) and when it exits, so do not leave servers " +
+			"running in the background. Long output keeps its beginning and end. " +
+			"Prefer the read, grep, find and ls tools for looking at files.",
+		InputSchema: bashSchema,
+	}
+}
+
+func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+	var in struct {
+		Command *string  `json:"command"`
+		Timeout *float64 `json:"timeout"`
+	}
+	if err := decode(input, &in); err != nil {
+		return fail("%v", err), nil
+	}
+	if in.Command == nil || strings.TrimSpace(*in.Command) == "" {
+		return fail("command is required"), nil
+	}
+	timeout := b.timeout(in.Timeout)
+	if err := ctx.Err(); err != nil {
+		return tool.Result{}, err
+	}
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return fail("cannot start command: %v", err), nil
+	}
+	cmd := exec.Command(b.shell, "-c", *in.Command)
+	cmd.Dir = b.o.WorkDir
+	cmd.Stdout = pw // *os.File: no copying goroutine, so Wait returns when the shell exits
+	cmd.Stderr = pw
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // pgid = sid = pid
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return fail("cannot start command: %v", err), nil
+	}
+	pw.Close()
+	pgid := cmd.Process.Pid
+
+	out := newHeadTail(b.o.MaxOutput)
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		io.Copy(out, pr) //nolint:errcheck // a read error just ends the output
+	}()
+	waitDone := make(chan error, 1)
+	go func() { waitDone <- cmd.Wait() }()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var waitErr error
+	timedOut, cancelled := false, false
+	select {
+	case waitErr = <-waitDone:
+	case <-timer.C:
+		timedOut = true
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		waitErr = <-waitDone
+	case <-ctx.Done():
+		cancelled = true
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		waitErr = <-waitDone
+	}
+	// Whatever the shell left in its group dies with it; once the group is
+	// gone the pipe reaches EOF. A process that escaped the group (setsid)
+	// but still holds the pipe gets a moment, then the pipe is closed.
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	select {
+	case <-readDone:
+	case <-time.After(time.Second):
+		pr.Close()
+		<-readDone
+	}
+	pr.Close()
+
+	if cancelled {
+		return tool.Result{}, ctx.Err()
+	}
+	text := out.String()
+	var res tool.Result
+	switch {
+	case timedOut:
+		res = tool.Result{IsError: true, Output: appendNote(text,
+			fmt.Sprintf("command timed out after %s and was killed; pass a larger \"timeout\" (seconds, at most %d) if it needs longer",
+				seconds(timeout), int(MaxBashTimeout.Seconds())))}
+	case waitErr != nil:
+		var ee *exec.ExitError
+		if errors.As(waitErr, &ee) {
+			res = tool.Result{IsError: true, Output: appendNote(text, ee.ProcessState.String())}
+		} else {
+			res = tool.Result{IsError: true, Output: appendNote(text, waitErr.Error())}
+		}
+	default:
+		if text == "" {
+			text = "(no output)"
+		}
+		res = tool.Result{Output: text}
+	}
+	return res, nil
+}
+
+// timeout is the time limit of one call: the "timeout" input in seconds
+// when given (at most MaxBashTimeout), else Options.BashTimeout.
+func (b *bashTool) timeout(secs *float64) time.Duration {
+	if secs == nil || *secs <= 0 {
+		return b.o.BashTimeout
+	}
+	if *secs >= MaxBashTimeout.Seconds() {
+		return MaxBashTimeout
+	}
+	return time.Duration(*secs * float64(time.Second))
+}
+
+func appendNote(text, note string) string {
+	if text == "" {
+		return note
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return text + note
+}
+
+// seconds renders d as "0.2s", "120s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+}
+
+// headTail keeps the first and last bytes written to it, counting what it
+// drops in between, so a huge output costs bounded memory.
+type headTail struct {
+	max     int
+	head    []byte
+	tail    []byte // ring buffer of the last max-len(head) bytes once head is full
+	tailPos int    // next write position in tail when it is full
+	total   int64
+}
+
+func newHeadTail(max int) *headTail {
+	return &headTail{max: max}
+}
+
+func (h *headTail) Write(p []byte) (int, error) {
+	n := len(p)
+	h.total += int64(n)
+	headMax := h.max / 2
+	if len(h.head) < headMax {
+		k := min(headMax-len(h.head), len(p))
+		h.head = append(h.head, p[:k]...)
+		p = p[k:]
+	}
+	tailMax := h.max - headMax
+	for len(p) > 0 {
+		if len(h.tail) < tailMax {
+			k := min(tailMax-len(h.tail), len(p))
+			h.tail = append(h.tail, p[:k]...)
+			p = p[k:]
+			continue
+		}
+		if len(p) >= tailMax {
+			copy(h.tail, p[len(p)-tailMax:])
+			h.tailPos = 0
+			break
+		}
+		k := copy(h.tail[h.tailPos:], p)
+		p = p[k:]
+		h.tailPos = (h.tailPos + k) % tailMax
+	}
+	return n, nil
+}
+
+// String returns the output, with a "…[N bytes truncated]…" note where the
+// middle was dropped. The cut avoids splitting UTF-8 sequences.
+func (h *headTail) String() string {
+	tail := append(append([]byte(nil), h.tail[h.tailPos:]...), h.tail[:h.tailPos]...)
+	kept := int64(len(h.head) + len(tail))
+	if kept == h.total {
+		return string(h.head) + string(tail)
+	}
+	head := trimPartialEnd(h.head)
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	dropped := h.total - int64(len(head)+len(tail))
+	return fmt.Sprintf("%s\n…[%d bytes truncated]…\n%s", head, dropped, tail)
+}
+
+// trimPartialEnd drops an incomplete UTF-8 sequence at the end of b.
+func trimPartialEnd(b []byte) []byte {
+	i := len(b) - 1
+	for i >= 0 && len(b)-i < utf8.UTFMax && !utf8.RuneStart(b[i]) {
+		i--
+	}
+	if i >= 0 && !utf8.FullRune(b[i:]) {
+		return b[:i]
+	}
+	return b
+}

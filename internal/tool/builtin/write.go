@@ -1,0 +1,110 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/synaps-cli/synaps/internal/tool"
+)
+
+// writeTool creates or replaces a file.
+type writeTool struct{ o Options }
+
+var writeSchema = json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"path":    {"type": "string", "description": "File to write, relative to the working directory or absolute."},
+		"content": {"type": "string", "description": "The complete new content of the file."}
+	},
+	"required": ["path", "content"],
+	"additionalProperties": false
+}`)
+
+func (w *writeTool) Spec() tool.Spec {
+	return tool.Spec{
+		RuntimeName: "write",
+		Source:      Source,
+		Description: "Write a file with the given content, creating missing parent directories and replacing the file " +
+			"if it exists (atomically: readers see the old or the new content, never a mix). " +
+			"To change part of an existing file, prefer edit.",
+		InputSchema: writeSchema,
+	}
+}
+
+func (w *writeTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+	var in struct {
+		Path    *string `json:"path"`
+		Content *string `json:"content"`
+	}
+	if err := decode(input, &in); err != nil {
+		return fail("%v", err), nil
+	}
+	if in.Path == nil || *in.Path == "" {
+		return fail("path is required"), nil
+	}
+	if in.Content == nil {
+		return fail("content is required (use \"\" for an empty file)"), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return tool.Result{}, err
+	}
+	name := *in.Path
+	p := w.o.resolve(name)
+	mode := fs.FileMode(0o644)
+	verb := "created"
+	if fi, err := os.Stat(p); err == nil {
+		if fi.IsDir() {
+			return fail("%s is a directory; give the path of a file inside it", name), nil
+		}
+		mode = fi.Mode().Perm()
+		verb = "overwrote"
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real // replace the link's target, not the link
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fsError(name, err), nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fail("cannot create the parent directory of %s: %v", name, unwrapPathError(err)), nil
+	}
+	if err := writeFileAtomic(p, []byte(*in.Content), mode); err != nil {
+		return fsError(name, err), nil
+	}
+	return tool.Result{Output: verb + " " + name + " (" + plural(len(*in.Content), "byte") + " written)"}, nil
+}
+
+// writeFileAtomic writes data to a temporary file in path's directory and
+// renames it over path, so a reader never sees a half-written file. The
+// file gets mode (permission bits).
+func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".synaps-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
