@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // ErrClosed is returned by calls on a Conn that has been closed or whose
@@ -57,11 +58,12 @@ type Conn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	// writeMu serialises whole frames on w. It is separate from mu because
-	// a Write may block on a full pipe; holding mu then would stall the
-	// read loop, which needs mu to deliver the responses that drain it.
-	// Nothing holds both.
-	writeMu sync.Mutex
+	// wlock is a one-slot semaphore held for each whole frame written to w.
+	// It is a channel so that a Call can stop waiting for it when its ctx
+	// ends, and it is not mu because a Write can block on a full pipe while
+	// the read loop must go on taking mu. Nothing waits for one holding the
+	// other.
+	wlock chan struct{}
 
 	mu    sync.Mutex // guards state
 	state connState
@@ -70,11 +72,14 @@ type Conn struct {
 // connState is everything about a Conn that changes after NewConn; all of it
 // is guarded by Conn.mu.
 type connState struct {
-	nextID  ID                // id of the last request sent; ids start at 1
-	pending map[ID]chan reply // in-flight calls; each chan (cap 1) gets exactly one reply, sent under mu
-	closing bool              // Close was called: no new calls or notifications
-	ended   bool              // the read loop has returned
-	err     error             // why the read loop returned; set with ended
+	nextID      ID                // id of the last request sent; ids start at 1
+	pending     map[ID]chan reply // in-flight calls; each chan (cap 1) gets exactly one reply, sent under mu
+	writing     ID                // the call whose request is in an interruptible w.Write, or 0
+	interrupted bool              // a ctx ended during that Write and set w's write deadline
+	closing     bool              // Close ran (or a frame was cut off): no new calls or notifications
+	closeErr    error             // why closing: ErrClosed, or an error wrapping it
+	ended       bool              // the read loop has returned
+	err         error             // why the read loop returned; set with ended
 }
 
 // reply is what a pending call receives: the peer's response, or the error
@@ -92,7 +97,7 @@ var replyChans = sync.Pool{New: func() any { return make(chan reply, 1) }}
 // NewConn returns a Conn reading frames from r and writing them to w, and
 // starts its read loop.
 func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
-	c := &Conn{r: r, w: w, opts: opts, done: make(chan struct{})}
+	c := &Conn{r: r, w: w, opts: opts, done: make(chan struct{}), wlock: make(chan struct{}, 1)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.state.pending = make(map[ID]chan reply)
 	c.fr = NewFrameReader(r, opts.MaxBody, c.report)
@@ -101,10 +106,14 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 }
 
 // Call sends a request with the next id and waits for its response, for ctx
-// to be done, or for the connection to end. params is marshalled as given;
-// nil is sent as null. A JSON-RPC error response is returned as *Error; a
-// response without a result returns null. If ctx ends first, the call is
-// forgotten and a late response is logged as an unknown id.
+// to be done, or for the connection to end. params is marshalled as given
+// (nil is null; a json.RawMessage is checked and sent verbatim). A JSON-RPC
+// error response is returned as *Error, a response without result as null.
+// If ctx ends first, the call is forgotten and a late response is logged as
+// an unknown id. A peer that stops reading can block the request's Write;
+// if w has SetWriteDeadline (os.File pipes), ctx interrupts it, and if part
+// of the frame was written by then the Conn is closed, since the stream is
+// corrupt. Other writers' Writes end only when Close closes them.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -132,24 +141,26 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 		err = fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
 	} else {
 		f.raw("}")
-		err = c.write(f.frame())
+		err = c.write(ctx, id, f.frame())
 	}
 	f.free()
-	if err != nil {
-		c.forget(id, ch)
-		return nil, err
-	}
-
-	select {
-	case r := <-ch:
-		replyChans.Put(ch)
-		return r.result, r.err
-	case <-ctx.Done():
-		if r, ok := c.forget(id, ch); ok { // the reply won the race: use it
+	if err == nil {
+		select {
+		case r := <-ch:
+			replyChans.Put(ch)
 			return r.result, r.err
+		case <-ctx.Done():
+			if r, ok := c.forget(id, ch); ok { // the reply won the race: use it
+				return r.result, r.err
+			}
 		}
+	} else {
+		c.forget(id, ch)
+	}
+	if ctx.Err() != nil {
 		return nil, fmt.Errorf("jsonrpc: call %s (id %d): %w", method, id, ctx.Err())
 	}
+	return nil, err
 }
 
 // forget removes the pending call id. If its reply was already sent, it
@@ -167,7 +178,8 @@ func (c *Conn) forget(id ID, ch chan reply) (reply, bool) {
 	return r, !pending
 }
 
-// Notify sends a notification (a request without id; no reply comes).
+// Notify sends a notification (a request without id; no reply comes). It
+// blocks while the peer is not reading, until the Conn is closed.
 func (c *Conn) Notify(method string, params any) error {
 	c.mu.Lock()
 	err := c.refuseLocked()
@@ -184,7 +196,7 @@ func (c *Conn) Notify(method string, params any) error {
 		return fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
 	}
 	f.raw("}")
-	return c.write(f.frame())
+	return c.write(context.Background(), 0, f.frame())
 }
 
 // Done is closed when the read loop ends: at EOF, on a fatal protocol error
@@ -192,8 +204,8 @@ func (c *Conn) Notify(method string, params any) error {
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // Err returns why the read loop ended: io.EOF for a clean end of stream,
-// ErrClosed after Close, an error wrapping ErrFrameTooLarge, or the read
-// error. It returns nil while the loop runs.
+// ErrClosed after Close (or an error wrapping it after a cut-off frame),
+// an error wrapping ErrFrameTooLarge, or the read error; nil while it runs.
 func (c *Conn) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -204,15 +216,17 @@ func (c *Conn) Err() error {
 // handlers' context and closes w and then r if they are io.Closers. Closing
 // w tells an extension to exit (EOF on its stdin); closing r is what stops
 // the read loop, which otherwise ends only when r returns an error. Close
-// does not wait for a blocked Write or for handlers. Later calls return nil.
-func (c *Conn) Close() error {
+// does not wait for handlers. Later calls return nil.
+func (c *Conn) Close() error { return c.close(ErrClosed) }
+
+func (c *Conn) close(reason error) error {
 	c.mu.Lock()
 	if c.state.closing {
 		c.mu.Unlock()
 		return nil
 	}
-	c.state.closing = true
-	c.failPendingLocked(ErrClosed)
+	c.state.closing, c.state.closeErr = true, reason
+	c.failPendingLocked(reason)
 	c.mu.Unlock()
 	c.cancel()
 
@@ -240,14 +254,14 @@ func (c *Conn) refuseLocked() error {
 	case c.state.ended:
 		return closedErr(c.state.err)
 	case c.state.closing:
-		return ErrClosed
+		return c.state.closeErr
 	}
 	return nil
 }
 
 func closedErr(reason error) error {
-	if reason == nil || errors.Is(reason, ErrClosed) {
-		return ErrClosed
+	if errors.Is(reason, ErrClosed) {
+		return reason
 	}
 	return fmt.Errorf("%w: %w", ErrClosed, reason)
 }
@@ -259,11 +273,56 @@ func (c *Conn) failPendingLocked(err error) {
 	}
 }
 
-// write sends one complete frame.
-func (c *Conn) write(frame []byte) error {
-	c.writeMu.Lock()
-	_, err := c.w.Write(frame)
-	c.writeMu.Unlock()
+// deadliner is a writer whose blocked Write can be interrupted: an os.File
+// pipe, such as exec.Cmd.StdinPipe returns.
+type deadliner interface{ SetWriteDeadline(time.Time) error }
+
+// write sends one complete frame, giving up if ctx ends before it can start.
+// For a call (id != 0) on a deadliner, a ctx that ends during the Write
+// interrupts it; if that leaves part of the frame written, the stream is
+// corrupt and the Conn is closed.
+func (c *Conn) write(ctx context.Context, id ID, frame []byte) error {
+	select {
+	case c.wlock <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-c.wlock }()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	dl, _ := c.w.(deadliner)
+	if dl == nil || id == 0 || ctx.Done() == nil {
+		_, err := c.w.Write(frame)
+		return wrapWrite(err)
+	}
+	c.mu.Lock()
+	c.state.writing = id
+	c.mu.Unlock()
+	stop := context.AfterFunc(ctx, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.state.writing == id {
+			c.state.interrupted = true
+			dl.SetWriteDeadline(time.Now())
+		}
+	})
+	n, err := c.w.Write(frame)
+	c.mu.Lock()
+	interrupted := c.state.interrupted
+	c.state.writing, c.state.interrupted = 0, false
+	c.mu.Unlock()
+	stop()
+	if interrupted {
+		dl.SetWriteDeadline(time.Time{})
+		if n > 0 && n < len(frame) {
+			c.close(fmt.Errorf("%w: peer stopped reading; request %d cut off after %d of %d bytes", ErrClosed, id, n, len(frame)))
+		}
+	}
+	return wrapWrite(err)
+}
+
+func wrapWrite(err error) error {
 	if err != nil {
 		return fmt.Errorf("jsonrpc: write: %w", err)
 	}
@@ -281,7 +340,7 @@ func (c *Conn) readLoop() {
 	}
 	c.mu.Lock()
 	if c.state.closing {
-		err = ErrClosed // the read error is most likely our own Close
+		err = c.state.closeErr // the read error is most likely our own Close
 	}
 	c.state.ended, c.state.err = true, err
 	c.failPendingLocked(closedErr(err))
@@ -351,12 +410,10 @@ func (c *Conn) serve(id json.RawMessage, method string, params json.RawMessage) 
 	defer f.free()
 	f.raw(`{"jsonrpc":"2.0","id":`)
 	f.b.Write(id)
-	if err == nil {
+	if mark := f.b.Len(); err == nil {
 		f.raw(`,"result":`)
 		if err = f.value(result); err != nil {
-			f.b.Truncate(headerRoom)
-			f.raw(`{"jsonrpc":"2.0","id":`)
-			f.b.Write(id)
+			f.b.Truncate(mark)
 			err = fmt.Errorf("encoding result: %w", err)
 		}
 	}
@@ -371,7 +428,7 @@ func (c *Conn) serve(id json.RawMessage, method string, params json.RawMessage) 
 		}
 	}
 	f.raw("}")
-	if err := c.write(f.frame()); err != nil {
+	if err := c.write(c.ctx, 0, f.frame()); err != nil {
 		c.logf("jsonrpc: reply to %s (id %s) not sent: %v", method, id, err)
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
@@ -174,7 +176,7 @@ func TestCall(t *testing.T) {
 	}{
 		{method: "echo", params: map[string]any{"a": 1, "s": "héé€"}, want: `{"a":1,"s":"héé€"}`},
 		{method: "echo", params: nil, want: "null"},
-		{method: "echo", params: json.RawMessage(`[1, 2]`), want: "[1,2]"},
+		{method: "echo", params: json.RawMessage(`[1, 2]`), want: "[1, 2]"}, // raw JSON is sent verbatim
 		{method: "nil", want: "null"},
 		{method: "struct", want: `{"action":"continue"}`},
 		{method: "fail", err: &Error{Code: 42, Message: "nope", Data: json.RawMessage(`{"why":"x"}`)}},
@@ -372,10 +374,12 @@ func TestRequestsFromPeer(t *testing.T) {
 	}{
 		{"no handler", nil, `{"jsonrpc":"2.0","id":"abc","method":"nope"}`,
 			`{"jsonrpc":"2.0","id":"abc","error":{"code":-32601,"message":"method not found: nope"}}`},
+		{"escaping", func(context.Context, string, json.RawMessage) (any, error) { return "<é>\n", nil },
+			`{"jsonrpc":"2.0","id":1,"method":"m"}`, `{"jsonrpc":"2.0","id":1,"result":"<é>\n"}`},
 		{"unknown method", testHandler, `{"jsonrpc":"2.0","id":3,"method":"nope","params":{}}`,
 			`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"method not found: nope"}}`},
 		{"echo", testHandler, `{"jsonrpc":"2.0","id":5,"method":"echo","params":[1, "<é>"]}`,
-			`{"jsonrpc":"2.0","id":5,"result":[1,"<é>"]}`},
+			`{"jsonrpc":"2.0","id":5,"result":[1, "<é>"]}`},
 		{"error data", testHandler, `{"jsonrpc":"2.0","id":-1.5,"method":"fail"}`,
 			`{"jsonrpc":"2.0","id":-1.5,"error":{"code":42,"message":"nope","data":{"why":"x"}}}`},
 	}
@@ -513,5 +517,170 @@ func TestCallCanceledBeforeSend(t *testing.T) {
 	defer c.mu.Unlock()
 	if c.state.nextID != 0 {
 		t.Errorf("an id was used for a call that was never sent")
+	}
+}
+
+// stuckWriter is a peer that stopped reading: Write blocks until Close.
+type stuckWriter struct {
+	entered chan struct{}
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func newStuckWriter() *stuckWriter {
+	return &stuckWriter{entered: make(chan struct{}, 10), closed: make(chan struct{})}
+}
+
+func (w *stuckWriter) Write(p []byte) (int, error) {
+	w.entered <- struct{}{}
+	<-w.closed
+	return 0, io.ErrClosedPipe
+}
+
+func (w *stuckWriter) Close() error {
+	w.once.Do(func() { close(w.closed) })
+	return nil
+}
+
+// TestStuckWrite checks Call against a peer that stopped reading, with a
+// writer that cannot be interrupted: a call waiting behind the stuck Write
+// gives up when its ctx ends, the stuck one when Close unblocks its Write.
+func TestStuckWrite(t *testing.T) {
+	r, pw := io.Pipe()
+	defer pw.Close()
+	w := newStuckWriter()
+	c := NewConn(r, w, Options{})
+
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	ch1 := goCall(ctx1, c, "first", nil)
+	<-w.entered // first is inside Write
+
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	ch2 := goCall(ctx2, c, "second", nil)
+	cancel2()
+	if r := <-ch2; !errors.Is(r.err, context.Canceled) {
+		t.Errorf("waiting call = %v, want context.Canceled", r.err)
+	}
+	cancel1()
+	if err := c.Err(); err != nil {
+		t.Fatalf("Conn ended: %v", err)
+	}
+	c.Close()
+	<-c.Done()
+	if r := <-ch1; !errors.Is(r.err, context.Canceled) {
+		t.Errorf("stuck call = %v, want context.Canceled", r.err)
+	}
+}
+
+// deadlineWriter stands in for an os.File pipe whose reader stopped: its
+// first Write accepts `accept` bytes, then blocks until a write deadline is
+// set. Later Writes succeed and signal later.
+type deadlineWriter struct {
+	accept   int
+	entered  chan struct{}
+	later    chan struct{}
+	deadline chan struct{}
+	mu       sync.Mutex
+	calls    []string // SetWriteDeadline calls: "now" or "zero"
+	writes   int
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.writes++
+	first := w.writes == 1
+	w.mu.Unlock()
+	if !first {
+		w.later <- struct{}{}
+		return len(p), nil
+	}
+	w.entered <- struct{}{}
+	<-w.deadline
+	return w.accept, os.ErrDeadlineExceeded
+}
+
+func (w *deadlineWriter) SetWriteDeadline(t time.Time) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if t.IsZero() {
+		w.calls = append(w.calls, "zero")
+	} else {
+		w.calls = append(w.calls, "now")
+		close(w.deadline)
+	}
+	return nil
+}
+
+// TestInterruptedWrite checks that a ctx ending during a blocked Write
+// interrupts it through the write deadline: the call fails with ctx's error,
+// and the Conn survives if nothing was written, but is closed if part of the
+// frame was (the stream is corrupt then).
+func TestInterruptedWrite(t *testing.T) {
+	for _, accept := range []int{0, 10} {
+		t.Run(fmt.Sprint("accept ", accept), func(t *testing.T) {
+			r, pw := io.Pipe()
+			defer pw.Close()
+			w := &deadlineWriter{accept: accept, entered: make(chan struct{}), later: make(chan struct{}, 1), deadline: make(chan struct{})}
+			c := NewConn(r, w, Options{})
+			defer func() { c.Close(); <-c.Done() }()
+
+			ctx, cancel := context.WithCancel(context.Background())
+			ch := goCall(ctx, c, "first", nil)
+			<-w.entered
+			cancel()
+			if r := <-ch; !errors.Is(r.err, context.Canceled) {
+				t.Errorf("Call = %v, want context.Canceled", r.err)
+			}
+			w.mu.Lock()
+			if diff := cmp.Diff([]string{"now", "zero"}, w.calls); diff != "" {
+				t.Errorf("SetWriteDeadline calls (-want +got):\n%s", diff)
+			}
+			w.mu.Unlock()
+
+			if accept > 0 {
+				<-c.Done()
+				if err := c.Err(); !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "cut off after 10 of") {
+					t.Errorf("Err = %v", err)
+				}
+				return
+			}
+			ch = goCall(context.Background(), c, "second", nil)
+			<-w.later
+			if err := WriteFrame(pw, []byte(`{"jsonrpc":"2.0","id":2,"result":1}`)); err != nil {
+				t.Fatal(err)
+			}
+			if r := <-ch; r.err != nil || r.result != "1" {
+				t.Errorf("Call after an interrupted empty write = %+v", r)
+			}
+		})
+	}
+}
+
+// TestInterruptedWriteOSPipe runs the cut-off case on a real pipe, whose
+// *os.File has the write deadline Conn relies on.
+func TestInterruptedWriteOSPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	c := NewConn(pr, w, Options{})
+	defer func() { c.Close(); <-c.Done() }()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	big := json.RawMessage(`"` + strings.Repeat("x", 1<<20) + `"`) // far more than a pipe holds
+	ch := goCall(ctx, c, "big", big)
+	if _, err := r.Read(make([]byte, 1)); err != nil { // the Write has begun
+		t.Fatal(err)
+	}
+	cancel()
+	if r := <-ch; !errors.Is(r.err, context.Canceled) {
+		t.Errorf("Call = %v, want context.Canceled", r.err)
+	}
+	<-c.Done()
+	if err := c.Err(); !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "cut off after") {
+		t.Errorf("Err = %v", err)
 	}
 }

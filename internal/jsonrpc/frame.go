@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -65,6 +64,7 @@ func NewFrameReader(r io.Reader, maxBody int, onNoise func(kind, detail string))
 	if maxBody <= 0 {
 		maxBody = DefaultMaxBody
 	}
+	maxBody = min(maxBody, 1<<50) // so that parseLength cannot overflow
 	if onNoise == nil {
 		onNoise = func(string, string) {}
 	}
@@ -173,27 +173,20 @@ func (r *FrameReader) readHeader() (int, error) {
 
 // parseLength parses a Content-Length value: decimal digits only, so signs,
 // spaces inside and fractions are all "not a number" (ok false). A number
-// above the limit, including one too big for an int, is ErrFrameTooLarge.
+// above the limit, however many digits it has, is ErrFrameTooLarge.
 func (r *FrameReader) parseLength(v []byte) (n int, ok bool, err error) {
-	if len(v) == 0 {
-		return 0, false, nil
-	}
 	for _, c := range v {
 		if c < '0' || c > '9' {
 			return 0, false, nil
 		}
-	}
-	for _, c := range v {
-		if n > (math.MaxInt-9)/10 {
-			n = math.MaxInt
-			break
+		if n <= r.maxBody { // saturate: once over the limit it stays over
+			n = n*10 + int(c-'0')
 		}
-		n = n*10 + int(c-'0')
 	}
 	if n > r.maxBody {
 		return 0, false, fmt.Errorf("%w: Content-Length %s exceeds the limit of %d bytes", ErrFrameTooLarge, v, r.maxBody)
 	}
-	return n, true, nil
+	return n, len(v) > 0, nil
 }
 
 // readBody reads an n-byte body: from the read buffer when it fits there
@@ -231,11 +224,9 @@ func (r *FrameReader) readLine() ([]byte, error) {
 		n := r.br.Buffered()
 		buf, _ := r.br.Peek(n)
 		i := bytes.IndexByte(buf[:min(n, window)], '\n')
-		if i >= 0 {
-			if line := buf[:i+1]; len(trimLine(line)) <= MaxHeaderLine {
-				r.br.Discard(i + 1)
-				return line, nil
-			}
+		if content, _ := trimEOL(buf[:i+1]); i >= 0 && len(content) <= MaxHeaderLine {
+			r.br.Discard(i + 1)
+			return buf[:i+1], nil
 		}
 		if i >= 0 || n >= window {
 			if err := r.skipLong(); err != nil {
@@ -300,15 +291,11 @@ func (r *FrameReader) flushNoise() {
 		return
 	}
 	d := r.noise
-	if r.noiseN > len(d) { // cut: do not end inside a UTF-8 sequence
-		for i := len(d) - 1; i >= 0 && i >= len(d)-utf8.UTFMax; i-- {
-			if utf8.RuneStart(d[i]) {
-				if !utf8.FullRune(d[i:]) {
-					d = d[:i]
-				}
-				break
-			}
+	for k := 0; r.noiseN > len(d) && k < utf8.UTFMax-1; k++ { // cut: do not end mid-rune
+		if c, size := utf8.DecodeLastRune(d); c != utf8.RuneError || size != 1 {
+			break
 		}
+		d = d[:len(d)-1]
 	}
 	r.onNoise("noise", string(d))
 	r.noise, r.noiseN = r.noise[:0], 0
@@ -333,62 +320,27 @@ func unexpected(err error) error {
 
 // trimEOL strips a trailing "\n" or "\r\n" from line; lf reports a bare "\n".
 func trimEOL(line []byte) (content []byte, lf bool) {
-	n := len(line)
-	if n == 0 || line[n-1] != '\n' {
-		return line, false
+	if c, ok := bytes.CutSuffix(line, []byte("\r\n")); ok {
+		return c, false
 	}
-	if n >= 2 && line[n-2] == '\r' {
-		return line[:n-2], false
-	}
-	return line[:n-1], true
+	return bytes.CutSuffix(line, []byte("\n"))
 }
 
-func trimLine(line []byte) []byte {
-	content, _ := trimEOL(line)
-	return content
-}
-
-// isHeaderLine reports whether line looks like "Name: value" with an
-// RFC 9110 token as the name.
+// isHeaderLine reports whether line looks like "Name: value", the name being
+// an RFC 9110 token.
 func isHeaderLine(line []byte) bool {
 	colon := bytes.IndexByte(line, ':')
-	if colon <= 0 {
-		return false
-	}
-	for _, c := range line[:colon] {
-		if !isTokenChar(c) {
-			return false
-		}
-	}
-	return true
+	return colon > 0 && !bytes.ContainsFunc(line[:colon], func(c rune) bool {
+		return c <= ' ' || c >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, c)
+	})
 }
 
-func isTokenChar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-}
-
-// indexFold returns the index of the first ASCII case-insensitive match of
-// the lower-case pattern pat in s, or -1.
+// indexFold returns the index of the first case-insensitive match of pat in
+// s, or -1. (pat is "content-length:", which has no letter with a non-ASCII
+// case fold, so EqualFold matches ASCII only.)
 func indexFold(s, pat []byte) int {
 	for i := 0; i+len(pat) <= len(s); i++ {
-		if s[i]|0x20 != pat[0] {
-			continue
-		}
-		j := 1
-		for ; j < len(pat); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != pat[j] {
-				break
-			}
-		}
-		if j == len(pat) {
+		if s[i]|0x20 == pat[0] && bytes.EqualFold(s[i:i+len(pat)], pat) {
 			return i
 		}
 	}

@@ -1,0 +1,294 @@
+// Package agent is the loop at the centre of synaps: it sends the
+// conversation to the model, streams the reply, runs the tool calls the
+// model makes through the extension hooks, and repeats until the model
+// stops. It has no UI: everything a UI shows arrives as Events.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/session"
+	"github.com/synaps-cli/synaps/internal/tool"
+)
+
+// Hooks is the part of the extension host the loop uses. *extension.Host
+// implements it; nil means no extensions.
+type Hooks interface {
+	RunHook(ctx context.Context, ev extension.Event) extension.Decision
+	BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c extension.Confirmer) extension.Decision
+	AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) extension.Decision
+}
+
+// Config wires an Agent. Zero values take the documented defaults.
+type Config struct {
+	Provider llm.Provider
+	// Model is the provider's model id, sent in every request.
+	Model string
+	// System is the system prompt without extension injections.
+	System string
+	Tools  *tool.Registry
+	Hooks  Hooks
+	// Session receives every complete message. Required.
+	Session *session.Session
+	// Confirmer asks the user about confirm actions; nil (headless)
+	// blocks them.
+	Confirmer extension.Confirmer
+	// OnEvent receives events in order; nil drops them.
+	OnEvent func(Event)
+	// MaxTurns caps model requests per user message. Default 50.
+	MaxTurns int
+	// MaxTokens is the reply budget per request. Default 8192.
+	MaxTokens int
+}
+
+// Agent runs one session's conversation. Its methods must not be called
+// concurrently; a UI serialises user input.
+type Agent struct {
+	cfg Config
+	// systemInject is the on_session_start context, appended to the
+	// system prompt once.
+	systemInject string
+	// usage accumulates over the session.
+	usage llm.Usage
+	started bool
+}
+
+// New returns an agent.
+func New(cfg Config) *Agent {
+	if cfg.MaxTurns <= 0 {
+		cfg.MaxTurns = 50
+	}
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = 8192
+	}
+	if cfg.Tools == nil {
+		cfg.Tools = tool.NewRegistry()
+	}
+	return &Agent{cfg: cfg}
+}
+
+// Usage is the token count of the session so far.
+func (a *Agent) Usage() llm.Usage { return a.usage }
+
+// SessionID is the id of the session being written.
+func (a *Agent) SessionID() string { return a.cfg.Session.ID }
+
+// Start fires on_session_start; what extensions inject is appended once to
+// the system prompt.
+func (a *Agent) Start(ctx context.Context) {
+	if a.started {
+		return
+	}
+	a.started = true
+	if a.cfg.Hooks == nil {
+		return
+	}
+	d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookOnSessionStart, SessionID: a.cfg.Session.ID})
+	a.systemInject = d.InjectText()
+}
+
+// End fires on_session_end with the transcript and closes the session file.
+func (a *Agent) End(ctx context.Context) error {
+	if a.cfg.Hooks != nil {
+		transcript, _ := json.Marshal(a.cfg.Session.Messages())
+		a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookOnSessionEnd, SessionID: a.cfg.Session.ID, Transcript: transcript})
+	}
+	return a.cfg.Session.Close()
+}
+
+// ErrTurnLimit ends a turn that made MaxTurns requests without the model
+// stopping.
+var ErrTurnLimit = errors.New("turn limit reached")
+
+// Send runs one user message to completion: the model answers, its tool
+// calls run, their results go back, until the model stops, the turn limit
+// is reached or ctx is cancelled. The session is consistent whenever Send
+// returns: every tool call in it has a result.
+func (a *Agent) Send(ctx context.Context, text string) error {
+	a.Start(ctx)
+	user := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: text}}}
+	if err := a.cfg.Session.Append(user); err != nil {
+		return err
+	}
+	defer a.cfg.Session.Sync()
+
+	// before_message: injected context rides on this user message for the
+	// whole turn and is never saved.
+	var inject string
+	if a.cfg.Hooks != nil {
+		d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
+		inject = d.InjectText()
+	}
+	userIndex := len(a.cfg.Session.Messages()) - 1
+
+	for turn := 0; turn < a.cfg.MaxTurns; turn++ {
+		req := a.request(userIndex, inject)
+		resp, err := a.cfg.Provider.Complete(ctx, req, a.forward)
+		if err != nil {
+			if ctx.Err() != nil {
+				a.emit(Event{Type: EventNotice, Text: "cancelled"})
+				return ctx.Err()
+			}
+			return err
+		}
+		a.usage.InputTokens += resp.Usage.InputTokens
+		a.usage.OutputTokens += resp.Usage.OutputTokens
+		msg := resp.Message
+		msg.Role = llm.RoleAssistant
+		if err := a.cfg.Session.Append(msg); err != nil {
+			return err
+		}
+		a.emit(Event{Type: EventMessage, Message: &msg})
+		a.messageComplete(ctx, msg)
+
+		calls := toolUses(msg)
+		a.emit(Event{Type: EventTurnEnd, StopReason: resp.StopReason, Usage: resp.Usage})
+		if len(calls) == 0 {
+			return nil
+		}
+		results := make([]llm.Block, 0, len(calls))
+		for _, c := range calls {
+			if ctx.Err() != nil {
+				results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, Content: "cancelled by the user before it ran", IsError: true})
+				continue
+			}
+			results = append(results, a.runTool(ctx, c))
+		}
+		if err := a.cfg.Session.Append(llm.Message{Role: llm.RoleUser, Content: results}); err != nil {
+			return err
+		}
+		if err := a.cfg.Session.Sync(); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			a.emit(Event{Type: EventNotice, Text: "cancelled"})
+			return ctx.Err()
+		}
+	}
+	a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("stopped after %d model requests in one turn", a.cfg.MaxTurns)})
+	return ErrTurnLimit
+}
+
+// request builds the provider request: the saved conversation, with the
+// ephemeral inject appended to the turn's user message.
+func (a *Agent) request(userIndex int, inject string) *llm.Request {
+	msgs := a.cfg.Session.Messages()
+	if inject != "" && userIndex >= 0 && userIndex < len(msgs) {
+		m := msgs[userIndex]
+		m.Content = append(append([]llm.Block(nil), m.Content...), llm.Block{Type: llm.BlockText, Text: inject})
+		msgs[userIndex] = m
+	}
+	system := a.cfg.System
+	if a.systemInject != "" {
+		system = strings.TrimRight(system, "\n") + "\n\n" + a.systemInject
+	}
+	specs := a.cfg.Tools.Specs()
+	tools := make([]llm.ToolDef, len(specs))
+	for i, s := range specs {
+		tools[i] = llm.ToolDef{Name: s.Name, Description: s.Description, InputSchema: s.InputSchema}
+	}
+	return &llm.Request{Model: a.cfg.Model, System: system, Messages: msgs, Tools: tools, MaxTokens: a.cfg.MaxTokens}
+}
+
+// forward turns provider stream events into agent events.
+func (a *Agent) forward(ev llm.Event) {
+	switch ev.Type {
+	case llm.EventText:
+		a.emit(Event{Type: EventText, Text: ev.Text})
+	case llm.EventThinking:
+		a.emit(Event{Type: EventThinking, Text: ev.Text})
+	case llm.EventRetry:
+		a.emit(Event{Type: EventRetry, Err: ev.Err, Delay: ev.Delay})
+	}
+}
+
+func (a *Agent) messageComplete(ctx context.Context, msg llm.Message) {
+	if a.cfg.Hooks == nil {
+		return
+	}
+	var text strings.Builder
+	hasToolUse := false
+	for _, b := range msg.Content {
+		switch b.Type {
+		case llm.BlockText:
+			text.WriteString(b.Text)
+		case llm.BlockToolUse:
+			hasToolUse = true
+		}
+	}
+	s := text.String()
+	data, _ := json.Marshal(map[string]any{"content_block_count": len(msg.Content), "has_tool_use": hasToolUse})
+	a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
+}
+
+func toolUses(m llm.Message) []llm.Block {
+	var out []llm.Block
+	for _, b := range m.Content {
+		if b.Type == llm.BlockToolUse {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// runTool runs one tool call through before_tool_call, input validation,
+// the tool and after_tool_call, and returns its result block.
+func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
+	start := time.Now()
+	input := use.Input
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	call := &ToolCall{ID: use.ID, Name: use.Name, Input: input, InputRequested: input}
+	a.emit(Event{Type: EventToolStart, Tool: call})
+	finish := func(out string, isErr bool) llm.Block {
+		call.Output, call.IsError, call.Duration = out, isErr, time.Since(start)
+		a.emit(Event{Type: EventToolEnd, Tool: call})
+		return llm.Block{Type: llm.BlockToolResult, ToolUseID: use.ID, Content: out, IsError: isErr}
+	}
+
+	t, spec, ok := a.cfg.Tools.Lookup(use.Name)
+	if !ok {
+		return finish(fmt.Sprintf("unknown tool %q; the available tools are: %s", use.Name, strings.Join(a.cfg.Tools.Names(), ", ")), true)
+	}
+	if a.cfg.Hooks != nil {
+		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, a.cfg.Confirmer)
+		call.ModifiedBy = d.ModifiedBy
+		if d.Input != nil {
+			input = d.Input
+			call.Input = input
+		}
+		if d.Blocked {
+			call.BlockedBy = d.BlockedBy
+			return finish(d.Reason, true)
+		}
+	}
+	if err := tool.Validate(t, input); err != nil {
+		return finish(err.Error(), true)
+	}
+	res, err := t.Run(ctx, input)
+	if err != nil {
+		res = tool.Result{Output: fmt.Sprintf("tool %s failed: %v", use.Name, err), IsError: true}
+	}
+	if a.cfg.Hooks != nil {
+		d := a.cfg.Hooks.AfterToolCall(ctx, spec, input, res.Output, a.cfg.Session.ID)
+		if d.Output != nil {
+			res.Output = *d.Output
+			call.ReplacedBy = d.ReplacedBy
+		}
+	}
+	return finish(res.Output, res.IsError)
+}
+
+func (a *Agent) emit(ev Event) {
+	if a.cfg.OnEvent != nil {
+		a.cfg.OnEvent(ev)
+	}
+}

@@ -1,0 +1,72 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/llm/script"
+	"github.com/synaps-cli/synaps/internal/session"
+	"github.com/synaps-cli/synaps/internal/tool"
+)
+
+// noop is a tool that does nothing, so the benchmark measures the loop.
+type noop struct{}
+
+func (noop) Spec() tool.Spec {
+	return tool.Spec{RuntimeName: "noop", Description: "does nothing", InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"integer"}}}`)}
+}
+func (noop) Run(context.Context, json.RawMessage) (tool.Result, error) {
+	return tool.Result{Output: "done"}, nil
+}
+
+// benchmarkToolTurn measures one user message that makes one tool call and
+// then ends: two script-model turns, hooks, validation, the tool, session
+// writes and fsync. hooks is the number of Go extensions subscribed to
+// before_tool_call and after_tool_call.
+func benchmarkToolTurn(b *testing.B, hooks int) {
+	base := b.TempDir()
+	for i := 0; i < hooks; i++ {
+		exttest.Plugin(b, base, fmt.Sprintf("g%d", i), map[string]any{
+			"permissions": []string{"tools.intercept"},
+			"hooks":       []map[string]any{{"hook": "before_tool_call"}, {"hook": "after_tool_call"}},
+		}, exttest.Spec{})
+	}
+	reg := tool.NewRegistry()
+	reg.Add(noop{})
+	host := extension.NewHost(extension.Options{BaseDir: base, Registry: reg})
+	if err := host.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	defer host.Shutdown()
+	var sb strings.Builder
+	for i := 0; i < b.N; i++ {
+		sb.WriteString(`{"tool_calls":[{"name":"noop","input":{"x":1}}]}` + "\n" + `{"text":"done"}` + "\n")
+	}
+	sp, err := script.Parse("bench.jsonl", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess, err := session.Create(base, "script", base)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := New(Config{Provider: sp, Model: "script", Tools: reg, Hooks: host, Session: sess})
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := a.Send(ctx, "go"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	a.End(ctx)
+}
+
+func BenchmarkToolTurnNoHooks(b *testing.B)   { benchmarkToolTurn(b, 0) }
+func BenchmarkToolTurnFiveHooks(b *testing.B) { benchmarkToolTurn(b, 5) }

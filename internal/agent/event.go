@@ -1,0 +1,50 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/llm"
+)
+
+// EventType names what an Event reports.
+type EventType string
+
+// Event types, in the order a turn produces them.
+const (
+	EventText      EventType = "text"       // a piece of the answer (Text)
+	EventThinking  EventType = "thinking"   // a piece of the model's thinking (Text)
+	EventRetry     EventType = "retry"      // the provider retries (Err, Delay)
+	EventMessage   EventType = "message"    // the assistant message is complete (Message)
+	EventToolStart EventType = "tool_start" // a tool call begins (Tool)
+	EventToolEnd   EventType = "tool_end"   // a tool call ended (Tool)
+	EventTurnEnd   EventType = "turn_end"   // the model stopped (StopReason, Usage)
+	EventNotice    EventType = "notice"     // something the user should know (Text)
+)
+
+// Event is what the agent tells a UI. Events arrive in order on the
+// Config.OnEvent callback; a UI turns them into screen updates.
+type Event struct {
+	Type       EventType
+	Text       string
+	Message    *llm.Message
+	Tool       *ToolCall
+	StopReason string
+	Usage      llm.Usage
+	Err        error
+	Delay      time.Duration
+}
+
+// ToolCall describes one tool call as it runs and after.
+type ToolCall struct {
+	ID   string
+	Name string // model-facing name
+	// Input is what ran (after any modify); InputRequested what the model asked.
+	Input, InputRequested []byte
+	Output                string
+	IsError               bool
+	Duration              time.Duration
+	// Who intervened: the extension that blocked, modified or replaced.
+	BlockedBy  string
+	ModifiedBy []string
+	ReplacedBy []string
+}

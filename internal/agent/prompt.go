@@ -1,0 +1,81 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// DefaultIdentity opens the system prompt unless config `identity` says
+// otherwise.
+const DefaultIdentity = "You are synaps, a coding agent working in the user's terminal. Use the tools to inspect and change files and run commands; prefer small, verifiable steps, and say plainly what you did."
+
+// maxContextFile caps one AGENTS.md/CLAUDE.md in the prompt.
+const maxContextFile = 64 << 10
+
+// PromptInput is what the system prompt is built from.
+type PromptInput struct {
+	// Identity replaces DefaultIdentity when set (config `identity`).
+	Identity string
+	WorkDir  string
+	// BaseDir holds the user's own AGENTS.md or CLAUDE.md.
+	BaseDir string
+	// SkillsIndex is the skills section (skill.Index).
+	SkillsIndex string
+	Now         time.Time
+}
+
+// SystemPrompt assembles the system prompt: identity, environment, the
+// user's and the project's instructions (AGENTS.md, else CLAUDE.md), and the
+// skills index. Extension injections are added by the agent at session
+// start.
+func SystemPrompt(in PromptInput) string {
+	var b strings.Builder
+	id := strings.TrimSpace(in.Identity)
+	if id == "" {
+		id = DefaultIdentity
+	}
+	b.WriteString(id)
+	b.WriteString("\n\n# Environment\n")
+	fmt.Fprintf(&b, "- Working directory: %s\n- OS: %s/%s\n- Date: %s\n", in.WorkDir, runtime.GOOS, runtime.GOARCH, in.Now.Format("2006-01-02"))
+	for _, src := range []struct{ title, dir string }{
+		{"The user's instructions", in.BaseDir},
+		{"The project's instructions", in.WorkDir},
+	} {
+		if src.dir == "" {
+			continue
+		}
+		if path, text := contextFile(src.dir); text != "" {
+			fmt.Fprintf(&b, "\n# %s (%s)\n%s\n", src.title, path, text)
+		}
+	}
+	if in.SkillsIndex != "" {
+		b.WriteString("\n")
+		b.WriteString(in.SkillsIndex)
+	}
+	return b.String()
+}
+
+// contextFile reads AGENTS.md, or CLAUDE.md when there is none.
+func contextFile(dir string) (string, string) {
+	for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return path, ""
+		}
+		if len(data) > maxContextFile {
+			data = append(data[:maxContextFile], []byte("\n…[truncated]")...)
+		}
+		return path, strings.TrimSpace(string(data))
+	}
+	return "", ""
+}

@@ -1,0 +1,275 @@
+// Package app wires synaps together: config, the extension host, tools,
+// skills, the model provider and the session, into an agent. The command
+// line and the TUI both start here, so a session behaves the same however
+// it is driven.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/session"
+	"github.com/synaps-cli/synaps/internal/skill"
+	"github.com/synaps-cli/synaps/internal/tool"
+	"github.com/synaps-cli/synaps/internal/tool/builtin"
+)
+
+// Options say how to open a session.
+type Options struct {
+	// Getenv reads the environment; nil: os.Getenv.
+	Getenv func(string) string
+	// BaseDir overrides $SYNAPS_BASE_DIR / ~/.synaps-cli.
+	BaseDir string
+	// WorkDir is the project directory; default the current directory.
+	WorkDir string
+	// Model overrides config `model` (--model).
+	Model string
+	// NoExtensions starts no extension (--no-extensions).
+	NoExtensions bool
+	// TrustProject trusts WorkDir's project plugins for this run.
+	TrustProject bool
+	// Continue resumes the newest session; Resume a given one.
+	Continue bool
+	Resume   string
+	// Confirmer answers confirm actions; nil blocks them (headless).
+	Confirmer extension.Confirmer
+	// OnEvent receives agent events.
+	OnEvent func(agent.Event)
+	// Version is synaps's version, sent to extensions.
+	Version string
+	// MaxTurns caps model requests per user message (0: default).
+	MaxTurns int
+}
+
+// App is an open session with everything it needs.
+type App struct {
+	BaseDir, WorkDir string
+	Config           *config.File
+	Host             *extension.Host // nil with --no-extensions
+	Tools            *tool.Registry
+	Skills           []skill.Skill
+	Session          *session.Session
+	Agent            *agent.Agent
+	Model            string
+	// Notes are things the user should see at start (skills that failed
+	// to load, a resumed session).
+	Notes []string
+
+	opts     Options
+	provider llm.Provider
+	modelID  string
+}
+
+// Open prepares a session: it starts the extensions (in parallel), finds
+// skills, resolves the model and creates or resumes the session file.
+func Open(ctx context.Context, o Options) (*App, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+		o.Getenv = getenv
+	}
+	base := o.BaseDir
+	if base == "" {
+		var err error
+		if base, err = config.BaseDir(getenv); err != nil {
+			return nil, err
+		}
+	}
+	work := o.WorkDir
+	if work == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		work = wd
+	}
+	cfg, err := config.Load(filepath.Join(base, "config"))
+	if err != nil {
+		return nil, err
+	}
+	a := &App{BaseDir: base, WorkDir: work, Config: cfg, Tools: tool.NewRegistry(), opts: o}
+	for _, t := range builtin.All(builtin.Options{WorkDir: work}) {
+		if _, err := a.Tools.Add(t); err != nil {
+			return nil, err
+		}
+	}
+	if !o.NoExtensions {
+		a.Host = extension.NewHost(extension.Options{
+			BaseDir: base, ProjectDir: work, TrustProject: o.TrustProject, Config: cfg,
+			Getenv: getenv, Version: o.Version, Registry: a.Tools, HookTimeout: hookTimeout(cfg),
+		})
+		if err := a.Host.Start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := a.openSkills(); err != nil {
+		a.Close(ctx)
+		return nil, err
+	}
+	model := o.Model
+	if model == "" {
+		if model, err = DefaultModel(getenv, cfg); err != nil {
+			a.Close(ctx)
+			return nil, err
+		}
+	}
+	if err := a.SetModel(model); err != nil {
+		a.Close(ctx)
+		return nil, err
+	}
+	if err := a.openSession(); err != nil {
+		a.Close(ctx)
+		return nil, err
+	}
+	a.newAgent()
+	return a, nil
+}
+
+func hookTimeout(cfg *config.File) time.Duration {
+	v, ok := cfg.Get("extension_hook_timeout_ms")
+	if !ok {
+		return 0
+	}
+	var ms int
+	if _, err := fmt.Sscan(v, &ms); err != nil || ms <= 0 {
+		return 0
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// openSkills finds skills in the project, the user's skills dir and every
+// plugin, and offers load_skill when there are any.
+func (a *App) openSkills() error {
+	roots := []skill.Root{
+		{Dir: filepath.Join(a.WorkDir, ".synaps", "skills"), Source: "project"},
+		{Dir: filepath.Join(a.BaseDir, "skills"), Source: "user"},
+	}
+	if a.Host != nil {
+		for _, st := range a.Host.Statuses() {
+			if st.State != extension.StateDisabled && st.State != extension.StateUntrusted {
+				roots = append(roots, skill.Root{Dir: filepath.Join(st.Dir, "skills"), Source: "plugin:" + st.ID})
+			}
+		}
+	}
+	skills, problems := skill.Discover(roots)
+	for _, p := range problems {
+		a.Notes = append(a.Notes, fmt.Sprintf("skill not loaded: %v", p.Err))
+	}
+	a.Skills = skills
+	if len(skills) > 0 {
+		if _, err := a.Tools.Add(&skill.LoadTool{Skills: skills}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetModel switches the model (also mid-session: /model).
+func (a *App) SetModel(name string) error {
+	p, id, err := ResolveModel(name, a.opts.Getenv, a.Config, a.Host, a.WorkDir)
+	if err != nil {
+		return err
+	}
+	a.Model, a.provider, a.modelID = name, p, id
+	if a.Agent != nil {
+		a.newAgent()
+	}
+	return nil
+}
+
+func (a *App) openSession() error {
+	id := a.opts.Resume
+	if a.opts.Continue && id == "" {
+		latest, err := session.Latest(a.BaseDir)
+		if err != nil {
+			return err
+		}
+		if latest == "" {
+			return errors.New("--continue: there is no session to continue yet")
+		}
+		id = latest
+	}
+	var err error
+	if id != "" {
+		a.Session, err = session.Open(a.BaseDir, id)
+		if err == nil {
+			a.Notes = append(a.Notes, fmt.Sprintf("resumed session %s (%d messages)", id, len(a.Session.Messages())))
+		}
+		return err
+	}
+	a.Session, err = session.Create(a.BaseDir, a.Model, a.WorkDir)
+	return err
+}
+
+func (a *App) newAgent() {
+	ident, _ := a.Config.Get("identity")
+	system := agent.SystemPrompt(agent.PromptInput{
+		Identity: ident, WorkDir: a.WorkDir, BaseDir: a.BaseDir,
+		SkillsIndex: skill.Index(a.Skills), Now: time.Now(),
+	})
+	var hooks agent.Hooks
+	if a.Host != nil {
+		hooks = a.Host
+	}
+	a.Agent = agent.New(agent.Config{
+		Provider: a.provider, Model: a.modelID, System: system, Tools: a.Tools, Hooks: hooks,
+		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
+	})
+}
+
+// Reload restarts the extensions: added, removed and edited plugins are
+// picked up without leaving the session.
+func (a *App) Reload(ctx context.Context) error {
+	if a.Host == nil {
+		return errors.New("extensions are off (--no-extensions)")
+	}
+	return a.Host.Reload(ctx)
+}
+
+// Statuses lists the plugins (nil with --no-extensions).
+func (a *App) Statuses() []extension.Status {
+	if a.Host == nil {
+		return nil
+	}
+	return a.Host.Statuses()
+}
+
+// Close ends the session (on_session_end) and stops every extension.
+func (a *App) Close(ctx context.Context) error {
+	var err error
+	if a.Agent != nil {
+		err = a.Agent.End(ctx)
+		a.Agent = nil
+	} else if a.Session != nil {
+		err = a.Session.Close()
+	}
+	if a.Host != nil {
+		a.Host.Shutdown()
+	}
+	return err
+}
+
+// HealthLine summarises extension health for a status line, e.g.
+// "ext 3 ok · 1 failed".
+func HealthLine(sts []extension.Status) string {
+	counts := map[extension.State]int{}
+	for _, s := range sts {
+		counts[s.State]++
+	}
+	parts := []string{fmt.Sprintf("ext %d ok", counts[extension.StateLoaded]+counts[extension.StateDegraded])}
+	for _, st := range []extension.State{extension.StateFailed, extension.StateRestarting, extension.StateUntrusted, extension.StateDisabled} {
+		if n := counts[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	return strings.Join(parts, " · ")
+}

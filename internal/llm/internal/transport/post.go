@@ -1,0 +1,134 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/llm/sse"
+)
+
+// maxErrorBody bounds how much of an error response is read: enough for
+// any JSON error, little enough that an HTML error page costs nothing.
+const maxErrorBody = 64 << 10
+
+// maxErrorText bounds a non-JSON error body quoted in an APIError.
+const maxErrorText = 300
+
+// Post sends body as JSON to endpoint and returns the response when its
+// status is 2xx. Otherwise it returns an *llm.APIError built from the
+// status, the Retry-After headers and the service's error body, or, when
+// the server could not be reached, a Temporary error that names endpoint
+// and the base-URL environment variable. If ctx ends first, it returns
+// ctx.Err().
+func Post(ctx context.Context, client *http.Client, provider, endpoint string, header http.Header, body []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		_, urlEnv := llm.EnvNames(provider)
+		return nil, fmt.Errorf("%s: %q is not a usable URL (check %s): %w", provider, endpoint, urlEnv, err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var urlErr *url.Error
+		if errors.As(err, &urlErr) {
+			err = urlErr.Err
+		}
+		_, urlEnv := llm.EnvNames(provider)
+		return nil, Temporary(fmt.Errorf("%s: cannot reach %s (check %s and your network): %w", provider, endpoint, urlEnv, err))
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	apiErr := ParseError(provider, data)
+	apiErr.Status = resp.StatusCode
+	apiErr.RetryAfter = RetryAfter(resp.Header, time.Now())
+	if apiErr.Message == "" {
+		apiErr.Message = http.StatusText(resp.StatusCode)
+	}
+	return nil, apiErr
+}
+
+// ParseError reads an error body in any of the shapes the services and
+// OpenAI-compatible servers send:
+//
+//	{"type":"error","error":{"type":"not_found_error","message":"..."}}   Anthropic
+//	{"error":{"message":"...","type":"invalid_request_error","code":...}}  OpenAI, vLLM
+//	{"error":"model 'x' not found"}                                        Ollama
+//	anything else                                                          quoted, cut to 300 bytes
+//
+// Status and RetryAfter are left for the caller.
+func ParseError(provider string, body []byte) *llm.APIError {
+	e := &llm.APIError{Provider: provider}
+	var wire struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &wire) == nil && len(wire.Error) > 0 {
+		var obj struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		}
+		var s string
+		switch {
+		case json.Unmarshal(wire.Error, &obj) == nil && (obj.Type != "" || obj.Message != ""):
+			e.Type, e.Message = obj.Type, obj.Message
+			return e
+		case json.Unmarshal(wire.Error, &s) == nil:
+			e.Message = s
+			return e
+		}
+	}
+	text := strings.TrimSpace(string(body))
+	if len(text) > maxErrorText {
+		cut := maxErrorText
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + "…"
+	}
+	e.Message = text
+	return e
+}
+
+// CloseOnCancel closes body as soon as ctx ends, so that a read blocked on
+// a silent server returns at once whatever the HTTP transport does. Call
+// the returned function when done with the body.
+func CloseOnCancel(ctx context.Context, body io.Closer) (stop func() bool) {
+	return context.AfterFunc(ctx, func() { body.Close() })
+}
+
+// ReadError turns an error from reading a response stream into the error
+// Complete returns: ctx.Err() if ctx ended (the read failed because the body
+// was closed), otherwise a Temporary error naming the provider.
+func ReadError(ctx context.Context, provider string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	err = fmt.Errorf("%s: reading the response stream: %w", provider, err)
+	if errors.Is(err, sse.ErrLineTooLong) {
+		return err // the same request would get the same answer
+	}
+	return Temporary(err)
+}

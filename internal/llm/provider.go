@@ -1,0 +1,43 @@
+package llm
+
+import "context"
+
+// Provider streams one assistant turn. onEvent (may be nil) receives deltas
+// as they arrive, synchronously and in order, on the calling goroutine or
+// one the provider owns — never concurrently. The return value is the
+// assembled message, whether or not onEvent was given.
+type Provider interface {
+	Complete(ctx context.Context, req *Request, onEvent func(Event)) (*Response, error)
+}
+
+// Stop reasons, normalised to the Anthropic names. Providers pass a reason
+// they cannot map through unchanged.
+const (
+	StopEndTurn      = "end_turn"
+	StopToolUse      = "tool_use"
+	StopMaxTokens    = "max_tokens"
+	StopStopSequence = "stop_sequence"
+	StopRefusal      = "refusal"
+)
+
+// Usage counts tokens for one turn.
+type Usage struct {
+	// InputTokens is the prompt size as the service billed it.
+	InputTokens int
+	// OutputTokens is what the model generated, thinking included.
+	OutputTokens int
+}
+
+// Response is an assembled assistant turn.
+type Response struct {
+	// Message has Role RoleAssistant and the blocks in stream order.
+	Message Message
+	// StopReason is "end_turn", "tool_use", "max_tokens", "stop_sequence",
+	// "refusal", ... normalised: OpenAI "stop" is "end_turn", "tool_calls"
+	// is "tool_use", "length" is "max_tokens", "content_filter" is
+	// "refusal".
+	StopReason string
+	Usage      Usage
+	// Model is the model that answered, as the service named it.
+	Model string
+}

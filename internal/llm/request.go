@@ -1,0 +1,32 @@
+package llm
+
+import "encoding/json"
+
+// ToolDef describes a tool the model may call.
+type ToolDef struct {
+	Name        string
+	Description string
+	// InputSchema is the JSON Schema of the tool's input object. Nil is
+	// sent as {"type":"object"}.
+	InputSchema json.RawMessage
+}
+
+// Request is one call to a model: the conversation so far plus settings.
+type Request struct {
+	// Model is the provider's model id, without the "anthropic/" style
+	// prefix that ParseModel strips.
+	Model string
+	// System is the system prompt; empty means none.
+	System   string
+	Messages []Message
+	Tools    []ToolDef
+	// MaxTokens caps the output, in tokens. 0 means the provider's default
+	// (anthropic: 8192; openai: not sent, so the server decides).
+	MaxTokens int
+	// Temperature is sent only when not nil.
+	Temperature *float64
+	// ThinkingBudget, in tokens, turns on Anthropic extended thinking when
+	// above 0 (the API requires at least 1024, and MaxTokens above it).
+	// Other providers ignore it.
+	ThinkingBudget int
+}
