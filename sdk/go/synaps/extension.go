@@ -1,0 +1,212 @@
+package synaps
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// ToolHandler runs a tool call. The returned string is what the model
+// sees; an error is reported to the model as a failed call.
+type ToolHandler func(ctx context.Context, input json.RawMessage) (string, error)
+
+// Typed adapts a handler that takes a decoded input struct.
+func Typed[In any](fn func(ctx context.Context, in In) (string, error)) ToolHandler {
+	return func(ctx context.Context, raw json.RawMessage) (string, error) {
+		var in In
+		if len(raw) > 0 {
+			if err := json.Unmarshal(raw, &in); err != nil {
+				return "", fmt.Errorf("invalid input: %v", err)
+			}
+		}
+		return fn(ctx, in)
+	}
+}
+
+// HookHandler answers one hook event.
+type HookHandler func(ctx context.Context, ev *Event) Result
+
+type toolEntry struct {
+	decl    map[string]any
+	handler ToolHandler
+}
+
+// Extension is one extension program. Register tools and hooks, then Run.
+type Extension struct {
+	name, version string
+	tools         map[string]toolEntry
+	toolOrder     []string
+	hooks         map[string]HookHandler
+	hookOrder     []string
+	onInit        func(config map[string]any) error
+
+	writeMu sync.Mutex
+	w       io.Writer
+}
+
+// New starts an extension description.
+func New(name, version string) *Extension {
+	return &Extension{name: name, version: version, tools: map[string]toolEntry{}, hooks: map[string]HookHandler{}}
+}
+
+// Tool registers a tool. schema is its JSON Schema (a map, a struct or
+// json.RawMessage); nil means {"type":"object"}.
+func (e *Extension) Tool(name, description string, schema any, h ToolHandler) {
+	if schema == nil {
+		schema = map[string]any{"type": "object"}
+	}
+	if _, dup := e.tools[name]; !dup {
+		e.toolOrder = append(e.toolOrder, name)
+	}
+	e.tools[name] = toolEntry{map[string]any{"name": name, "description": description, "input_schema": schema}, h}
+}
+
+// Hook subscribes to a hook. The manifest must grant its permission.
+func (e *Extension) Hook(hook string, h HookHandler) {
+	if _, dup := e.hooks[hook]; !dup {
+		e.hookOrder = append(e.hookOrder, hook)
+	}
+	e.hooks[hook] = h
+}
+
+// OnInit receives the resolved config at initialize (and after every
+// restart). An error fails the handshake and is shown to the user.
+func (e *Extension) OnInit(fn func(config map[string]any) error) { e.onInit = fn }
+
+// Logf writes a line to stderr, which synaps records in the extension's
+// log.
+func (e *Extension) Logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, format+"\n", args...)
+}
+
+// Run serves stdin and stdout until shutdown or end of input.
+func (e *Extension) Run() error { return e.Serve(context.Background(), os.Stdin, os.Stdout) }
+
+type request struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// Serve answers requests read from r on w. Each request runs in its own
+// goroutine; Serve waits for them before it returns.
+func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	e.w = w
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	br := bufio.NewReaderSize(r, 64<<10)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		body, err := readFrame(br)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var req request
+		if json.Unmarshal(body, &req) != nil {
+			e.Logf("synaps sdk: skipping a frame that is not JSON")
+			continue
+		}
+		if req.Method == "shutdown" {
+			wg.Wait()
+			e.reply(req.ID, struct{}{}, nil)
+			return nil
+		}
+		if req.Method == "initialize" {
+			// Answered in order: nothing else can come before it.
+			res, err := e.initialize(req.Params)
+			e.reply(req.ID, res, err)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := e.handle(ctx, req.Method, req.Params)
+			if len(req.ID) > 0 && string(req.ID) != "null" {
+				e.reply(req.ID, res, err)
+			}
+		}()
+	}
+}
+
+func (e *Extension) initialize(params json.RawMessage) (any, error) {
+	var p struct {
+		Config map[string]any `json:"config"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if e.onInit != nil {
+		if err := e.onInit(p.Config); err != nil {
+			return nil, err
+		}
+	}
+	tools := make([]map[string]any, 0, len(e.toolOrder))
+	for _, n := range e.toolOrder {
+		tools = append(tools, e.tools[n].decl)
+	}
+	hooks := make([]map[string]string, 0, len(e.hookOrder))
+	for _, h := range e.hookOrder {
+		hooks = append(hooks, map[string]string{"name": h})
+	}
+	return map[string]any{
+		"name": e.name, "version": e.version, "protocol_version": 1,
+		"capabilities": map[string]any{"tools": tools, "hooks": hooks},
+	}, nil
+}
+
+func (e *Extension) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case "tool.call":
+		var p struct {
+			Name  string          `json:"name"`
+			Input json.RawMessage `json:"input"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		t, ok := e.tools[p.Name]
+		if !ok {
+			return map[string]any{"output": "unknown tool " + p.Name, "is_error": true}, nil
+		}
+		out, err := t.handler(ctx, p.Input)
+		if err != nil {
+			return map[string]any{"output": err.Error(), "is_error": true}, nil
+		}
+		return map[string]any{"output": out}, nil
+	case "hook.handle":
+		var ev Event
+		if err := json.Unmarshal(params, &ev); err != nil {
+			return nil, err
+		}
+		h, ok := e.hooks[ev.Kind]
+		if !ok {
+			return Continue(), nil
+		}
+		return h(ctx, &ev), nil
+	default:
+		return struct{}{}, nil // tolerate unknown methods
+	}
+}
+
+func (e *Extension) reply(id json.RawMessage, result any, err error) {
+	msg := map[string]any{"jsonrpc": "2.0", "id": id}
+	if err != nil {
+		msg["error"] = map[string]any{"code": -32603, "message": err.Error()}
+	} else {
+		msg["result"] = result
+	}
+	body, mErr := json.Marshal(msg)
+	if mErr != nil {
+		body, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32603, "message": mErr.Error()}})
+	}
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	_, _ = e.w.Write(frame(body))
+}

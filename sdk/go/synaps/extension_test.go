@@ -1,0 +1,112 @@
+package synaps
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// peer drives an extension over in-memory pipes, as synaps would.
+type peer struct {
+	in   *io.PipeWriter
+	out  *bufio.Reader
+	done chan error
+}
+
+func start(t *testing.T, e *Extension) *peer {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &peer{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
+	go func() {
+		p.done <- e.Serve(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return p
+}
+
+func (p *peer) call(t *testing.T, id int, method string, params any) map[string]any {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if _, err := p.in.Write(frame(body)); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := readFrame(p.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["id"] != float64(id) {
+		t.Fatalf("reply id %v, want %d", m["id"], id)
+	}
+	return m
+}
+
+func TestExtensionServesTheProtocol(t *testing.T) {
+	ext := New("demo", "1.0.0")
+	type hello struct {
+		Name string `json:"name"`
+	}
+	ext.Tool("hello", "Greet someone", map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
+		Typed(func(_ context.Context, in hello) (string, error) { return "Hello, " + in.Name + "!", nil }))
+	ext.Hook(BeforeToolCall, func(_ context.Context, ev *Event) Result {
+		var in struct{ Command string }
+		ev.Input(&in)
+		if strings.Contains(in.Command, "rm -rf") {
+			return Block("no")
+		}
+		return Continue()
+	})
+	var gotConfig map[string]any
+	ext.OnInit(func(cfg map[string]any) error { gotConfig = cfg; return nil })
+	p := start(t, ext)
+
+	init := p.call(t, 1, "initialize", map[string]any{"config": map[string]any{"k": "v"}})
+	wantCaps := map[string]any{
+		"tools": []any{map[string]any{"name": "hello", "description": "Greet someone",
+			"input_schema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}},
+		"hooks": []any{map[string]any{"name": "before_tool_call"}},
+	}
+	res := init["result"].(map[string]any)
+	if d := cmp.Diff(wantCaps, res["capabilities"]); d != "" || res["protocol_version"] != float64(1) {
+		t.Errorf("initialize (-want +got):\n%s", d)
+	}
+	if gotConfig["k"] != "v" {
+		t.Errorf("config = %v", gotConfig)
+	}
+	if r := p.call(t, 2, "tool.call", map[string]any{"name": "hello", "input": map[string]any{"name": "Ada"}}); r["result"].(map[string]any)["output"] != "Hello, Ada!" {
+		t.Errorf("tool.call = %v", r)
+	}
+	if r := p.call(t, 3, "hook.handle", map[string]any{"kind": "before_tool_call", "tool_name": "bash", "tool_input": map[string]any{"command": "rm -rf /"}}); r["result"].(map[string]any)["action"] != "block" {
+		t.Errorf("hook = %v", r)
+	}
+	if r := p.call(t, 4, "hook.handle", map[string]any{"kind": "before_tool_call", "tool_name": "bash", "tool_input": map[string]any{"command": "ls"}}); r["result"].(map[string]any)["action"] != "continue" {
+		t.Errorf("hook = %v", r)
+	}
+	if r := p.call(t, 5, "no.such.method", nil); r["result"] == nil {
+		t.Errorf("unknown method = %v", r)
+	}
+	if r := p.call(t, 6, "tool.call", map[string]any{"name": "hello", "input": map[string]any{"name": 7}}); r["result"].(map[string]any)["is_error"] != true {
+		t.Errorf("bad input = %v", r)
+	}
+	p.call(t, 7, "shutdown", nil)
+	if err := <-p.done; err != nil {
+		t.Errorf("Serve = %v", err)
+	}
+}
+
+func TestResults(t *testing.T) {
+	b, _ := json.Marshal([]Result{Continue(), Block("r"), Confirm("m"), Modify(map[string]string{"command": "ls"}), Replace(""), Inject("c")})
+	want := `[{"action":"continue"},{"action":"block","reason":"r"},{"action":"confirm","message":"m"},{"action":"modify","input":{"command":"ls"}},{"action":"replace","output":""},{"action":"inject","content":"c"}]`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
