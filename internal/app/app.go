@@ -216,6 +216,9 @@ func (a *App) newAgent() {
 		Identity: ident, WorkDir: a.WorkDir, BaseDir: a.BaseDir,
 		SkillsIndex: skill.Index(a.Skills), Now: time.Now(),
 	})
+	if a.Session.Summary != "" {
+		system += "\n# Summary of the conversation so far\nThe earlier part of this conversation was compacted into this summary:\n\n" + a.Session.Summary + "\n"
+	}
 	var hooks agent.Hooks
 	if a.Host != nil {
 		hooks = a.Host

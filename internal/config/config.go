@@ -123,3 +123,48 @@ func (f *File) List(key string) []string {
 	}
 	return out
 }
+
+// Set writes key = value into the file at path, replacing the key's last
+// assignment in place (so comments and order survive) or appending it. An
+// empty value removes the key.
+func Set(path, key, value string) error {
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(data) == 0 {
+		lines = nil
+	}
+	last := -1
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "#") {
+			continue
+		}
+		if k, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(k) == key {
+			last = i
+		}
+	}
+	entry := key + " = " + value
+	switch {
+	case last >= 0 && value == "":
+		lines = append(lines[:last], lines[last+1:]...)
+	case last >= 0:
+		lines[last] = entry
+	case value != "":
+		lines = append(lines, entry)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	out := strings.Join(lines, "\n")
+	if out != "" {
+		out += "\n"
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(out), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

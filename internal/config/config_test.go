@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +56,29 @@ func TestBaseDir(t *testing.T) {
 	got, _ = BaseDir(func(k string) string { return env[k] })
 	if got != dir {
 		t.Fatalf("BaseDir with override = %q, want %q", got, dir)
+	}
+}
+
+func TestSet(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "config")
+	steps := []struct{ key, value, want string }{
+		{"model", "a", "model = a\n"},
+		{"disabled_plugins", "x,y", "model = a\ndisabled_plugins = x,y\n"},
+		{"model", "b", "model = b\ndisabled_plugins = x,y\n"},
+		{"disabled_plugins", "", "model = b\n"},
+	}
+	for _, s := range steps {
+		if err := Set(path, s.key, s.value); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(path)
+		if string(got) != s.want {
+			t.Fatalf("after Set(%s=%s): %q, want %q", s.key, s.value, got, s.want)
+		}
+	}
+	os.WriteFile(path, []byte("# keep me\nmodel = c # not a comment\n"), 0o600)
+	Set(path, "model", "d")
+	if got, _ := os.ReadFile(path); string(got) != "# keep me\nmodel = d\n" {
+		t.Fatalf("comment lost: %q", got)
 	}
 }

@@ -128,6 +128,15 @@ func NewHost(o Options) *Host {
 	return h
 }
 
+// SetConfig replaces the global config (disabled_plugins and extension
+// settings) used by the next Start or Reload.
+func (h *Host) SetConfig(cfg *config.File) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.opts.Config = cfg
+	h.env.config = cfg
+}
+
 // Registry is the tool registry extension tools are added to.
 func (h *Host) Registry() *tool.Registry { return h.registry }
 
@@ -136,12 +145,15 @@ func (h *Host) Registry() *tool.Registry { return h.registry }
 // that fail are reported by Statuses; only a failure to read the plugin
 // directories themselves is an error.
 func (h *Host) Start(ctx context.Context) error {
-	plugins, err := Discover(DiscoverOptions{
+	h.mu.Lock()
+	dopts := DiscoverOptions{
 		BaseDir:      h.opts.BaseDir,
 		ProjectDir:   h.opts.ProjectDir,
 		TrustProject: h.opts.TrustProject,
 		Disabled:     h.opts.Config.List("disabled_plugins"),
-	})
+	}
+	h.mu.Unlock()
+	plugins, err := Discover(dopts)
 	if err != nil {
 		return err
 	}

@@ -38,6 +38,9 @@
 //   - Cancelling ctx stops the request, the body read and the backoff sleep;
 //     Complete then returns ctx.Err() (possibly wrapped — test with
 //     errors.Is).
+//   - A 2xx answer that is a JSON document instead of an event stream (a
+//     server that ignores "stream": true, or a base URL pointing at the
+//     wrong thing) is an error naming the URL and the base-URL variable.
 //   - A tool call whose assembled input is not valid JSON fails the turn
 //     with an error naming the tool; empty input becomes {}.
 package llm

@@ -72,6 +72,9 @@ func NewID(now time.Time) string {
 type Session struct {
 	// ID is the session id; Path its file.
 	ID, Path string
+	// Summary stands for the messages of the session this one was
+	// compacted from; "" when it was not.
+	Summary string
 
 	mu sync.Mutex
 	// f is the open file, appended to; guarded by mu.
@@ -100,6 +103,21 @@ func Create(baseDir, model, cwd string) (*Session, error) {
 	return s, s.Sync()
 }
 
+// CreateCompacted starts a session that continues session from: summary
+// stands for its messages.
+func CreateCompacted(baseDir, model, cwd, from, summary string) (*Session, error) {
+	s, err := Create(baseDir, model, cwd)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.append(Record{Type: TypeCompaction, From: from, Summary: summary}); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.Summary = summary
+	return s, s.Sync()
+}
+
 // Open opens an existing session to continue it: its messages are read
 // (a cut-short last line is skipped) and new records are appended.
 func Open(baseDir, id string) (*Session, error) {
@@ -119,7 +137,11 @@ func Open(baseDir, id string) (*Session, error) {
 			_, _ = f.WriteString("\n")
 		}
 	}
-	return &Session{ID: id, Path: path, f: f, messages: data.Messages}, nil
+	s := &Session{ID: id, Path: path, f: f, messages: data.Messages}
+	if data.Compaction != nil {
+		s.Summary = data.Compaction.Summary
+	}
+	return s, nil
 }
 
 func lastByte(path string) (byte, error) {

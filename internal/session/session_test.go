@@ -185,3 +185,21 @@ func TestSIGKILLKeepsEveryCompletedRecord(t *testing.T) {
 		}
 	}
 }
+
+func TestCompactedSessionKeepsItsSummary(t *testing.T) {
+	base := t.TempDir()
+	s, err := CreateCompacted(base, "m", "/", "20260101-000000-aaaa", "we fixed the parser")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Append(text(llm.RoleUser, "next"))
+	s.Close()
+	r, err := Open(base, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Summary != "we fixed the parser" || len(r.Messages()) != 1 {
+		t.Fatalf("summary %q, messages %d", r.Summary, len(r.Messages()))
+	}
+}

@@ -395,3 +395,17 @@ func TestCancelMidStream(t *testing.T) {
 		t.Errorf("events mismatch (-want +got):\n%s; sleeps %v", diff, sleeps)
 	}
 }
+
+func TestJSONInsteadOfStream(t *testing.T) {
+	api := llmtest.NewServer(t, llmtest.Reply{Status: 200, Header: map[string]string{"Content-Type": "application/json"},
+		Body: `{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`})
+	var sleeps []time.Duration
+	_, err := testClient(api, Config{}, &sleeps).Complete(context.Background(), &llm.Request{Model: "m"}, nil)
+	want := api.URL + "/v1/chat/completions answered with JSON instead of an event stream (check OPENAI_BASE_URL; the server may not support streaming)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want one containing %q", err, want)
+	}
+	if n := len(api.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}

@@ -25,7 +25,8 @@ const maxErrorBody = 64 << 10
 const maxErrorText = 300
 
 // Post sends body as JSON to endpoint and returns the response when its
-// status is 2xx. Otherwise it returns an *llm.APIError built from the
+// status is 2xx and it is not a JSON document (which would mean the server
+// ignored "stream": true; that is an error naming the URL). Otherwise it returns an *llm.APIError built from the
 // status, the Retry-After headers and the service's error body, or, when
 // the server could not be reached, a Temporary error that names endpoint
 // and the base-URL environment variable. If ctx ends first, it returns
@@ -54,13 +55,22 @@ func Post(ctx context.Context, client *http.Client, provider, endpoint string, h
 		_, urlEnv := llm.EnvNames(provider)
 		return nil, Temporary(fmt.Errorf("%s: cannot reach %s (check %s and your network): %w", provider, endpoint, urlEnv, err))
 	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	isJSON := strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json")
+	if ok && !isJSON {
 		return resp, nil
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if ok {
+		// A whole JSON answer to a streaming request: a proxy or server
+		// that does not stream, or a base URL that points elsewhere.
+		_, urlEnv := llm.EnvNames(provider)
+		return nil, fmt.Errorf("%s: %s answered with JSON instead of an event stream (check %s; the server may not support streaming): %s",
+			provider, endpoint, urlEnv, ParseError(provider, data).Message)
 	}
 	apiErr := ParseError(provider, data)
 	apiErr.Status = resp.StatusCode

@@ -1,0 +1,249 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/session"
+)
+
+// SlashCommands are the commands a session understands, for help and
+// completion.
+var SlashCommands = []struct{ Name, Help string }{
+	{"/extensions list", "list plugins with status, tools and hooks"},
+	{"/extensions reload", "restart every extension, picking up added, removed and edited plugins"},
+	{"/extensions enable ID", "enable a plugin (saved) and reload"},
+	{"/extensions disable ID", "disable a plugin (saved) and reload"},
+	{"/model [NAME]", "show or switch the model"},
+	{"/compact", "summarise the conversation into a new session"},
+	{"/clear", "start a new, empty session"},
+	{"/sessions", "list saved sessions"},
+	{"/help", "show this help"},
+	{"/quit", "end the session"},
+}
+
+// SlashResult is what a slash command did.
+type SlashResult struct {
+	// Output is text to show the user.
+	Output string
+	// Quit ends the session.
+	Quit bool
+}
+
+// IsSlash reports whether a line of input is a slash command.
+func IsSlash(line string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), "/")
+}
+
+// Slash runs one slash command.
+func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return SlashResult{}, nil
+	}
+	switch f[0] {
+	case "/quit", "/exit":
+		return SlashResult{Quit: true}, nil
+	case "/help":
+		var b strings.Builder
+		w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, c := range SlashCommands {
+			fmt.Fprintf(w, "%s\t%s\n", c.Name, c.Help)
+		}
+		w.Flush()
+		return SlashResult{Output: b.String()}, nil
+	case "/extensions", "/ext":
+		return a.slashExtensions(ctx, f[1:])
+	case "/model":
+		if len(f) == 1 {
+			return SlashResult{Output: "model: " + a.Model}, nil
+		}
+		if err := a.SetModel(f[1]); err != nil {
+			return SlashResult{}, err
+		}
+		return SlashResult{Output: "model: " + a.Model}, nil
+	case "/sessions":
+		list, err := session.List(a.BaseDir)
+		if err != nil {
+			return SlashResult{}, err
+		}
+		return SlashResult{Output: FormatSessions(list)}, nil
+	case "/clear":
+		if err := a.NewSession(ctx); err != nil {
+			return SlashResult{}, err
+		}
+		return SlashResult{Output: "new session " + a.Session.ID}, nil
+	case "/compact":
+		old := a.Session.ID
+		if err := a.Compact(ctx); err != nil {
+			return SlashResult{}, err
+		}
+		return SlashResult{Output: fmt.Sprintf("compacted %s into new session %s", old, a.Session.ID)}, nil
+	}
+	return SlashResult{}, fmt.Errorf("unknown command %s; /help lists the commands", f[0])
+}
+
+func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, error) {
+	sub := "list"
+	if len(args) > 0 {
+		sub = args[0]
+	}
+	switch sub {
+	case "list":
+		return SlashResult{Output: FormatStatuses(a.Statuses())}, nil
+	case "reload":
+		if err := a.Reload(ctx); err != nil {
+			return SlashResult{}, err
+		}
+		return SlashResult{Output: "reloaded\n" + FormatStatuses(a.Statuses())}, nil
+	case "enable", "disable":
+		if len(args) != 2 {
+			return SlashResult{}, fmt.Errorf("usage: /extensions %s ID", sub)
+		}
+		if err := SetDisabled(a.BaseDir, args[1], sub == "disable"); err != nil {
+			return SlashResult{}, err
+		}
+		cfg, err := config.Load(filepath.Join(a.BaseDir, "config"))
+		if err != nil {
+			return SlashResult{}, err
+		}
+		a.Config = cfg
+		a.Host.SetConfig(cfg)
+		if err := a.Reload(ctx); err != nil {
+			return SlashResult{}, err
+		}
+		return SlashResult{Output: fmt.Sprintf("%sd %s\n%s", sub, args[1], FormatStatuses(a.Statuses()))}, nil
+	}
+	return SlashResult{}, fmt.Errorf("unknown /extensions command %q; use list, reload, enable ID or disable ID", sub)
+}
+
+// SetDisabled adds id to or removes it from config disabled_plugins.
+func SetDisabled(baseDir, id string, disabled bool) error {
+	path := filepath.Join(baseDir, "config")
+	cfg, err := config.Load(path)
+	if err != nil {
+		return err
+	}
+	list := cfg.List("disabled_plugins")
+	has := slices.Contains(list, id)
+	switch {
+	case disabled && !has:
+		list = append(list, id)
+	case !disabled && has:
+		list = slices.DeleteFunc(list, func(s string) bool { return s == id })
+	default:
+		return nil
+	}
+	return config.Set(path, "disabled_plugins", strings.Join(list, ","))
+}
+
+// NewSession ends the current session and starts an empty one.
+func (a *App) NewSession(ctx context.Context) error {
+	if err := a.Agent.End(ctx); err != nil {
+		return err
+	}
+	s, err := session.Create(a.BaseDir, a.Model, a.WorkDir)
+	if err != nil {
+		return err
+	}
+	a.Session = s
+	a.newAgent()
+	return nil
+}
+
+// Compact asks the model to summarise the conversation, starts a new
+// session that carries the summary and fires on_compaction.
+func (a *App) Compact(ctx context.Context) error {
+	msgs := a.Session.Messages()
+	if len(msgs) == 0 {
+		return errors.New("nothing to compact yet")
+	}
+	req := &llm.Request{
+		Model:  a.modelID,
+		System: "You summarise conversations between a user and a coding agent so the work can continue in a fresh context. Keep decisions, file paths, commands, open questions and the current task. Be concise.",
+		Messages: append(msgs, llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText,
+			Text: "Summarise our conversation so far for continuing it in a new session."}}}),
+	}
+	resp, err := a.provider.Complete(ctx, req, nil)
+	if err != nil {
+		return fmt.Errorf("compacting: %w", err)
+	}
+	var summary strings.Builder
+	for _, b := range resp.Message.Content {
+		if b.Type == llm.BlockText {
+			summary.WriteString(b.Text)
+		}
+	}
+	if strings.TrimSpace(summary.String()) == "" {
+		return errors.New("compacting: the model returned no summary")
+	}
+	old := a.Session.ID
+	if err := a.Agent.End(ctx); err != nil {
+		return err
+	}
+	s, err := session.CreateCompacted(a.BaseDir, a.Model, a.WorkDir, old, summary.String())
+	if err != nil {
+		return err
+	}
+	a.Session = s
+	a.newAgent()
+	if a.Host != nil {
+		data, _ := json.Marshal(map[string]any{"old_session_id": old, "new_session_id": s.ID, "message_count": len(msgs), "source": "manual"})
+		a.Host.RunHook(ctx, extension.Event{Kind: extension.HookOnCompaction, SessionID: s.ID, Data: data})
+	}
+	return nil
+}
+
+// FormatStatuses renders /extensions list.
+func FormatStatuses(sts []extension.Status) string {
+	if len(sts) == 0 {
+		return "no plugins installed (put plugins in ~/.synaps-cli/plugins/)\n"
+	}
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tVERSION\tSTATUS\tTOOLS\tHOOKS")
+	for _, s := range sts {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", s.ID, dash(s.Version), s.State, dash(strings.Join(s.Tools, ",")), dash(strings.Join(s.Hooks, ",")))
+	}
+	w.Flush()
+	for _, s := range sts {
+		if s.Error != "" {
+			fmt.Fprintf(&b, "%s: %s\n", s.ID, s.Error)
+		}
+		for _, warn := range s.Warnings {
+			fmt.Fprintf(&b, "%s: warning: %s\n", s.ID, warn)
+		}
+	}
+	return b.String()
+}
+
+// FormatSessions renders a session list.
+func FormatSessions(list []session.Info) string {
+	if len(list) == 0 {
+		return "no sessions yet\n"
+	}
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tMESSAGES\tMODEL\tTITLE")
+	for _, s := range list {
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", s.ID, s.Messages, dash(s.Model), dash(s.Title))
+	}
+	w.Flush()
+	return b.String()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
