@@ -56,7 +56,7 @@ type Agent struct {
 	// system prompt once.
 	systemInject string
 	// usage accumulates over the session.
-	usage llm.Usage
+	usage   llm.Usage
 	started bool
 }
 
@@ -92,6 +92,7 @@ func (a *Agent) Start(ctx context.Context) {
 	}
 	d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookOnSessionStart, SessionID: a.cfg.Session.ID})
 	a.systemInject = d.InjectText()
+	a.emitInjects(d, "system")
 }
 
 // End fires on_session_end with the transcript and closes the session file.
@@ -125,6 +126,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 	if a.cfg.Hooks != nil {
 		d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
 		inject = d.InjectText()
+		a.emitInjects(d, "user")
 	}
 	userIndex := len(a.cfg.Session.Messages()) - 1
 
@@ -285,6 +287,19 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		}
 	}
 	return finish(res.Output, res.IsError)
+}
+
+// emitInjects tells the UI which extensions added context, so injected
+// text never reaches the model unseen.
+func (a *Agent) emitInjects(d extension.Decision, where string) {
+	if len(d.Injects) == 0 {
+		return
+	}
+	ids := make([]string, len(d.Injects))
+	for i, in := range d.Injects {
+		ids[i] = in.Extension
+	}
+	a.emit(Event{Type: EventInject, Text: strings.Join(ids, ", "), Where: where})
 }
 
 func (a *Agent) emit(ev Event) {

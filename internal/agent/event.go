@@ -19,6 +19,7 @@ const (
 	EventToolEnd   EventType = "tool_end"   // a tool call ended (Tool)
 	EventTurnEnd   EventType = "turn_end"   // the model stopped (StopReason, Usage)
 	EventNotice    EventType = "notice"     // something the user should know (Text)
+	EventInject    EventType = "inject"     // extensions added context (Text: their ids, Where)
 )
 
 // Event is what the agent tells a UI. Events arrive in order on the
@@ -32,6 +33,9 @@ type Event struct {
 	Usage      llm.Usage
 	Err        error
 	Delay      time.Duration
+	// Where says where injected context went: "system" (session start)
+	// or "user" (before_message).
+	Where string
 }
 
 // ToolCall describes one tool call as it runs and after.
