@@ -522,9 +522,9 @@ func (p *manifestParser) parseProtocol(e *ExtensionManifest, obj *jsonObject) {
 		e.ProtocolVersion = seed
 	case cliOK:
 		e.ProtocolVersion = cli
-	case !hasSeed && !hasCLI:
-		p.warn("extension", `no protocol version given; assuming extension protocol 1 (add "extension_protocol_version": 1 to say so)`)
 	}
+	// Neither key: protocol 1, the SynapsCLI default. Not worth a warning
+	// on every load; `synaps extensions test` points it out to authors.
 }
 
 // version reads a protocol version number; it reports (and returns ok=false

@@ -1,0 +1,201 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/synaps-cli/synaps/internal/extension"
+)
+
+// InstallOptions modify Install.
+type InstallOptions struct {
+	// Link symlinks the source directory instead of copying it.
+	Link bool
+	// Force replaces an installed plugin of the same id.
+	Force bool
+}
+
+// Installed describes an installed plugin.
+type Installed struct {
+	ID, Version, Dir string
+	Warnings         []string
+}
+
+// Install validates the plugin at src (a directory or a git URL) and
+// copies it into baseDir/plugins/<id>, where id is the source directory's
+// name. Nothing is written unless the manifest is valid and the whole tree
+// copies: the copy goes to a temporary directory beside the target and is
+// renamed into place. Symlinks that point outside the plugin are refused.
+func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Installed, error) {
+	if isGitURL(src) {
+		if o.Link {
+			return nil, errors.New("--link needs a local directory, not a git URL")
+		}
+		tmp, err := os.MkdirTemp("", "synaps-install-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		name := strings.TrimSuffix(filepath.Base(strings.TrimRight(src, "/")), ".git")
+		dst := filepath.Join(tmp, name)
+		cmd := exec.CommandContext(ctx, "git", "clone", "--depth", "1", "--quiet", src, dst)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("git clone %s failed: %v: %s", src, err, strings.TrimSpace(string(out)))
+		}
+		os.RemoveAll(filepath.Join(dst, ".git"))
+		return Install(ctx, baseDir, dst, o)
+	}
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory; a plugin is a directory holding %s", src, filepath.Join(extension.ManifestDir, extension.ManifestFile))
+	}
+	id := filepath.Base(abs)
+	p := extension.LoadPlugin(id, abs, extension.ScopeUser)
+	if p.Err != nil {
+		return nil, fmt.Errorf("not installed, the plugin is invalid:\n%w", p.Err)
+	}
+	pluginsDir := filepath.Join(baseDir, "plugins")
+	target := filepath.Join(pluginsDir, id)
+	if _, err := os.Lstat(target); err == nil && !o.Force {
+		return nil, fmt.Errorf("a plugin %q is already installed at %s; pass --force to replace it, or `synaps extensions uninstall %s` first", id, target, id)
+	}
+	if err := os.MkdirAll(pluginsDir, 0o755); err != nil {
+		return nil, err
+	}
+	res := &Installed{ID: id, Version: p.Manifest.Version, Dir: target, Warnings: p.Warnings}
+	if o.Link {
+		if err := os.RemoveAll(target); err != nil {
+			return nil, err
+		}
+		return res, os.Symlink(abs, target)
+	}
+	tmp, err := os.MkdirTemp(pluginsDir, "."+id+".installing-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if err := copyTree(ctx, abs, tmp); err != nil {
+		return nil, fmt.Errorf("not installed: %w", err)
+	}
+	if err := os.Chmod(tmp, info.Mode().Perm()); err != nil {
+		return nil, err
+	}
+	if err := os.RemoveAll(target); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func isGitURL(s string) bool {
+	for _, p := range []string{"https://", "http://", "git@", "ssh://", "git://", "file://"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return strings.HasSuffix(s, ".git") && !dirExists(s)
+}
+
+func dirExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
+}
+
+// copyTree copies src into dst without following symlinks. A symlink is
+// recreated only when it resolves inside src; one that escapes the tree
+// stops the copy. .git is left out.
+func copyTree(ctx context.Context, src, dst string) error {
+	root, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return err
+	}
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return fmt.Errorf("%s is outside the plugin directory", path)
+		}
+		if rel == "." {
+			return nil
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		out := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			resolved, err := filepath.EvalSymlinks(path)
+			if err != nil {
+				return fmt.Errorf("symlink %s is broken (%s); fix or remove it", rel, link)
+			}
+			if inside, _ := filepath.Rel(root, resolved); inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) || filepath.IsAbs(inside) {
+				return fmt.Errorf("symlink %s points outside the plugin (%s); copy the file into the plugin instead", rel, link)
+			}
+			return os.Symlink(link, out)
+		case d.IsDir():
+			return os.Mkdir(out, info.Mode().Perm()|0o700)
+		case info.Mode().IsRegular():
+			return copyFile(path, out, info.Mode().Perm())
+		default:
+			return fmt.Errorf("%s is not a regular file, directory or symlink; plugins cannot contain it", rel)
+		}
+	})
+}
+
+func copyFile(src, dst string, mode fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// Uninstall removes plugins/<id> (a symlinked plugin loses only the link).
+func Uninstall(baseDir, id string) error {
+	if id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`) {
+		return fmt.Errorf("%q is not a plugin id; `synaps extensions list` shows the ids", id)
+	}
+	target := filepath.Join(baseDir, "plugins", id)
+	if _, err := os.Lstat(target); err != nil {
+		return fmt.Errorf("no plugin %q is installed in %s", id, filepath.Join(baseDir, "plugins"))
+	}
+	return os.RemoveAll(target)
+}

@@ -1,0 +1,264 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/extension"
+)
+
+func newExtensionsCmd(stdio Stdio) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "extensions",
+		Aliases: []string{"ext", "extension"},
+		Short:   "Manage plugins and their extensions",
+		Long: `Plugins live in ~/.synaps-cli/plugins/<id>/ (or $SYNAPS_BASE_DIR/plugins)
+and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
+.synaps-plugin/plugin.json; one with an "extension" object starts a process.`,
+	}
+	cmd.AddCommand(
+		extListCmd(stdio, "list", "Start every extension and list plugins with their status"),
+		extListCmd(stdio, "reload", "Start every extension afresh and report what loaded"),
+		extInstallCmd(stdio),
+		extUninstallCmd(stdio),
+		extEnableCmd(stdio, "enable"),
+		extEnableCmd(stdio, "disable"),
+		extValidateCmd(stdio),
+		extLogsCmd(stdio),
+	)
+	return cmd
+}
+
+// startHost starts every extension of the user's plugins (and the trusted
+// project's) for a one-off look.
+func startHost(ctx context.Context, trustProject bool) (*extension.Host, string, error) {
+	base, err := baseDir()
+	if err != nil {
+		return nil, "", err
+	}
+	cfg, err := config.Load(filepath.Join(base, "config"))
+	if err != nil {
+		return nil, "", err
+	}
+	wd, _ := os.Getwd()
+	h := extension.NewHost(extension.Options{BaseDir: base, ProjectDir: wd, TrustProject: trustProject, Config: cfg, Version: Version})
+	if err := h.Start(ctx); err != nil {
+		return nil, "", err
+	}
+	return h, base, nil
+}
+
+func extListCmd(stdio Stdio, use, short string) *cobra.Command {
+	var asJSON, trust bool
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			h, _, err := startHost(cmd.Context(), trust)
+			if err != nil {
+				return err
+			}
+			sts := h.Statuses()
+			h.Shutdown()
+			if asJSON {
+				if sts == nil {
+					sts = []extension.Status{}
+				}
+				enc := json.NewEncoder(stdio.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(sts)
+			}
+			if use == "reload" {
+				fmt.Fprintf(stdio.Out, "reloaded %d plugin(s)\n", len(sts))
+			}
+			fmt.Fprint(stdio.Out, app.FormatStatuses(sts))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&trust, "trust-project", false, "include this project's .synaps/plugins")
+	return cmd
+}
+
+func extInstallCmd(stdio Stdio) *cobra.Command {
+	var link, force bool
+	cmd := &cobra.Command{
+		Use:   "install DIR|GIT-URL",
+		Short: "Validate a plugin and copy (or --link) it into the plugins directory",
+		Long: `install checks the plugin's manifest first and writes nothing if it is
+invalid. A directory is copied without following symlinks that point out
+of it; --link makes a symlink instead, for developing a plugin in place.
+A git URL is cloned (git must be installed).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			base, err := baseDir()
+			if err != nil {
+				return err
+			}
+			res, err := app.Install(cmd.Context(), base, args[0], app.InstallOptions{Link: link, Force: force})
+			if err != nil {
+				return err
+			}
+			for _, w := range res.Warnings {
+				fmt.Fprintln(stdio.Err, "warning:", w)
+			}
+			how := "installed"
+			if link {
+				how = "linked"
+			}
+			fmt.Fprintf(stdio.Out, "%s %s %s into %s\n", how, res.ID, res.Version, res.Dir)
+			fmt.Fprintln(stdio.Out, "It loads in new sessions; in a running one, type /extensions reload.")
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&link, "link", false, "symlink the directory instead of copying it")
+	cmd.Flags().BoolVar(&force, "force", false, "replace an installed plugin of the same id")
+	return cmd
+}
+
+func extUninstallCmd(stdio Stdio) *cobra.Command {
+	return &cobra.Command{
+		Use:   "uninstall ID",
+		Short: "Remove an installed plugin",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			base, err := baseDir()
+			if err != nil {
+				return err
+			}
+			if err := app.Uninstall(base, args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdio.Out, "uninstalled %s\n", args[0])
+			return nil
+		},
+	}
+}
+
+func extEnableCmd(stdio Stdio, verb string) *cobra.Command {
+	return &cobra.Command{
+		Use:   verb + " ID",
+		Short: strings.ToUpper(verb[:1]) + verb[1:] + " a plugin (saved in the config's disabled_plugins)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			base, err := baseDir()
+			if err != nil {
+				return err
+			}
+			id := args[0]
+			plugins, err := extension.Discover(extension.DiscoverOptions{BaseDir: base})
+			if err != nil {
+				return err
+			}
+			known := false
+			for _, p := range plugins {
+				known = known || p.ID == id
+			}
+			if !known && verb == "disable" {
+				return fmt.Errorf("no plugin %q in %s; `synaps extensions list` shows the installed ones", id, filepath.Join(base, "plugins"))
+			}
+			if err := app.SetDisabled(base, id, verb == "disable"); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdio.Out, "%sd %s\n", verb, id)
+			return nil
+		},
+	}
+}
+
+func extValidateCmd(stdio Stdio) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "validate DIR",
+		Short: "Check a plugin's manifest and permissions without starting it",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := filepath.Abs(args[0])
+			if err != nil {
+				return err
+			}
+			p := extension.LoadPlugin(filepath.Base(dir), dir, extension.ScopeUser)
+			if asJSON {
+				out := map[string]any{"dir": dir, "valid": p.Err == nil, "warnings": p.Warnings}
+				if p.Err != nil {
+					out["errors"] = strings.Split(p.Err.Error(), "\n")
+				}
+				if p.Manifest != nil {
+					out["name"], out["version"] = p.Manifest.Name, p.Manifest.Version
+				}
+				enc := json.NewEncoder(stdio.Out)
+				enc.SetIndent("", "  ")
+				enc.Encode(out)
+				if p.Err != nil {
+					return exitError{code: ExitError}
+				}
+				return nil
+			}
+			for _, w := range p.Warnings {
+				fmt.Fprintln(stdio.Out, "warning:", w)
+			}
+			if p.Err != nil {
+				fmt.Fprintln(stdio.Out, p.Err)
+				return exitError{code: ExitError, msg: fmt.Sprintf("%s is not a valid plugin", args[0])}
+			}
+			m := p.Manifest
+			fmt.Fprintf(stdio.Out, "ok: %s %s\n", m.Name, m.Version)
+			if m.Extension != nil {
+				launch := m.Extension.EntryPoint
+				if launch == "" {
+					launch = strings.Join(append([]string{m.Extension.Command}, m.Extension.Args...), " ")
+				}
+				fmt.Fprintf(stdio.Out, "  starts: %s\n  permissions: %s\n", launch, strings.Join(m.Extension.PermissionList, ", "))
+				for _, s := range m.Extension.Hooks {
+					fmt.Fprintf(stdio.Out, "  hook: %s%s\n", s.Hook, map[bool]string{true: " (tool " + s.Tool + ")", false: ""}[s.Tool != ""])
+				}
+			} else {
+				fmt.Fprintln(stdio.Out, "  no extension process (skills only)")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func extLogsCmd(stdio Stdio) *cobra.Command {
+	var lines int
+	cmd := &cobra.Command{
+		Use:   "logs ID",
+		Short: "Print an extension's captured stderr and synaps's notes about it",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			base, err := baseDir()
+			if err != nil {
+				return err
+			}
+			path := filepath.Join(base, "extensions", "logs", args[0]+".log")
+			data, err := os.ReadFile(path)
+			if errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("no log for %q yet (%s); it is written once the extension has run", args[0], path)
+			}
+			if err != nil {
+				return err
+			}
+			all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+			if lines > 0 && len(all) > lines {
+				all = all[len(all)-lines:]
+			}
+			fmt.Fprintln(stdio.Out, strings.Join(all, "\n"))
+			return nil
+		},
+	}
+	cmd.Flags().IntVarP(&lines, "lines", "n", 100, "how many of the last lines to print (0: all)")
+	return cmd
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+)
+
+// renderer prints agent events as plain lines: what `synaps chat`, `synaps
+// demo` and progress on stderr in -p mode show. Colour only on a terminal
+// without NO_COLOR.
+type renderer struct {
+	mu      sync.Mutex
+	out     io.Writer
+	color   bool
+	midText bool // the cursor is after streamed text, not at a line start
+}
+
+func (r *renderer) style(code, s string) string {
+	if !r.color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+// endText closes a line of streamed text.
+func (r *renderer) endText() {
+	if r.midText {
+		fmt.Fprintln(r.out)
+		r.midText = false
+	}
+}
+
+func (r *renderer) event(ev agent.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch ev.Type {
+	case agent.EventText:
+		io.WriteString(r.out, ev.Text)
+		r.midText = !strings.HasSuffix(ev.Text, "\n")
+	case agent.EventMessage:
+		r.endText()
+	case agent.EventRetry:
+		r.endText()
+		fmt.Fprintln(r.out, r.style("33", fmt.Sprintf("… retrying in %s: %v", ev.Delay, ev.Err)))
+	case agent.EventInject:
+		r.endText()
+		where := "your message"
+		if ev.Where == "system" {
+			where = "the system prompt"
+		}
+		fmt.Fprintln(r.out, r.style("2", fmt.Sprintf("ℹ context added to %s by %s", where, ev.Text)))
+	case agent.EventToolStart:
+		r.endText()
+		fmt.Fprintf(r.out, "%s %s %s\n", r.style("36", "●"), r.style("1", ev.Tool.Name), agent.InputSummary(ev.Tool.Input, 100))
+	case agent.EventToolEnd:
+		r.toolEnd(ev.Tool)
+	case agent.EventNotice:
+		r.endText()
+		fmt.Fprintln(r.out, r.style("33", "! "+ev.Text))
+	}
+}
+
+func (r *renderer) toolEnd(c *agent.ToolCall) {
+	for _, id := range c.ModifiedBy {
+		fmt.Fprintf(r.out, "  %s\n", r.style("35", fmt.Sprintf("✎ input modified by %s: %s", id, agent.InputSummary(c.Input, 90))))
+	}
+	if c.BlockedBy != "" {
+		fmt.Fprintf(r.out, "  %s\n", r.style("31", "✗ "+c.Output))
+		return
+	}
+	for _, id := range c.ReplacedBy {
+		fmt.Fprintf(r.out, "  %s\n", r.style("35", "⇄ output replaced by "+id))
+	}
+	mark := "⎿"
+	if c.IsError {
+		mark = r.style("31", "⎿ error:")
+	}
+	for i, line := range agent.OutputPreview(c.Output, 3, 110) {
+		if i == 0 {
+			fmt.Fprintf(r.out, "  %s %s\n", mark, line)
+		} else {
+			fmt.Fprintf(r.out, "    %s\n", line)
+		}
+	}
+	fmt.Fprintf(r.out, "    %s\n", r.style("2", fmt.Sprintf("(%s)", c.Duration.Round(1e6))))
+}

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/extension"
+)
+
+// appOptions turns the shared flags into app options.
+func (g *globals) appOptions() app.Options {
+	o := app.Options{
+		Model: g.model, NoExtensions: g.noExtensions, Continue: g.cont, Resume: g.resume,
+		TrustProject: g.trustProject, Version: Version,
+	}
+	if g.autoApprove {
+		o.Confirmer = approveAll{}
+	}
+	return o
+}
+
+// approveAll answers every confirm with yes (--auto-approve-confirms).
+type approveAll struct{}
+
+func (approveAll) Confirm(context.Context, string, []extension.Confirm) bool { return true }
+
+// lineConfirmer asks on a terminal: the question goes to out and the
+// answer is the next line of in.
+type lineConfirmer struct {
+	out   io.Writer
+	lines *bufio.Scanner
+}
+
+func (c *lineConfirmer) Confirm(_ context.Context, tool string, msgs []extension.Confirm) bool {
+	for _, m := range msgs {
+		fmt.Fprintf(c.out, "? %s asks: %s\n", m.Extension, m.Message)
+	}
+	fmt.Fprintf(c.out, "Run %s? [y/N] ", tool)
+	if !c.lines.Scan() {
+		return false
+	}
+	a := strings.ToLower(strings.TrimSpace(c.lines.Text()))
+	return a == "y" || a == "yes"
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := file.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+func colorOn(w io.Writer) bool {
+	return isTerminal(w) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// runPrint is -p: one prompt, the answer on stdout.
+func runPrint(ctx context.Context, g *globals, prompt, format string, stdio Stdio) error {
+	if strings.TrimSpace(prompt) == "" {
+		return usageError{errors.New("-p needs a prompt: synaps -p \"what does this repo do?\"")}
+	}
+	if format != "text" && format != "json" && format != "stream-json" {
+		return usageError{fmt.Errorf("--output-format %q: use text, json or stream-json", format)}
+	}
+	opts := g.appOptions()
+	var calls []*agent.ToolCall
+	enc := json.NewEncoder(stdio.Out)
+	progress := &renderer{out: stdio.Err, color: colorOn(stdio.Err)}
+	opts.OnEvent = func(ev agent.Event) {
+		if ev.Type == agent.EventToolEnd {
+			calls = append(calls, ev.Tool)
+		}
+		switch format {
+		case "stream-json":
+			enc.Encode(streamEvent(ev))
+		case "text":
+			if ev.Type != agent.EventText && ev.Type != agent.EventMessage {
+				progress.event(ev)
+			}
+		}
+	}
+	a, err := app.Open(ctx, opts)
+	if err != nil {
+		return err
+	}
+	sendErr := a.Agent.Send(ctx, prompt)
+	answer := lastAnswer(a)
+	usage := a.Agent.Usage()
+	id := a.Session.ID
+	closeErr := a.Close(context.WithoutCancel(ctx))
+	switch format {
+	case "text":
+		if answer != "" {
+			fmt.Fprintln(stdio.Out, strings.TrimRight(answer, "\n"))
+		}
+	case "json", "stream-json":
+		res := map[string]any{
+			"type": "result", "session_id": id, "model": a.Model, "result": answer,
+			"is_error": sendErr != nil, "usage": map[string]int{"input_tokens": usage.InputTokens, "output_tokens": usage.OutputTokens},
+		}
+		if sendErr != nil {
+			res["error"] = sendErr.Error()
+		}
+		if format == "json" {
+			res["tool_calls"] = toolCallsJSON(calls)
+		}
+		enc.Encode(res)
+	}
+	if sendErr != nil {
+		return sendErr
+	}
+	return closeErr
+}
+
+// lastAnswer is the text of the last assistant message.
+func lastAnswer(a *app.App) string {
+	msgs := a.Session.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "assistant" {
+			return msgs[i].Text()
+		}
+	}
+	return ""
+}
+
+func toolCallsJSON(calls []*agent.ToolCall) []map[string]any {
+	out := make([]map[string]any, 0, len(calls))
+	for _, c := range calls {
+		out = append(out, toolCallJSON(c))
+	}
+	return out
+}
+
+func toolCallJSON(c *agent.ToolCall) map[string]any {
+	m := map[string]any{"id": c.ID, "name": c.Name, "input": json.RawMessage(c.Input), "output": c.Output,
+		"is_error": c.IsError, "duration_ms": c.Duration.Milliseconds()}
+	if c.BlockedBy != "" {
+		m["blocked_by"] = c.BlockedBy
+	}
+	if len(c.ModifiedBy) > 0 {
+		m["modified_by"] = c.ModifiedBy
+	}
+	if len(c.ReplacedBy) > 0 {
+		m["replaced_by"] = c.ReplacedBy
+	}
+	return m
+}
+
+// streamEvent is one stream-json line.
+func streamEvent(ev agent.Event) map[string]any {
+	m := map[string]any{"type": string(ev.Type)}
+	switch ev.Type {
+	case agent.EventText, agent.EventThinking, agent.EventNotice:
+		m["text"] = ev.Text
+	case agent.EventInject:
+		m["extensions"] = ev.Text
+		m["where"] = ev.Where
+	case agent.EventRetry:
+		m["delay_ms"] = ev.Delay.Milliseconds()
+		if ev.Err != nil {
+			m["error"] = ev.Err.Error()
+		}
+	case agent.EventMessage:
+		m["message"] = ev.Message
+	case agent.EventToolStart:
+		m["tool"] = map[string]any{"id": ev.Tool.ID, "name": ev.Tool.Name, "input": json.RawMessage(ev.Tool.Input)}
+	case agent.EventToolEnd:
+		m["tool"] = toolCallJSON(ev.Tool)
+	case agent.EventTurnEnd:
+		m["stop_reason"] = ev.StopReason
+		m["usage"] = map[string]int{"input_tokens": ev.Usage.InputTokens, "output_tokens": ev.Usage.OutputTokens}
+	}
+	return m
+}

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/synaps-cli/synaps/internal/app"
+)
+
+func newTrustCmd(stdio Stdio) *cobra.Command {
+	return &cobra.Command{
+		Use:   "trust [DIR]",
+		Short: "Trust a project (default: this directory) so its .synaps/plugins load",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, _ := os.Getwd()
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return err
+			}
+			base, err := baseDir()
+			if err != nil {
+				return err
+			}
+			added, err := app.Trust(base, abs)
+			if err != nil {
+				return err
+			}
+			if added {
+				fmt.Fprintf(stdio.Out, "trusted %s; its .synaps/plugins load in new sessions\n", abs)
+			} else {
+				fmt.Fprintf(stdio.Out, "%s is already trusted\n", abs)
+			}
+			return nil
+		},
+	}
+}
