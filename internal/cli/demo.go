@@ -74,7 +74,9 @@ func runDemo(ctx context.Context, stdio Stdio, keep bool) error {
 	u := a.Agent.Usage()
 	fmt.Fprintf(out, "%s session %s saved (%d messages, ~%d tokens in / %d out)\n", r.style("2", "✓"), a.Session.ID, len(a.Session.Messages()), u.InputTokens, u.OutputTokens)
 	if keep {
-		fmt.Fprintf(out, "  scratch directory: %s\n  extension logs: %s\n", dir, filepath.Join(base, "extensions", "logs"))
+		fmt.Fprintf(out, "  scratch directory: %s\n  session file: %s\n  extension logs: %s\n", dir, a.Session.Path, filepath.Join(base, "extensions", "logs"))
+	} else {
+		fmt.Fprintln(out, "  (in a scratch directory that is removed now; `synaps demo --keep` keeps it to look at)")
 	}
 	fmt.Fprintln(out, "Next: put an API key in ANTHROPIC_API_KEY or OPENAI_API_KEY and run `synaps`, or write an extension: docs/extensions/tutorial.md")
 	return nil
