@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"testing"
+	"time"
 )
 
 // hookEvent is a typical before_tool_call round trip payload.
@@ -79,11 +80,21 @@ func BenchmarkConnRoundTrip(b *testing.B) {
 	if err := json.Unmarshal(hookEvent, &req); err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := client.Call(ctx, "hook.handle", req.Params); err != nil {
-			b.Fatal(err)
-		}
+	// Real calls carry a deadline, which arms the interruptible write.
+	deadline, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	for _, bc := range []struct {
+		name string
+		ctx  context.Context
+	}{{"background", context.Background()}, {"deadline", deadline}} {
+		ctx := bc.ctx
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := client.Call(ctx, "hook.handle", req.Params); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

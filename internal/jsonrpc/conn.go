@@ -130,20 +130,11 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	c.state.pending[id] = ch
 	c.mu.Unlock()
 
-	f := newFrameBuf()
-	f.raw(`{"jsonrpc":"2.0","id":`)
-	f.int(id)
-	f.raw(`,"method":`)
-	f.string(method)
-	f.raw(`,"params":`)
-	err := f.value(params)
-	if err != nil {
-		err = fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
-	} else {
-		f.raw("}")
+	f, err := request(id, method, params)
+	if err == nil {
 		err = c.write(ctx, id, f.frame())
+		f.free()
 	}
-	f.free()
 	if err == nil {
 		select {
 		case r := <-ch:
@@ -154,8 +145,8 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 				return r.result, r.err
 			}
 		}
-	} else {
-		c.forget(id, ch)
+	} else if r, ok := c.forget(id, ch); ok && r.err != nil {
+		err = r.err // the Conn closed under the Write: say so (ErrClosed)
 	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("jsonrpc: call %s (id %d): %w", method, id, ctx.Err())
@@ -187,15 +178,11 @@ func (c *Conn) Notify(method string, params any) error {
 	if err != nil {
 		return err
 	}
-	f := newFrameBuf()
-	defer f.free()
-	f.raw(`{"jsonrpc":"2.0","method":`)
-	f.string(method)
-	f.raw(`,"params":`)
-	if err := f.value(params); err != nil {
-		return fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
+	f, err := request(0, method, params)
+	if err != nil {
+		return err
 	}
-	f.raw("}")
+	defer f.free()
 	return c.write(context.Background(), 0, f.frame())
 }
 
@@ -292,37 +279,34 @@ func (c *Conn) write(ctx context.Context, id ID, frame []byte) error {
 		return err
 	}
 	dl, _ := c.w.(deadliner)
-	if dl == nil || id == 0 || ctx.Done() == nil {
-		_, err := c.w.Write(frame)
-		return wrapWrite(err)
-	}
-	c.mu.Lock()
-	c.state.writing = id
-	c.mu.Unlock()
-	stop := context.AfterFunc(ctx, func() {
+	var stop func() bool
+	if dl != nil && id != 0 && ctx.Done() != nil {
 		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.state.writing == id {
-			c.state.interrupted = true
-			dl.SetWriteDeadline(time.Now())
-		}
-	})
+		c.state.writing = id
+		c.mu.Unlock()
+		stop = context.AfterFunc(ctx, func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.state.writing == id {
+				c.state.interrupted = true
+				dl.SetWriteDeadline(time.Now())
+			}
+		})
+	}
 	n, err := c.w.Write(frame)
-	c.mu.Lock()
-	interrupted := c.state.interrupted
-	c.state.writing, c.state.interrupted = 0, false
-	c.mu.Unlock()
-	stop()
-	if interrupted {
-		dl.SetWriteDeadline(time.Time{})
-		if n > 0 && n < len(frame) {
-			c.close(fmt.Errorf("%w: peer stopped reading; request %d cut off after %d of %d bytes", ErrClosed, id, n, len(frame)))
+	if stop != nil {
+		c.mu.Lock()
+		interrupted := c.state.interrupted
+		c.state.writing, c.state.interrupted = 0, false
+		c.mu.Unlock()
+		stop()
+		if interrupted {
+			dl.SetWriteDeadline(time.Time{})
+			if n > 0 && n < len(frame) {
+				c.close(fmt.Errorf("%w: peer stopped reading; request %d cut off after %d of %d bytes", ErrClosed, id, n, len(frame)))
+			}
 		}
 	}
-	return wrapWrite(err)
-}
-
-func wrapWrite(err error) error {
 	if err != nil {
 		return fmt.Errorf("jsonrpc: write: %w", err)
 	}
@@ -356,6 +340,11 @@ func (c *Conn) dispatch(body []byte) {
 	*m = Message{} // fresh RawMessages: the old ones belong to their receivers
 	if err := json.Unmarshal(body, m); err != nil {
 		c.report("bad-json", fmt.Sprintf("skipping body: %v: %q", err, clip(body)))
+		// A response with a mistyped field (say, "error": "text") still
+		// names its call: fail it now rather than at its deadline.
+		if m.Method == "" && m.ID != nil {
+			c.deliver(&Message{ID: m.ID, Error: &Error{Code: CodeParseError, Message: "malformed response: " + err.Error()}})
+		}
 		return
 	}
 	// "id": null with a method is treated as a notification: some writers

@@ -268,6 +268,20 @@ func TestResponseIDs(t *testing.T) {
 	}
 }
 
+// TestMalformedResponse checks that a response whose fields have the wrong
+// types fails its call at once instead of leaving it to time out.
+func TestMalformedResponse(t *testing.T) {
+	c, p := newRawPeer(t, Options{})
+	ch := goCall(context.Background(), c, "m", nil)
+	req := p.read()
+	p.send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":"it broke"}`)
+	r := <-ch
+	var e *Error
+	if !errors.As(r.err, &e) || e.Code != CodeParseError || !strings.Contains(e.Message, "malformed response") {
+		t.Errorf("Call = %+v, want a -32700 malformed response error", r)
+	}
+}
+
 // TestCallCanceled checks that a call whose ctx ends (deadline or cancel:
 // the same path) is forgotten: its pending entry goes, and the late response
 // is logged as an unknown id.

@@ -19,13 +19,18 @@
 // order, on the loop), requests to a Handler in a goroutine of their own so
 // that a slow handler never stops responses from being read. Everything that
 // changes after NewConn — the id counter, the pending-call table, the
-// closing and ended flags — lives in one struct behind one mutex; a second
-// mutex only serialises frames on the writer. When the read loop ends, for
+// closing and ended flags — lives in one struct behind one mutex; a
+// one-slot semaphore only serialises frames on the writer. When the read loop ends, for
 // any reason, every pending call fails at once: a crashed extension costs
-// its callers nothing beyond the crash.
+// its callers nothing beyond the crash. A Call also honours its deadline
+// against a hung extension that no longer reads its stdin: waiting for the
+// writer gives up with ctx, and a Write already blocked on a full pipe is
+// interrupted through the pipe's write deadline (if half a frame went out,
+// the stream is corrupt and the Conn is closed).
 //
 // The hot path is a hook round trip, so it avoids allocation where that is
 // cheap: frames are encoded into pooled buffers with room reserved for the
-// header, reply channels are recycled, small bodies are decoded straight
-// out of the read buffer, and ids are parsed without strconv.
+// header, valid json.RawMessage params are copied without reflection, reply
+// channels are recycled, and bodies up to 64 KiB are decoded straight out
+// of the read buffer.
 package jsonrpc

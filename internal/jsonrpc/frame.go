@@ -101,72 +101,58 @@ func (r *FrameReader) readHeader() (int, error) {
 	inBlock := false // a header line of this block has been read
 	length, bad := -1, ""
 	for {
-		raw, err := r.readLine()
+		raw, err := r.readLine() // at io.EOF, raw is an unterminated last line
+		if err != nil && err != io.EOF {
+			r.flushNoise()
+			return -1, err
+		}
 		line, lf := trimEOL(raw)
-		if err != nil {
-			if err != io.EOF {
-				r.flushNoise()
-				return -1, err
+		// "Content-Length:" counts even mid-line: what precedes it is a stray
+		// print without a newline ("helloContent-Length: 2"). No real header
+		// value contains that text, while a header-syntax check would take
+		// "helloContent-Length" for some unknown header.
+		i := indexFold(line, contentLength)
+		switch {
+		case len(line) == 0 && inBlock && err == nil: // the end of the block
+			r.flushNoise()
+			r.noteLF(lf)
+			if bad == "" && length < 0 {
+				bad = "header block has no Content-Length"
 			}
-			// An unterminated last line: a header begun, or trailing noise.
-			if i := indexFold(line, contentLength); i >= 0 {
-				r.addNoise(line[:i])
-				inBlock = true
-			} else if isHeaderLine(line) {
-				inBlock = true
-			} else {
-				r.addNoise(line)
+			if bad != "" {
+				r.onNoise("bad-header", bad)
+				return -1, nil
 			}
+			return length, nil
+		case i < 0 && !isHeaderLine(line): // stray output, blank lines between frames
+			r.addNoise(raw)
+		default:
+			r.addNoise(line[:max(i, 0)])
+			r.flushNoise()
+			r.noteLF(lf)
+			inBlock = true
+			if i < 0 {
+				break // some other header: ignored
+			}
+			v := bytes.TrimSpace(line[i+len(contentLength):])
+			n, ok, perr := r.parseLength(v)
+			switch {
+			case perr != nil:
+				return -1, perr
+			case !ok:
+				bad = fmt.Sprintf("Content-Length %q is not a non-negative integer", v)
+			case length >= 0 && n != length:
+				bad = "conflicting Content-Length headers"
+			default:
+				length = n
+			}
+		}
+		if err == io.EOF {
 			r.flushNoise()
 			if inBlock {
 				return -1, io.ErrUnexpectedEOF
 			}
 			return -1, io.EOF
-		}
-		if len(line) == 0 {
-			if !inBlock { // a blank line between frames
-				r.addNoise(raw)
-				continue
-			}
-			r.flushNoise()
-			r.noteLF(lf)
-			switch {
-			case bad != "":
-				r.onNoise("bad-header", bad)
-				return -1, nil
-			case length < 0:
-				r.onNoise("bad-header", "header block has no Content-Length")
-				return -1, nil
-			}
-			return length, nil
-		}
-		// "Content-Length:" wins even mid-line: whatever precedes it is a
-		// stray print without a newline ("helloContent-Length: 2"). No real
-		// header value contains that text, and a plain header-syntax check
-		// would read "helloContent-Length" as an unknown header name.
-		i := indexFold(line, contentLength)
-		if i < 0 && !isHeaderLine(line) {
-			r.addNoise(raw)
-			continue
-		}
-		r.addNoise(line[:max(i, 0)])
-		r.flushNoise()
-		r.noteLF(lf)
-		inBlock = true
-		if i < 0 {
-			continue // some other header: ignored
-		}
-		v := bytes.TrimSpace(line[i+len(contentLength):])
-		n, ok, err := r.parseLength(v)
-		switch {
-		case err != nil:
-			return -1, err
-		case !ok:
-			bad = fmt.Sprintf("Content-Length %q is not a non-negative integer", v)
-		case length >= 0 && n != length:
-			bad = "conflicting Content-Length headers"
-		default:
-			length = n
 		}
 	}
 }
@@ -220,10 +206,14 @@ func (r *FrameReader) readBody(n int) ([]byte, error) {
 // consumed by skipLong and never returned.
 func (r *FrameReader) readLine() ([]byte, error) {
 	const window = MaxHeaderLine + len("\r\n")
-	for {
+	for scanned := 0; ; { // bytes known to hold no '\n': a trickling writer costs O(n)
 		n := r.br.Buffered()
 		buf, _ := r.br.Peek(n)
-		i := bytes.IndexByte(buf[:min(n, window)], '\n')
+		i := bytes.IndexByte(buf[scanned:min(n, window)], '\n')
+		if i >= 0 {
+			i += scanned
+		}
+		scanned = min(n, window)
 		if content, _ := trimEOL(buf[:i+1]); i >= 0 && len(content) <= MaxHeaderLine {
 			r.br.Discard(i + 1)
 			return buf[:i+1], nil
@@ -232,6 +222,7 @@ func (r *FrameReader) readLine() ([]byte, error) {
 			if err := r.skipLong(); err != nil {
 				return nil, err
 			}
+			scanned = 0
 			continue
 		}
 		if _, err := r.br.Peek(n + 1); err != nil {

@@ -139,7 +139,7 @@ func TestFrameTooLargeDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// TestReadFrameReusesBuffer documents that a body is valid only until the
+// TestReadFrameBodyValidUntilNextRead: a body is valid only until the
 // next ReadFrame: small bodies come straight out of the read buffer.
 func TestReadFrameBodyValidUntilNextRead(t *testing.T) {
 	fr := NewFrameReader(strings.NewReader("Content-Length: 2\r\n\r\n{}Content-Length: 2\r\n\r\n[]"), 0, nil)

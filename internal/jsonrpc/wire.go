@@ -59,25 +59,31 @@ func parseID(raw []byte) (ID, bool) {
 	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
 		raw = raw[1 : n-1]
 	}
-	if len(raw) == 0 || len(raw) > 18 {
-		return parseFloatID(raw)
-	}
-	var id ID
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return parseFloatID(raw)
-		}
-		id = id*10 + ID(c-'0')
-	}
-	return id, true
-}
-
-func parseFloatID(raw []byte) (ID, bool) {
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || f != math.Trunc(f) || f < 0 || f > 1<<53 {
+	f, err := strconv.ParseFloat(string(raw), 64) // short: no allocation
+	if err != nil || f != math.Trunc(f) || f < 1 || f > 1<<53 {
 		return 0, false
 	}
 	return ID(f), true
+}
+
+// request encodes a request, or a notification if id is 0.
+func request(id ID, method string, params any) (*frameBuf, error) {
+	f := newFrameBuf()
+	f.raw(`{"jsonrpc":"2.0",`)
+	if id != 0 {
+		f.raw(`"id":`)
+		f.b.Write(strconv.AppendInt(f.b.AvailableBuffer(), id, 10))
+		f.raw(",")
+	}
+	f.raw(`"method":`)
+	f.string(method)
+	f.raw(`,"params":`)
+	if err := f.value(params); err != nil {
+		f.free()
+		return nil, fmt.Errorf("jsonrpc: encoding params of %s: %w", method, err)
+	}
+	f.raw("}")
+	return f, nil
 }
 
 // frameBuf builds one outgoing frame: the JSON body is appended after
@@ -113,11 +119,6 @@ func (f *frameBuf) free() {
 }
 
 func (f *frameBuf) raw(s string) { f.b.WriteString(s) }
-
-func (f *frameBuf) int(n int64) {
-	var tmp [20]byte
-	f.b.Write(strconv.AppendInt(tmp[:0], n, 10))
-}
 
 // value appends v as JSON (nil is null). A valid json.RawMessage is copied
 // as it is: no reflection, no compaction.
