@@ -34,6 +34,7 @@ and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
 		extEnableCmd(stdio, "disable"),
 		extValidateCmd(stdio),
 		extLogsCmd(stdio),
+		extTestCmd(stdio),
 	)
 	return cmd
 }

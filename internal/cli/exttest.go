@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/synaps-cli/synaps/internal/extension"
+)
+
+func extTestCmd(stdio Stdio) *cobra.Command {
+	var asJSON bool
+	var calls []string
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "test DIR",
+		Short: "Run an extension without a model and check it against the authoring checklist",
+		Long: `test starts the extension in DIR the way synaps would, with no model:
+it checks the manifest, the framing, the handshake and the permissions,
+calls every tool with an input built from its schema (or --call
+tool='{"json":1}'), sends every subscribed hook a sample event, sends an
+unknown method and then shutdown. Each checklist line passes or fails with
+the reason; the exit code is 1 when any line fails.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fixtures := map[string]json.RawMessage{}
+			for _, c := range calls {
+				name, input, ok := strings.Cut(c, "=")
+				if !ok || !json.Valid([]byte(input)) {
+					return usageError{fmt.Errorf("--call %q: write it as TOOL='{\"json\":\"input\"}'", c)}
+				}
+				fixtures[name] = json.RawMessage(input)
+			}
+			rep := extension.Conformance(cmd.Context(), args[0], extension.ConformanceOptions{Timeout: timeout, Calls: fixtures})
+			if asJSON {
+				enc := json.NewEncoder(stdio.Out)
+				enc.SetIndent("", "  ")
+				enc.Encode(rep)
+			} else {
+				printReport(stdio, rep)
+			}
+			if !rep.Passed {
+				return exitError{code: ExitError}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON (for CI)")
+	cmd.Flags().StringArrayVar(&calls, "call", nil, "tool input to use: TOOL='{...}' (repeatable)")
+	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Second, "how long to wait for each answer")
+	return cmd
+}
+
+func printReport(stdio Stdio, rep *extension.Report) {
+	color := colorOn(stdio.Out)
+	r := &renderer{color: color}
+	fails := 0
+	for _, c := range rep.Checks {
+		mark := map[string]string{
+			extension.CheckPass: r.style("32", "[pass]"),
+			extension.CheckWarn: r.style("33", "[warn]"),
+			extension.CheckFail: r.style("31", "[FAIL]"),
+			extension.CheckSkip: r.style("2", "[skip]"),
+		}[c.Status]
+		if c.Status == extension.CheckFail {
+			fails++
+		}
+		if c.Status == extension.CheckPass && c.Detail != "" && !strings.Contains(c.Detail, "\n") {
+			fmt.Fprintf(stdio.Out, "%s %s %s\n", mark, c.Name, r.style("2", "— "+c.Detail))
+			continue
+		}
+		fmt.Fprintf(stdio.Out, "%s %s\n", mark, c.Name)
+		if c.Detail != "" {
+			for _, l := range strings.Split(c.Detail, "\n") {
+				fmt.Fprintf(stdio.Out, "       %s\n", l)
+			}
+		}
+	}
+	if len(rep.Stderr) > 0 && fails > 0 {
+		fmt.Fprintln(stdio.Out, "stderr of the extension:")
+		for _, l := range rep.Stderr[max(0, len(rep.Stderr)-10):] {
+			fmt.Fprintf(stdio.Out, "  | %s\n", l)
+		}
+	}
+	if fails == 0 {
+		fmt.Fprintf(stdio.Out, "ok: %s passes every check\n", rep.Dir)
+	} else {
+		fmt.Fprintf(stdio.Out, "%d check(s) failed\n", fails)
+	}
+}

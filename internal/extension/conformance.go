@@ -1,0 +1,520 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/jsonrpc"
+)
+
+// This file is `synaps extensions test`: the authoring guide's step 8 as a
+// product. It starts an extension with no model and no agent, speaks the
+// protocol to it as synaps would, and reports each item of the guide's
+// checklist as pass, warn or fail with the reason and the fix.
+
+// Check statuses.
+const (
+	CheckPass = "pass"
+	CheckWarn = "warn" // worth fixing; does not fail the run
+	CheckFail = "fail"
+	CheckSkip = "skip" // could not be checked because an earlier step failed
+)
+
+// Check is one line of a conformance report.
+type Check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Report is the result of testing one extension.
+type Report struct {
+	Dir    string  `json:"dir"`
+	Passed bool    `json:"passed"`
+	Checks []Check `json:"checks"`
+	// Stderr is the extension's stderr during the test.
+	Stderr []string `json:"stderr,omitempty"`
+}
+
+// ConformanceOptions tune a test run.
+type ConformanceOptions struct {
+	// Timeout is the wait for each answer. Default 5 s.
+	Timeout time.Duration
+	// Calls are tool inputs to use instead of ones built from the schemas,
+	// by tool name.
+	Calls map[string]json.RawMessage
+	// Getenv reads the environment for the child; nil: os.Getenv.
+	Getenv func(string) string
+	// Config values for initialize; nil: resolved as a session would.
+	Config map[string]any
+}
+
+type checker struct {
+	report *Report
+}
+
+func (c *checker) add(name, status, detail string) {
+	c.report.Checks = append(c.report.Checks, Check{name, status, detail})
+}
+
+// Conformance tests the plugin in dir.
+func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report {
+	if o.Timeout <= 0 {
+		o.Timeout = 5 * time.Second
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	abs, _ := filepath.Abs(dir)
+	r := &Report{Dir: abs}
+	c := &checker{report: r}
+	defer func() {
+		r.Passed = true
+		for _, ch := range r.Checks {
+			if ch.Status == CheckFail {
+				r.Passed = false
+			}
+		}
+	}()
+
+	// 1. The manifest.
+	p := LoadPlugin(filepath.Base(abs), abs, ScopeUser)
+	if p.Err != nil {
+		c.add("plugin.json present at .synaps-plugin/plugin.json and valid", CheckFail, p.Err.Error())
+		return r
+	}
+	c.add("plugin.json present at .synaps-plugin/plugin.json and valid", CheckPass, "")
+	m := p.Manifest.Extension
+	if m == nil {
+		c.add("manifest has an \"extension\" object", CheckFail, `nothing to start: add "extension": {"entry_point": "python3 main.py", "extension_protocol_version": 1, "permissions": [...]}`)
+		return r
+	}
+	status, detail := protocolCheck(p.Manifest.File)
+	c.add("extension_protocol_version: 1 set", status, detail)
+
+	// 2. Start it and shake hands.
+	var mu sync.Mutex
+	var stderr []string
+	var lfFraming, noise []string
+	env := childEnv(o.Getenv, p, filepath.Join(os.TempDir(), "synaps-extension-test"))
+	argv, _, err := m.Argv(envLookup(env))
+	if err != nil {
+		c.add("extension starts", CheckFail, err.Error())
+		return r
+	}
+	proc, err := spawn(spawnSpec{
+		argv: argv, dir: abs, env: env,
+		stderr: func(l string) { mu.Lock(); stderr = append(stderr, l); mu.Unlock() },
+		connOpt: jsonrpc.Options{OnNoise: func(kind, detail string) {
+			mu.Lock()
+			defer mu.Unlock()
+			switch kind {
+			case "lf-framing":
+				lfFraming = append(lfFraming, detail)
+			default:
+				noise = append(noise, kind+": "+detail)
+			}
+		}},
+	})
+	if err != nil {
+		c.add("extension starts", CheckFail, err.Error())
+		return r
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			proc.kill()
+		}
+		mu.Lock()
+		r.Stderr = stderr
+		mu.Unlock()
+	}()
+	c.add("extension starts", CheckPass, strings.Join(argv, " "))
+
+	cfg := o.Config
+	if cfg == nil {
+		cfg, err = resolveConfig(o.Getenv, nil, p)
+		if err != nil {
+			c.add("config resolves", CheckFail, err.Error())
+			return r
+		}
+	}
+	call := func(method string, params any) (json.RawMessage, error) {
+		cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+		return proc.conn.Call(cctx, method, params)
+	}
+	raw, err := call(MethodInitialize, map[string]any{
+		"synaps_version": "extensions-test", "extension_protocol_version": ProtocolVersion,
+		"plugin_id": p.ID, "plugin_root": abs, "config": cfg,
+	})
+	mu.Lock()
+	lf := append([]string(nil), lfFraming...)
+	mu.Unlock()
+	if len(lf) > 0 {
+		c.add(`framing uses \r\n\r\n (not \n\n)`, CheckFail, `header lines end in a bare \n; write "Content-Length: N\r\n\r\n" before each body`)
+	}
+	if err != nil {
+		detail := describeHandshakeFailure(proc, err, o.Timeout)
+		if len(lf) == 0 {
+			c.add(`framing uses \r\n\r\n (not \n\n)`, CheckSkip, "no frame arrived")
+		}
+		c.add("initialize answered", CheckFail, detail)
+		return r
+	}
+	if len(lf) == 0 {
+		c.add(`framing uses \r\n\r\n (not \n\n)`, CheckPass, "")
+	}
+	c.add("stdout flushed after every write", CheckPass, "initialize answered within "+o.Timeout.String())
+	res, err := decodeInitResult(raw)
+	if err != nil {
+		c.add("initialize answered", CheckFail, err.Error())
+		return r
+	}
+	if res.ProtocolVersion == nil {
+		c.add("initialize answered", CheckWarn, `the result has no "protocol_version"; add "protocol_version": 1`)
+	} else {
+		c.add("initialize answered", CheckPass, "")
+	}
+
+	// 3. Permissions for what it declared.
+	tools, toolProblems := decodeTools(res.Capabilities.Tools, m.Permissions, nil)
+	subs := append([]Subscription(nil), m.Hooks...)
+	var hookProblems []string
+	if !isNull(res.Capabilities.Hooks) {
+		got, warns, err := AcceptSubscriptions(p.Manifest.File, "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
+		hookProblems = append(hookProblems, warns...)
+		for _, e := range unjoin(err) {
+			hookProblems = append(hookProblems, e.Error())
+		}
+		for _, s := range got {
+			if !containsSub(subs, s) {
+				subs = append(subs, s)
+			}
+		}
+	}
+	if len(toolProblems)+len(hookProblems) > 0 {
+		c.add("every permission used is listed in permissions", CheckFail, strings.Join(append(toolProblems, hookProblems...), "\n"))
+	} else {
+		c.add("every permission used is listed in permissions", CheckPass, fmt.Sprintf("%d tool(s), %d hook subscription(s)", len(tools), len(subs)))
+	}
+	var missing []string
+	for _, perm := range m.PermissionList {
+		if h, ok := strings.CutPrefix(perm, HookPermissionPrefix); ok && !subscribed(subs, h) {
+			missing = append(missing, fmt.Sprintf("permission %q is listed, but no %s hook is declared, so it will never be called; add {\"name\": %q} to capabilities.hooks in the initialize result", perm, h, h))
+		}
+	}
+	if m.Permissions.Has(PermToolsRegister) && len(tools) == 0 && len(toolProblems) == 0 {
+		missing = append(missing, `permission "tools.register" is listed, but initialize declares no tools; list them in capabilities.tools`)
+	}
+	switch {
+	case len(missing) > 0:
+		c.add("initialize declares all tools and hooks", CheckFail, strings.Join(missing, "\n"))
+	case len(tools) == 0 && len(subs) == 0:
+		c.add("initialize declares all tools and hooks", CheckWarn, "the extension declares no tools and no hooks, so synaps will never call it")
+	default:
+		c.add("initialize declares all tools and hooks", CheckPass, declared(tools, subs))
+	}
+
+	// 4. Each tool, with a sample input.
+	for _, t := range tools {
+		name := "tool " + t.Name + " answers tool.call"
+		input, ok := o.Calls[t.Name]
+		if !ok {
+			input = SampleInput(t.InputSchema)
+		}
+		raw, err := call(MethodToolCall, toolCallParams{Name: t.Name, Input: input})
+		switch {
+		case err != nil:
+			c.add(name, CheckFail, callFailure(proc, err, o.Timeout, &mu, &noise))
+		default:
+			out := NormalizeToolResult(raw)
+			detail := fmt.Sprintf("input %s → %s", input, truncate(strings.ReplaceAll(out.Output, "\n", "⏎"), 100))
+			if out.IsError {
+				c.add(name, CheckWarn, detail+" (reported as an error; pass a fixture with --call "+t.Name+"='{...}' if the sample input is not meaningful)")
+			} else {
+				c.add(name, CheckPass, detail)
+			}
+		}
+	}
+
+	// 5. Each hook, with a sample event.
+	seen := map[string]bool{}
+	for _, s := range subs {
+		if seen[s.Hook] {
+			continue
+		}
+		seen[s.Hook] = true
+		spec, _ := LookupHook(s.Hook)
+		name := "hook " + s.Hook + " answers with a valid action"
+		ev := SampleEvent(s)
+		raw, err := call(MethodHookHandle, json.RawMessage(ev.encode()))
+		if err != nil {
+			c.add(name, CheckFail, callFailure(proc, err, o.Timeout, &mu, &noise))
+			continue
+		}
+		hr, err := DecodeHookResult(raw)
+		switch {
+		case err != nil:
+			c.add(name, CheckFail, fmt.Sprintf("answer %s: %v", truncate(string(raw), 120), err))
+		case !spec.Allows(hr.Action):
+			c.add(name, CheckFail, fmt.Sprintf("answered %q, which %s does not allow (allowed: continue%s)", hr.Action, s.Hook, actionList(spec)))
+		case hr.Action == ActionReplace && !m.Permissions.Has(PermToolsTransformOutput):
+			c.add(name, CheckFail, fmt.Sprintf("answered replace without the %q permission", PermToolsTransformOutput))
+		default:
+			c.add(name, CheckPass, "answered "+string(hr.Action))
+		}
+	}
+
+	// 6. Unknown methods.
+	_, err = call("synaps.test/unknown_method", map[string]any{})
+	var rpcErr *jsonrpc.Error
+	switch {
+	case err == nil || errors.As(err, &rpcErr):
+		if _, err2 := call(MethodHookHandle, json.RawMessage(SampleEvent(Subscription{Hook: HookOnMessageComplete}).encode())); err2 != nil && !errors.As(err2, &rpcErr) {
+			c.add("unknown methods tolerated (no crash)", CheckFail, "the extension answered the unknown method but then stopped answering: "+callFailure(proc, err2, o.Timeout, &mu, &noise))
+		} else {
+			c.add("unknown methods tolerated (no crash)", CheckPass, "")
+		}
+	default:
+		c.add("unknown methods tolerated (no crash)", CheckFail, "after an unknown method: "+callFailure(proc, err, o.Timeout, &mu, &noise)+`; answer unknown requests with "result": {} (or an error) and keep reading`)
+	}
+
+	// 7. Shutdown.
+	if !proc.alive() {
+		c.add("shutdown response sent before exit", CheckSkip, "the process is not running")
+		return r
+	}
+	_, err = call(MethodShutdown, nil)
+	switch {
+	case err != nil:
+		c.add("shutdown response sent before exit", CheckFail, "no reply to shutdown within "+o.Timeout.String()+`; reply {"jsonrpc":"2.0","id":<id>,"result":{}} and then exit`)
+	case !proc.waitExit(2 * time.Second):
+		c.add("shutdown response sent before exit", CheckFail, "replied to shutdown but was still running 2 s later; leave the read loop and exit after replying")
+	default:
+		c.add("shutdown response sent before exit", CheckPass, proc.exitDescription())
+	}
+	proc.stop(stopTimeouts{reply: 10 * time.Millisecond, exit: 500 * time.Millisecond}, false)
+	stopped = true
+
+	mu.Lock()
+	if len(noise) > 0 {
+		c.add("stdout carries only frames", CheckWarn, strings.Join(noise, "\n")+"\nwrite logs to stderr, never stdout")
+	}
+	mu.Unlock()
+	return r
+}
+
+// protocolCheck reads the raw manifest: the guide asks authors to set the
+// version explicitly even though 1 is the default.
+func protocolCheck(file string) (string, string) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return CheckSkip, err.Error()
+	}
+	var top struct {
+		Extension map[string]json.RawMessage `json:"extension"`
+	}
+	_ = json.Unmarshal(data, &top)
+	for _, k := range []string{"extension_protocol_version", "protocol_version"} {
+		if string(top.Extension[k]) == "1" {
+			return CheckPass, k + ": 1"
+		}
+	}
+	return CheckWarn, `not set; add "extension_protocol_version": 1 to the extension object`
+}
+
+func describeHandshakeFailure(p *process, err error, timeout time.Duration) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("no answer to initialize within %s: the extension hangs at initialize. Flush stdout after every write (sys.stdout.buffer.flush() in Python) and end each header with \\r\\n\\r\\n", timeout)
+	case !p.alive() || errors.Is(err, jsonrpc.ErrClosed):
+		p.waitExit(200 * time.Millisecond)
+		return "the process ended during initialize (" + p.exitDescription() + "); its stderr is below"
+	}
+	return err.Error()
+}
+
+func callFailure(p *process, err error, timeout time.Duration, mu *sync.Mutex, noise *[]string) string {
+	mu.Lock()
+	bad := ""
+	for _, n := range *noise {
+		if strings.HasPrefix(n, "bad-json") {
+			bad = n
+		}
+	}
+	mu.Unlock()
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && bad != "":
+		return "the answer was not JSON (" + truncate(bad, 160) + "); send the result as a JSON-RPC response object"
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("no answer within %s", timeout)
+	case !p.alive() || errors.Is(err, jsonrpc.ErrClosed):
+		p.waitExit(200 * time.Millisecond)
+		return "the process crashed (" + p.exitDescription() + ")"
+	}
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		return "answered with a JSON-RPC error: " + rpcErr.Message
+	}
+	return err.Error()
+}
+
+func subscribed(subs []Subscription, hook string) bool {
+	for _, s := range subs {
+		if s.Hook == hook {
+			return true
+		}
+	}
+	return false
+}
+
+func declared(tools []ToolDecl, subs []Subscription) string {
+	var parts []string
+	for _, t := range tools {
+		parts = append(parts, "tool "+t.Name)
+	}
+	for _, s := range subs {
+		parts = append(parts, "hook "+s.Hook)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func actionList(spec HookSpec) string {
+	var b strings.Builder
+	for _, a := range spec.Actions {
+		b.WriteString(", " + string(a))
+	}
+	return b.String()
+}
+
+// SampleEvent is a plausible event for a subscription: a bash call that
+// satisfies its matcher for tool hooks, a short message for the others.
+func SampleEvent(s Subscription) *Event {
+	ev := &Event{Kind: s.Hook, SessionID: "extensions-test"}
+	switch s.Hook {
+	case HookBeforeToolCall, HookAfterToolCall:
+		name := "bash"
+		if s.Tool != "" {
+			name = s.Tool
+		}
+		input := json.RawMessage(`{"command":"echo synaps-test"}`)
+		if s.Match != nil {
+			switch {
+			case s.Match.InputEquals != nil:
+				input = s.Match.InputEquals
+			case s.Match.InputContains != nil:
+				b, _ := json.Marshal(map[string]string{"command": *s.Match.InputContains})
+				input = b
+			}
+		}
+		ev.ToolName, ev.ToolRuntimeName, ev.ToolInput = name, name, input
+		if s.Hook == HookAfterToolCall {
+			out := "synaps-test\n"
+			ev.ToolOutput = &out
+		}
+	case HookBeforeMessage:
+		msg := "hello from synaps extensions test"
+		ev.Message = &msg
+	case HookOnMessageComplete:
+		msg := "Hello!"
+		ev.Message = &msg
+		ev.Data = json.RawMessage(`{"content_block_count":1,"has_tool_use":false}`)
+	case HookOnCompaction:
+		ev.Data = json.RawMessage(`{"old_session_id":"old","new_session_id":"extensions-test","message_count":4,"source":"manual"}`)
+	case HookOnSessionEnd:
+		ev.Transcript = json.RawMessage(`[{"role":"user","content":[{"type":"text","text":"hi"}]}]`)
+	}
+	return ev
+}
+
+// SampleInput builds an input that satisfies a JSON Schema's common
+// keywords: required properties with values of their type (a default,
+// const or first enum value when given).
+func SampleInput(schema json.RawMessage) json.RawMessage {
+	var s map[string]any
+	if json.Unmarshal(schema, &s) != nil {
+		return json.RawMessage("{}")
+	}
+	v := sampleValue(s, 0)
+	if _, ok := v.(map[string]any); !ok {
+		v = map[string]any{}
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func sampleValue(s map[string]any, depth int) any {
+	if d, ok := s["default"]; ok {
+		return d
+	}
+	if c, ok := s["const"]; ok {
+		return c
+	}
+	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
+		return e[0]
+	}
+	typ, _ := s["type"].(string)
+	if ts, ok := s["type"].([]any); ok && len(ts) > 0 {
+		typ, _ = ts[0].(string)
+	}
+	if typ == "" {
+		if _, ok := s["properties"]; ok {
+			typ = "object"
+		}
+	}
+	switch typ {
+	case "object":
+		out := map[string]any{}
+		if depth > 5 {
+			return out
+		}
+		props, _ := s["properties"].(map[string]any)
+		req, _ := s["required"].([]any)
+		names := make([]string, 0, len(req))
+		for _, r := range req {
+			if n, ok := r.(string); ok {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			ps, _ := props[n].(map[string]any)
+			out[n] = sampleValue(ps, depth+1)
+		}
+		return out
+	case "array":
+		items, _ := s["items"].(map[string]any)
+		n := 0
+		if mi, ok := s["minItems"].(float64); ok {
+			n = int(mi)
+		}
+		arr := make([]any, 0, n)
+		for i := 0; i < n; i++ {
+			arr = append(arr, sampleValue(items, depth+1))
+		}
+		return arr
+	case "integer", "number":
+		if mn, ok := s["minimum"].(float64); ok {
+			return mn
+		}
+		return 1
+	case "boolean":
+		return true
+	case "null":
+		return nil
+	default:
+		if mn, ok := s["minLength"].(float64); ok && mn > 4 {
+			return strings.Repeat("x", int(mn))
+		}
+		return "test"
+	}
+}
