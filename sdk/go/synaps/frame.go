@@ -58,4 +58,3 @@ func frame(body []byte) []byte {
 	b.Write(body)
 	return b.Bytes()
 }
-
