@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,6 +39,12 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			for _, k := range []string{"SYNAPS_BASE_DIR", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "SYNAPS_EXTENSIONS_TRACE"} {
 				env.Setenv(k, "")
+			}
+			// Go extensions (`go run .`) compile with the real caches.
+			for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+				if out, err := exec.Command("go", "env", k).Output(); err == nil {
+					env.Setenv(k, strings.TrimSpace(string(out)))
+				}
 			}
 			return os.MkdirAll(home, 0o755)
 		},

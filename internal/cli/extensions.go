@@ -35,6 +35,7 @@ and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
 		extValidateCmd(stdio),
 		extLogsCmd(stdio),
 		extTestCmd(stdio),
+		extNewCmd(stdio),
 	)
 	return cmd
 }

@@ -46,7 +46,9 @@ type Report struct {
 
 // ConformanceOptions tune a test run.
 type ConformanceOptions struct {
-	// Timeout is the wait for each answer. Default 5 s.
+	// Timeout is the wait for each answer. Default 5 s, and 10 s (the
+	// runtime's deadline) for initialize, which may include a compile
+	// (`go run .`).
 	Timeout time.Duration
 	// Calls are tool inputs to use instead of ones built from the schemas,
 	// by tool name.
@@ -67,8 +69,10 @@ func (c *checker) add(name, status, detail string) {
 
 // Conformance tests the plugin in dir.
 func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report {
+	initTimeout := o.Timeout
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Second
+		initTimeout = MethodDeadlines[MethodInitialize]
 	}
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
@@ -148,7 +152,11 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 		}
 	}
 	call := func(method string, params any) (json.RawMessage, error) {
-		cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+		d := o.Timeout
+		if method == MethodInitialize {
+			d = initTimeout
+		}
+		cctx, cancel := context.WithTimeout(ctx, d)
 		defer cancel()
 		return proc.conn.Call(cctx, method, params)
 	}
@@ -163,7 +171,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 		c.add(`framing uses \r\n\r\n (not \n\n)`, CheckFail, `header lines end in a bare \n; write "Content-Length: N\r\n\r\n" before each body`)
 	}
 	if err != nil {
-		detail := describeHandshakeFailure(proc, err, o.Timeout)
+		detail := describeHandshakeFailure(proc, err, initTimeout)
 		if len(lf) == 0 {
 			c.add(`framing uses \r\n\r\n (not \n\n)`, CheckSkip, "no frame arrived")
 		}
@@ -173,7 +181,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	if len(lf) == 0 {
 		c.add(`framing uses \r\n\r\n (not \n\n)`, CheckPass, "")
 	}
-	c.add("stdout flushed after every write", CheckPass, "initialize answered within "+o.Timeout.String())
+	c.add("stdout flushed after every write", CheckPass, "initialize answered within "+initTimeout.String())
 	res, err := decodeInitResult(raw)
 	if err != nil {
 		c.add("initialize answered", CheckFail, err.Error())

@@ -1,0 +1,125 @@
+// Package scaffold writes a new extension (`synaps extensions new`) in
+// Python, Node.js or Go: a manifest in the guide's dialect and a
+// dependency-free program with one tool and/or hooks, ready to pass
+// `synaps extensions test` unchanged.
+package scaffold
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"text/template"
+
+	"github.com/synaps-cli/synaps/internal/extension"
+)
+
+//go:embed templates
+var templates embed.FS
+
+// Langs are the languages a scaffold can be written in.
+var Langs = []string{"python", "node", "go"}
+
+// Options describe the extension to write.
+type Options struct {
+	Name string
+	Lang string
+	// Tool adds a "hello" tool (the default when there are no hooks).
+	Tool bool
+	// Hooks subscribes to these hooks.
+	Hooks []string
+}
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// Write creates dir (which must not exist) with the extension.
+func Write(dir string, o Options) ([]string, error) {
+	if !nameRE.MatchString(o.Name) {
+		return nil, fmt.Errorf("name %q: use lowercase letters, digits and dashes, starting with a letter (it becomes the plugin id)", o.Name)
+	}
+	if !slices.Contains(Langs, o.Lang) {
+		return nil, fmt.Errorf("--lang %q: choose python, node or go", o.Lang)
+	}
+	for _, h := range o.Hooks {
+		if _, ok := extension.LookupHook(h); !ok {
+			return nil, fmt.Errorf("--hook %q is not a hook; choose one of %v", h, extension.HookNames())
+		}
+	}
+	if !o.Tool && len(o.Hooks) == 0 {
+		o.Tool = true
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return nil, fmt.Errorf("%s already exists; choose another name or remove it", dir)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	perms := []string{}
+	if o.Tool {
+		perms = append(perms, extension.PermToolsRegister)
+	}
+	for _, h := range o.Hooks {
+		perms = append(perms, extension.HookPermissionPrefix+h)
+	}
+	entry := map[string]string{"python": "python3 main.py", "node": "node main.js", "go": "go run ."}[o.Lang]
+	ext := map[string]any{"entry_point": entry, "extension_protocol_version": 1, "permissions": perms}
+	if o.Lang == "go" {
+		// `go run` needs the Go settings that the scrubbed environment
+		// would otherwise drop (a custom cache or module path).
+		ext["env"] = []string{"GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"}
+	}
+	manifest, _ := json.MarshalIndent(map[string]any{
+		"name": o.Name, "version": "0.1.0", "description": "A synaps extension", "extension": ext,
+	}, "", "  ")
+	hooksJSON, _ := json.Marshal(append([]string{}, o.Hooks...))
+	data := map[string]any{"Name": o.Name, "Tool": o.Tool, "Hooks": o.Hooks, "HooksJSON": string(hooksJSON), "Entry": entry}
+	files := map[string][]byte{filepath.Join(".synaps-plugin", "plugin.json"): append(manifest, '\n')}
+	for src, dst := range map[string]string{
+		"python": "main.py", "node": "main.js", "go": "main.go", "readme": "README.md",
+	} {
+		if src != o.Lang && src != "readme" {
+			continue
+		}
+		b, err := render("templates/"+src+".tmpl", data)
+		if err != nil {
+			return nil, err
+		}
+		files[dst] = b
+	}
+	if o.Lang == "go" {
+		files["go.mod"] = []byte("module " + o.Name + "\n\ngo 1.22\n")
+	}
+	var written []string
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		mode := os.FileMode(0o644)
+		if name == "main.py" || name == "main.js" {
+			mode = 0o755
+		}
+		if err := os.WriteFile(path, content, mode); err != nil {
+			return nil, err
+		}
+		written = append(written, path)
+	}
+	slices.Sort(written)
+	return written, nil
+}
+
+func render(name string, data any) ([]byte, error) {
+	t, err := template.ParseFS(templates, name)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
