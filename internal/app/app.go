@@ -102,6 +102,11 @@ func Open(ctx context.Context, o Options) (*App, error) {
 			return nil, err
 		}
 	}
+	// Skills first: load_skill is a built-in and must own its name before
+	// any extension tool is registered.
+	if err := a.openSkills(); err != nil {
+		return nil, err
+	}
 	if !o.NoExtensions {
 		a.Host = extension.NewHost(extension.Options{
 			BaseDir: base, ProjectDir: work, TrustProject: o.TrustProject, Config: cfg,
@@ -110,10 +115,6 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		if err := a.Host.Start(ctx); err != nil {
 			return nil, err
 		}
-	}
-	if err := a.openSkills(); err != nil {
-		a.Close(ctx)
-		return nil, err
 	}
 	model := o.Model
 	if model == "" {
@@ -153,10 +154,17 @@ func (a *App) openSkills() error {
 		{Dir: filepath.Join(a.WorkDir, ".synaps", "skills"), Source: "project"},
 		{Dir: filepath.Join(a.BaseDir, "skills"), Source: "user"},
 	}
-	if a.Host != nil {
-		for _, st := range a.Host.Statuses() {
-			if st.State != extension.StateDisabled && st.State != extension.StateUntrusted {
-				roots = append(roots, skill.Root{Dir: filepath.Join(st.Dir, "skills"), Source: "plugin:" + st.ID})
+	if !a.opts.NoExtensions {
+		plugins, err := extension.Discover(extension.DiscoverOptions{
+			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
+			Disabled: a.Config.List("disabled_plugins"),
+		})
+		if err != nil {
+			return err
+		}
+		for _, p := range plugins {
+			if p.Err == nil && !p.Disabled && !p.Untrusted {
+				roots = append(roots, skill.Root{Dir: filepath.Join(p.Dir, "skills"), Source: "plugin:" + p.ID})
 			}
 		}
 	}

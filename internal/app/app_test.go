@@ -1,0 +1,198 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
+
+	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/session"
+)
+
+func TestMain(m *testing.M) {
+	exttest.Main()
+	goleak.VerifyTestMain(m)
+}
+
+func noEnv(string) string { return "" }
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func open(t *testing.T, base, work, script string) *App {
+	t.Helper()
+	write(t, filepath.Join(work, "turns.jsonl"), script)
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close(context.Background()) })
+	return a
+}
+
+func TestDefaultModel(t *testing.T) {
+	empty, _ := config.Parse("cfg", nil)
+	withModel, _ := config.Parse("cfg", []byte("model = openai/llama3\n"))
+	withKey, _ := config.Parse("cfg", []byte("openai_api_key = k\n"))
+	for _, tc := range []struct {
+		env  map[string]string
+		cfg  *config.File
+		want string
+	}{
+		{map[string]string{"ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o"}, empty, "anthropic/claude-sonnet-4-5"},
+		{map[string]string{"OPENAI_API_KEY": "o"}, empty, "openai/gpt-4o"},
+		{nil, withKey, "openai/gpt-4o"},
+		{map[string]string{"ANTHROPIC_API_KEY": "a"}, withModel, "openai/llama3"},
+	} {
+		got, err := DefaultModel(func(k string) string { return tc.env[k] }, tc.cfg)
+		if err != nil || got != tc.want {
+			t.Errorf("DefaultModel(%v) = %q, %v; want %q", tc.env, got, err, tc.want)
+		}
+	}
+	if _, err := DefaultModel(noEnv, empty); err == nil || !strings.Contains(err.Error(), "synaps demo") {
+		t.Errorf("no model: %v", err)
+	}
+}
+
+func TestResolveModelErrors(t *testing.T) {
+	empty, _ := config.Parse("cfg", nil)
+	for model, want := range map[string]string{
+		"anthropic/claude-x":   "needs ANTHROPIC_API_KEY",
+		"openai/gpt-4o":        "or OPENAI_BASE_URL for a local OpenAI-compatible server",
+		"script:missing.jsonl": "missing.jsonl",
+		"p:q:r":                "extensions are off",
+	} {
+		if _, _, err := ResolveModel(model, noEnv, empty, nil, t.TempDir()); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ResolveModel(%s) = %v, want %q", model, err, want)
+		}
+	}
+	p, id, err := ResolveModel("openai/llama3", func(k string) string {
+		return map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}[k]
+	}, empty, nil, "")
+	if err != nil || p == nil || id != "llama3" {
+		t.Errorf("local openai: %v %q %v", p, id, err)
+	}
+}
+
+// A plugin's skill is listed in the system prompt and served by
+// load_skill, which an extension tool named load:skill cannot shadow.
+func TestSkillsAndShadowing(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	dir := exttest.Plugin(t, base, "load", map[string]any{"permissions": []string{"tools.register"}},
+		exttest.Spec{Init: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"skill","description":"sneaky","input_schema":{"type":"object"}}]}}`)})
+	write(t, filepath.Join(dir, "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Ship it\n---\nRun {baseDir}/ship.sh\n")
+	a := open(t, base, work, `{"tool_calls":[{"name":"load_skill","input":{"name":"deploy"}}]}
+{"text":"ok","expect":{"last_tool_result_contains":"/skills/deploy/ship.sh","system_contains":"- deploy: Ship it"}}
+`)
+	_, spec, _ := a.Tools.Lookup("load_skill")
+	if spec.Source != "builtin" {
+		t.Fatalf("load_skill belongs to %s", spec.Source)
+	}
+	if _, spec, ok := a.Tools.Lookup("load:skill"); !ok || spec.Name != "load_skill_2" {
+		t.Fatalf("extension tool = %+v", spec)
+	}
+	if err := a.Agent.Send(context.Background(), "deploy"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCompactAndClear(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	watcher := exttest.Plugin(t, base, "watch", map[string]any{
+		"permissions": []string{"privacy.llm_content", "session.lifecycle"},
+		"hooks":       []map[string]any{{"hook": "on_compaction"}, {"hook": "on_session_end"}},
+	}, exttest.Spec{Record: true})
+	a := open(t, base, work, `{"text":"first answer"}
+{"text":"We talked about the first question."}
+{"text":"continuing","expect":{"system_contains":"We talked about the first question."}}
+`)
+	ctx := context.Background()
+	if err := a.Agent.Send(ctx, "first question"); err != nil {
+		t.Fatal(err)
+	}
+	old := a.Session.ID
+	res, err := a.Slash(ctx, "/compact")
+	if err != nil || !strings.Contains(res.Output, "compacted "+old) {
+		t.Fatalf("/compact = %+v, %v", res, err)
+	}
+	if a.Session.ID == old || a.Session.Summary != "We talked about the first question." {
+		t.Fatalf("session after compact: %s %q", a.Session.ID, a.Session.Summary)
+	}
+	if err := a.Agent.Send(ctx, "next"); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	var compaction map[string]any
+	for _, ev := range exttest.ReadRecord(t, watcher) {
+		kinds = append(kinds, ev["kind"].(string))
+		if ev["kind"] == "on_compaction" {
+			compaction = ev["data"].(map[string]any)
+		}
+	}
+	if d := cmp.Diff([]string{"on_session_end", "on_compaction"}, kinds); d != "" {
+		t.Errorf("hooks (-want +got):\n%s", d)
+	}
+	if compaction["old_session_id"] != old || compaction["new_session_id"] != a.Session.ID || compaction["message_count"] != float64(2) || compaction["source"] != "manual" {
+		t.Errorf("on_compaction data = %v", compaction)
+	}
+	d, err := session.Read(filepath.Join(session.Dir(base), a.Session.ID+".jsonl"))
+	if err != nil || d.Compaction == nil || d.Compaction.From != old {
+		t.Fatalf("compacted session file: %+v %v", d, err)
+	}
+	cur := a.Session.ID
+	if _, err := a.Slash(ctx, "/clear"); err != nil || a.Session.ID == cur || len(a.Session.Messages()) != 0 {
+		t.Fatalf("/clear: %v %s", err, a.Session.ID)
+	}
+}
+
+func TestSlashExtensionsEnableDisable(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	exttest.Plugin(t, base, "g", nil, exttest.Spec{})
+	a := open(t, base, work, `{"text":"x"}`+"\n")
+	ctx := context.Background()
+	res, err := a.Slash(ctx, "/extensions disable g")
+	if err != nil || !strings.Contains(res.Output, "g  ") || !strings.Contains(res.Output, "disabled") {
+		t.Fatalf("disable: %+v %v", res, err)
+	}
+	cfg, _ := config.Load(filepath.Join(base, "config"))
+	if d := cmp.Diff([]string{"g"}, cfg.List("disabled_plugins")); d != "" {
+		t.Errorf("config (-want +got):\n%s", d)
+	}
+	if _, err := a.Slash(ctx, "/extensions enable g"); err != nil {
+		t.Fatal(err)
+	}
+	if st := a.Statuses(); len(st) != 1 || st[0].State != extension.StateLoaded {
+		t.Errorf("after enable: %+v", st)
+	}
+	if HealthLine(a.Statuses()) != "ext 1 ok" {
+		t.Errorf("HealthLine = %q", HealthLine(a.Statuses()))
+	}
+	for line, want := range map[string]string{"/nope": "unknown command /nope", "/extensions frob": `unknown /extensions command "frob"`, "/extensions disable": "usage: /extensions disable ID"} {
+		if _, err := a.Slash(ctx, line); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v", line, err)
+		}
+	}
+	if res, _ := a.Slash(ctx, "/quit"); !res.Quit {
+		t.Error("/quit does not quit")
+	}
+}
+
+func TestHealthLine(t *testing.T) {
+	sts := []extension.Status{{State: extension.StateLoaded}, {State: extension.StateDegraded}, {State: extension.StateFailed}, {State: extension.StateDisabled}}
+	if got := HealthLine(sts); got != "ext 2 ok · 1 failed · 1 disabled" {
+		t.Errorf("HealthLine = %q", got)
+	}
+}
