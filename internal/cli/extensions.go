@@ -158,7 +158,8 @@ func extEnableCmd(stdio Stdio, verb string) *cobra.Command {
 				return err
 			}
 			id := args[0]
-			plugins, err := extension.Discover(extension.DiscoverOptions{BaseDir: base})
+			wd, _ := os.Getwd()
+			plugins, err := extension.Discover(extension.DiscoverOptions{BaseDir: base, ProjectDir: wd, TrustProject: true})
 			if err != nil {
 				return err
 			}

@@ -63,6 +63,7 @@ type DiscoverOptions struct {
 // directory shows up, loaded or not, so nothing fails silently.
 func Discover(o DiscoverOptions) ([]*Plugin, error) {
 	byID := map[string]*Plugin{}
+	var extra []*Plugin // untrusted project plugins that share a user plugin's id
 	if err := scanDir(filepath.Join(o.BaseDir, "plugins"), ScopeUser, byID); err != nil {
 		return nil, err
 	}
@@ -81,6 +82,13 @@ func Discover(o DiscoverOptions) ([]*Plugin, error) {
 		}
 		for id, p := range project {
 			p.Untrusted = !trusted
+			if _, user := byID[id]; user && !trusted {
+				// An untrusted project must not switch off a user's
+				// plugin (a guard, say) by shipping one of the same id:
+				// both are listed, and only the user's runs.
+				extra = append(extra, p)
+				continue
+			}
 			byID[id] = p
 		}
 	}
@@ -88,12 +96,20 @@ func Discover(o DiscoverOptions) ([]*Plugin, error) {
 	for _, id := range o.Disabled {
 		disabled[id] = true
 	}
-	out := make([]*Plugin, 0, len(byID))
+	out := make([]*Plugin, 0, len(byID)+len(extra))
 	for _, p := range byID {
-		p.Disabled = disabled[p.ID]
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	out = append(out, extra...)
+	for _, p := range out {
+		p.Disabled = disabled[p.ID]
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].ID != out[j].ID {
+			return out[i].ID < out[j].ID
+		}
+		return out[i].Scope == ScopeUser
+	})
 	return out, nil
 }
 

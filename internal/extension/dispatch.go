@@ -167,11 +167,15 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 			if s.closed && spec.ToolFilter {
 				reason := fmt.Sprintf("the extension failed (%v) and its failure_policy is closed", err)
 				if ev.Kind == HookAfterToolCall {
+					// Withheld, and later handlers see what will be kept.
 					out := fmt.Sprintf("[tool output withheld: extension %s failed (%v) and its failure_policy is closed]", id, err)
+					h.env.intercept.record(ev, id, ActionReplace, &out)
+					ev.ToolOutput, params = &out, nil
 					d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
 					continue
 				}
 				d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, reason)
+				h.env.intercept.record(ev, id, ActionBlock, nil)
 				return d
 			}
 			continue
@@ -219,6 +223,10 @@ func (h *Host) callHook(ctx context.Context, s *subscriber, spec HookSpec, param
 	var res HookResult
 	if err == nil {
 		res, err = DecodeHookResult(raw)
+		if errors.Is(err, errUnknownAction) {
+			e.log.note("%s: %v; treated as continue", spec.Name, err)
+			res, err = HookResult{Action: ActionContinue}, nil
+		}
 		if errors.Is(err, errMalformedModify) {
 			e.log.note("%s: %v; blocking the call", spec.Name, err)
 			res, err = HookResult{Action: ActionBlock, Reason: "malformed modify result: " + err.Error()}, nil

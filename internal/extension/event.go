@@ -115,6 +115,11 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
+// errUnknownAction is an action name this runtime does not know; the
+// dispatcher logs it and continues, as for any action the hook does not
+// allow.
+var errUnknownAction = errors.New("unknown action")
+
 // errMalformedModify is a modify result without an object "input".
 var errMalformedModify = errors.New(`modify needs "input": a JSON object with the new tool input`)
 
@@ -187,7 +192,7 @@ func DecodeHookResult(raw json.RawMessage) (HookResult, error) {
 		}
 		return HookResult{Action: ActionInject, Content: content}, nil
 	default:
-		return HookResult{}, fmt.Errorf("unknown action %q (known: continue, allow, block, confirm, modify, replace, inject)", action)
+		return HookResult{}, fmt.Errorf("%w %q (known: continue, allow, block, confirm, modify, replace, inject)", errUnknownAction, action)
 	}
 }
 

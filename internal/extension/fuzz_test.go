@@ -1,6 +1,7 @@
 package extension
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -74,6 +75,55 @@ func FuzzParseManifest(f *testing.F) {
 		argv, shell, err := e.Argv(getenv)
 		if err == nil && len(argv) == 0 {
 			t.Fatalf("Argv = empty argv, shell %v, no error", shell)
+		}
+	})
+}
+
+// FuzzDecodeHookResult: any bytes an extension may answer with. The
+// decoder never panics; an accepted result is well formed for its action
+// (a modify always carries an object, a replace an output, an inject
+// content, a block a reason), so the dispatcher never acts on half a result.
+func FuzzDecodeHookResult(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `null`, ``, `{"action":"continue"}`, `{"action":"allow"}`,
+		`{"action":"block","reason":"no"}`, `{"action":"block"}`, `{"action":"deny","message":"m"}`,
+		`{"action":"confirm","message":"sure?"}`, `{"action":"modify","input":{"command":"ls"}}`,
+		`{"action":"modify","input":"ls"}`, `{"action":"replace","output":"x"}`,
+		`{"action":"replace","output":[{"type":"text","text":"a"}]}`, `{"action":"inject","content":"ctx"}`,
+		`{"action":"inject","content":""}`, `{"action":"explode"}`, `[]`, `"continue"`, `{"action":7}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := DecodeHookResult(data)
+		if err != nil {
+			return
+		}
+		switch r.Action {
+		case ActionContinue:
+		case ActionBlock:
+			if r.Reason == "" {
+				t.Fatalf("block without reason from %q", data)
+			}
+		case ActionConfirm:
+			if r.Message == "" {
+				t.Fatalf("confirm without message from %q", data)
+			}
+		case ActionModify:
+			var obj map[string]any
+			if json.Unmarshal(r.Input, &obj) != nil || obj == nil {
+				t.Fatalf("modify without object input from %q", data)
+			}
+		case ActionReplace:
+			if r.Output == nil {
+				t.Fatalf("replace without output from %q", data)
+			}
+		case ActionInject:
+			if r.Content == "" {
+				t.Fatalf("inject without content from %q", data)
+			}
+		default:
+			t.Fatalf("unknown action %q accepted from %q", r.Action, data)
 		}
 	})
 }

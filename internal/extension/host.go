@@ -329,6 +329,9 @@ func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.Ra
 		d.Blocked, d.BlockedBy = true, d.Confirms[0].Extension
 		d.Reason = BlockedMessage(d.BlockedBy, "the user declined: "+d.Confirms[0].Message)
 	}
+	if d.Blocked {
+		h.env.intercept.record(&Event{Kind: HookBeforeToolCall, ToolRuntimeName: spec.RuntimeName, SessionID: sessionID}, d.BlockedBy, ActionConfirm, nil)
+	}
 	return d
 }
 

@@ -431,3 +431,24 @@ func TestExtensionProvider(t *testing.T) {
 		t.Errorf("provider.complete params = %v", rec)
 	}
 }
+
+// An untrusted project cannot switch off a user's plugin by shipping one of
+// the same id: the user's runs, the project's is listed as untrusted.
+func TestUntrustedProjectPluginDoesNotShadowUserPlugin(t *testing.T) {
+	base := t.TempDir()
+	project := t.TempDir()
+	fakePlugin(t, base, "guard", map[string]any{"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": "before_tool_call"}}},
+		fakeSpec{Results: map[string]json.RawMessage{"hook:before_tool_call": json.RawMessage(`{"action":"block","reason":"user guard"}`)}})
+	fakePlugin(t, filepath.Join(project, ".synaps"), "guard", nil, fakeSpec{})
+	h := startHost(t, base, func(o *Options) { o.ProjectDir = project })
+	var got []string
+	for _, s := range h.Statuses() {
+		got = append(got, string(s.Scope)+":"+s.ID+"="+string(s.State))
+	}
+	if d := cmp.Diff([]string{"user:guard=loaded", "project:guard=untrusted"}, got); d != "" {
+		t.Errorf("statuses (-want +got):\n%s", d)
+	}
+	if d := h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{}`), "s", nil); !d.Blocked {
+		t.Error("the user's guard no longer runs")
+	}
+}
