@@ -168,6 +168,12 @@ func (a *App) openSkills() error {
 			}
 		}
 	}
+	// Last, so a user's or plugin's skill of the same name wins.
+	if dir, err := writeShipped(a.BaseDir); err != nil {
+		a.Notes = append(a.Notes, fmt.Sprintf("built-in skills not available: %v", err))
+	} else {
+		roots = append(roots, skill.Root{Dir: dir, Source: "builtin"})
+	}
 	skills, problems := skill.Discover(roots)
 	for _, p := range problems {
 		a.Notes = append(a.Notes, fmt.Sprintf("skill not loaded: %v", p.Err))

@@ -196,3 +196,44 @@ func TestHealthLine(t *testing.T) {
 		t.Errorf("HealthLine = %q", got)
 	}
 }
+
+// The extension-authoring skill ships inside synaps, and its {baseDir}
+// links reach the shipped docs.
+func TestShippedSkillLinksResolve(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	a := open(t, base, work, `{"tool_calls":[{"name":"load_skill","input":{"name":"extension-authoring"}}]}
+{"text":"ok","expect":{"system_contains":"- extension-authoring: Build, install and test a synaps extension"}}
+`)
+	if err := a.Agent.Send(context.Background(), "help me write an extension"); err != nil {
+		t.Fatal(err)
+	}
+	var body string
+	for _, m := range a.Session.Messages() {
+		for _, b := range m.Content {
+			if b.ToolUseID != "" {
+				body = b.Content
+			}
+		}
+	}
+	if strings.Contains(body, "{baseDir}") || !strings.Contains(body, "Writing a synaps extension") {
+		t.Fatalf("load_skill returned %q", body[:min(len(body), 200)])
+	}
+	for _, doc := range []string{"tutorial.md", "protocol.md", "hooks.md", "permissions.md"} {
+		path := filepath.Join(base, "shipped", "skills", "extension-authoring", "..", "..", "docs", "extensions", doc)
+		if !strings.Contains(body, filepath.Join(base, "shipped", "skills", "extension-authoring")+"/../../docs/extensions/"+doc) {
+			t.Errorf("skill body does not link %s", doc)
+		}
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("linked doc missing: %v", err)
+		}
+	}
+	// A second start leaves the up-to-date copy alone.
+	info1, _ := os.Stat(filepath.Join(base, "shipped", ".stamp"))
+	if _, err := writeShipped(base); err != nil {
+		t.Fatal(err)
+	}
+	info2, _ := os.Stat(filepath.Join(base, "shipped", ".stamp"))
+	if !info1.ModTime().Equal(info2.ModTime()) {
+		t.Error("shipped files rewritten although unchanged")
+	}
+}
