@@ -46,6 +46,9 @@ func TestScripts(t *testing.T) {
 					env.Setenv(k, strings.TrimSpace(string(out)))
 				}
 			}
+			if err := writeTutorialScripts(env.WorkDir); err != nil {
+				return err
+			}
 			return os.MkdirAll(home, 0o755)
 		},
 	})
