@@ -237,3 +237,14 @@ func TestShippedSkillLinksResolve(t *testing.T) {
 		t.Error("shipped files rewritten although unchanged")
 	}
 }
+
+func TestFreshBaseDirIsCreated(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "does", "not", "exist")
+	a := open(t, base, t.TempDir(), `{"text":"x"}`+"\n")
+	if len(a.Notes) != 0 {
+		t.Errorf("notes on a fresh base dir: %v", a.Notes)
+	}
+	if _, err := os.Stat(filepath.Join(base, "shipped", "skills", "extension-authoring", "SKILL.md")); err != nil {
+		t.Error(err)
+	}
+}

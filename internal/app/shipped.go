@@ -36,6 +36,9 @@ func writeShipped(baseDir string) (string, error) {
 	if b, err := os.ReadFile(stamp); err == nil && string(b) == shippedHash() {
 		return skills, nil
 	}
+	if err := os.MkdirAll(baseDir, 0o755); err != nil {
+		return "", err
+	}
 	tmp, err := os.MkdirTemp(baseDir, ".shipped-")
 	if err != nil {
 		return "", err

@@ -1,0 +1,272 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/extension"
+)
+
+// harness is a model on a real app (scripted model, no extensions) with
+// no terminal: the test types keys into update and carries what the
+// worker sends back.
+type harness struct {
+	t    *testing.T
+	m    *model
+	msgs chan tea.Msg
+}
+
+func newHarness(t *testing.T, script string) *harness {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "script.jsonl")
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	br := newBridge()
+	msgs := make(chan tea.Msg, 1000)
+	br.attach(func(msg tea.Msg) { msgs <- msg })
+	ctx := context.Background()
+	a, err := app.Open(ctx, app.Options{
+		Getenv: func(string) string { return "" }, BaseDir: filepath.Join(dir, "base"), WorkDir: dir,
+		Model: "script:" + file, NoExtensions: true, OnEvent: br.event, Confirmer: br, Version: "test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(ctx, a, br, colorprofile.ASCII, []string{"NO_COLOR=1"})
+	t.Cleanup(func() {
+		br.stop()
+		m.stopWork()
+		a.Close(context.Background())
+	})
+	m.Init()
+	m.update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	return &harness{t: t, m: m, msgs: msgs}
+}
+
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.m.update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (h *harness) press(code rune, mod tea.KeyMod) tea.Cmd {
+	return h.m.update(tea.KeyPressMsg{Code: code, Mod: mod})
+}
+
+// until feeds the worker's messages to the model until done says so.
+func (h *harness) until(what string, done func(tea.Msg) bool) {
+	h.t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case msg := <-h.msgs:
+			h.m.update(msg)
+			if done(msg) {
+				return
+			}
+		case <-timeout:
+			h.t.Fatalf("waiting for %s; transcript:\n%s", what, h.transcript())
+		}
+	}
+}
+
+func isWorkDone(msg tea.Msg) bool { _, ok := msg.(workDoneMsg); return ok }
+
+func (h *harness) transcript() string { return ansi.Strip(strings.Join(h.m.outbox, "\n")) }
+
+func (h *harness) view() string { return ansi.Strip(h.m.View().Content) }
+
+func TestModelTurn(t *testing.T) {
+	h := newHarness(t, `{"text":"Some **strong** words.","tool_calls":[{"name":"bash","input":{"command":"printf 'a\\nb\\nc\\nd\\n'"}}]}
+{"text":"bye now"}
+`)
+	h.typeText("hello")
+	h.press(tea.KeyEnter, 0)
+	if h.m.busy == "" {
+		t.Fatal("not busy after enter")
+	}
+	if v := h.m.input.Value(); v != "" {
+		t.Errorf("input not cleared: %q", v)
+	}
+	h.until("the turn to end", isWorkDone)
+	got := h.transcript()
+	for _, want := range []string{"› hello", "Some strong words.", "✓ bash printf", "  │ a", "  │ … 1 more line", "bye now"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "**strong**") {
+		t.Errorf("markdown not rendered:\n%s", got)
+	}
+	if h.m.busy != "" || h.m.stream.Len() != 0 || len(h.m.tools) != 0 {
+		t.Errorf("turn state left: busy %q, stream %q, tools %d", h.m.busy, h.m.stream.String(), len(h.m.tools))
+	}
+	if u := h.m.state.usage; u.InputTokens == 0 || u.OutputTokens == 0 {
+		t.Errorf("usage not shown: %+v", u)
+	}
+	if v := h.view(); !strings.Contains(v, "tokens ") || !strings.Contains(v, "script:") {
+		t.Errorf("status line missing from view:\n%s", v)
+	}
+
+	// Up brings the message back.
+	h.press(tea.KeyUp, 0)
+	if v := h.m.input.Value(); v != "hello" {
+		t.Errorf("history: input = %q, want hello", v)
+	}
+}
+
+func TestModelConfirm(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.m.busy = "thinking" // as if a turn ran
+	h.typeText("half-typed")
+	for _, tc := range []struct {
+		answer string
+		want   bool
+	}{{"y", true}, {"yes", true}, {"n", false}, {"", false}, {"sure", false}} {
+		reply := make(chan bool, 1)
+		h.m.update(confirmMsg{tool: "bash", messages: []extension.Confirm{{Extension: "guard", Message: "run it?"}}, reply: reply})
+		v := h.view()
+		if !strings.Contains(v, "? guard: run it?") || !strings.Contains(v, "Run bash? [y/N]") {
+			t.Fatalf("confirm prompt not shown:\n%s", v)
+		}
+		h.typeText(tc.answer)
+		h.press(tea.KeyEnter, 0)
+		select {
+		case got := <-reply:
+			if got != tc.want {
+				t.Errorf("answer %q: confirm = %v, want %v", tc.answer, got, tc.want)
+			}
+		default:
+			t.Fatalf("answer %q: no reply", tc.answer)
+		}
+		if h.m.asking != promptNone {
+			t.Errorf("answer %q: still asking", tc.answer)
+		}
+		if v := h.m.input.Value(); v != "half-typed" {
+			t.Errorf("answer %q: draft not restored: %q", tc.answer, v)
+		}
+	}
+	if got := h.transcript(); !strings.Contains(got, "bash allowed") || !strings.Contains(got, "bash denied") {
+		t.Errorf("answers not in the transcript:\n%s", got)
+	}
+
+	// ctrl+c at the prompt denies and cancels.
+	cancelled := false
+	h.m.cancel = func() { cancelled = true }
+	reply := make(chan bool, 1)
+	h.m.update(confirmMsg{tool: "bash", reply: reply})
+	h.press('c', tea.ModCtrl)
+	if got := <-reply; got || !cancelled {
+		t.Errorf("ctrl+c at the prompt: confirm = %v, cancelled = %v; want false, true", got, cancelled)
+	}
+	if h.m.quitting {
+		t.Error("one ctrl+c while busy quit")
+	}
+	h.press('c', tea.ModCtrl)
+	if !h.m.quitting {
+		t.Error("a second ctrl+c did not quit")
+	}
+	h.m.busy, h.m.cancel = "", nil
+}
+
+func TestModelCtrlCIdleQuits(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.press('c', tea.ModCtrl)
+	if !h.m.quitting {
+		t.Fatal("ctrl+c when idle did not quit")
+	}
+	if v := h.m.View().Content; v != "" {
+		t.Errorf("view after quit = %q, want empty", v)
+	}
+}
+
+func TestModelCancelTurn(t *testing.T) {
+	h := newHarness(t, `{"text":"napping","tool_calls":[{"name":"bash","input":{"command":"sleep 30"}}]}`)
+	h.typeText("sleep")
+	h.press(tea.KeyEnter, 0)
+	h.until("the tool to start", func(msg tea.Msg) bool {
+		em, ok := msg.(eventMsg)
+		return ok && em.ev.Tool != nil && em.ev.Type == "tool_start"
+	})
+	if v := h.view(); !strings.Contains(v, "bash sleep 30") {
+		t.Errorf("running tool not in the view:\n%s", v)
+	}
+	h.press('c', tea.ModCtrl)
+	h.until("the cancelled turn to end", isWorkDone)
+	if h.m.quitting {
+		t.Error("one ctrl+c quit")
+	}
+	got := h.transcript()
+	for _, want := range []string{"cancelling", "✗ bash sleep 30", "cancelled"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestModelSlash(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.typeText("/mo")
+	if v := h.view(); !strings.Contains(v, "/model [NAME]") {
+		t.Errorf("completion not listed:\n%s", v)
+	}
+	h.press(tea.KeyTab, 0)
+	if v := h.m.input.Value(); v != "/model " {
+		t.Fatalf("tab made %q, want %q", v, "/model ")
+	}
+	h.press(tea.KeyEnter, 0)
+	h.until("/model", isWorkDone)
+	if got := h.transcript(); !strings.Contains(got, "model: script:") {
+		t.Errorf("/model output missing:\n%s", got)
+	}
+
+	h.typeText("/help")
+	h.press(tea.KeyEnter, 0)
+	h.until("/help", isWorkDone)
+	if got := h.transcript(); !strings.Contains(got, "/extensions reload") || !strings.Contains(got, "ctrl+j newline") {
+		t.Errorf("/help output missing:\n%s", got)
+	}
+
+	h.typeText("/bogus")
+	h.press(tea.KeyEnter, 0)
+	h.until("/bogus", isWorkDone)
+	if got := h.transcript(); !strings.Contains(got, "error: unknown command /bogus") {
+		t.Errorf("error missing:\n%s", got)
+	}
+
+	h.typeText("/quit")
+	h.press(tea.KeyEnter, 0)
+	h.until("/quit", isWorkDone)
+	if !h.m.quitting {
+		t.Error("/quit did not quit")
+	}
+}
+
+func TestModelMultiline(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.typeText("one")
+	h.press('j', tea.ModCtrl)
+	h.typeText("two")
+	h.press(tea.KeyEnter, tea.ModAlt)
+	h.typeText("three")
+	if v := h.m.input.Value(); v != "one\ntwo\nthree" {
+		t.Fatalf("input = %q", v)
+	}
+	// Up inside the text moves the cursor, not through history.
+	h.m.hist.add("old")
+	h.press(tea.KeyUp, 0)
+	if v := h.m.input.Value(); v != "one\ntwo\nthree" {
+		t.Errorf("up on line 3 changed the input to %q", v)
+	}
+}

@@ -1,0 +1,247 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/llm"
+)
+
+// Sizes of the collapsed renderings.
+const (
+	// summaryMax is the longest input summary, in cells, before the width
+	// of the terminal cuts it further.
+	summaryMax = 80
+	// previewLines is how many lines of tool output a finished call shows.
+	previewLines = 3
+)
+
+// inputSummary is a one-line description of a tool call's input: the
+// command for bash, the path for read, write, edit and ls, the pattern
+// (and where) for grep and find, the skill for load_skill. Other tools
+// show their one string field, or else their input as compact JSON.
+func inputSummary(name string, input []byte) string {
+	var fields map[string]any
+	if err := json.Unmarshal(input, &fields); err != nil {
+		return oneLine(string(input), summaryMax)
+	}
+	str := func(k string) string {
+		s, _ := fields[k].(string)
+		return s
+	}
+	in := func(what, where string) string {
+		if where == "" {
+			return what
+		}
+		return what + " in " + where
+	}
+	var s string
+	switch name {
+	case "bash":
+		s = str("command")
+	case "read", "write", "edit":
+		s = str("path")
+	case "ls":
+		if s = str("path"); s == "" {
+			s = "."
+		}
+	case "grep":
+		s = in(str("pattern"), str("path"))
+	case "find":
+		s = in(str("pattern"), str("path"))
+	case "load_skill":
+		s = str("name")
+	}
+	if s == "" {
+		var only []string
+		for _, v := range fields {
+			if sv, ok := v.(string); ok {
+				only = append(only, sv)
+			}
+		}
+		if len(only) == 1 && len(fields) == 1 {
+			s = only[0]
+		} else if len(fields) > 0 {
+			b, _ := json.Marshal(fields) // sorted keys: stable
+			s = string(b)
+		}
+	}
+	return oneLine(s, summaryMax)
+}
+
+// oneLine makes s safe and short for one line of the terminal: escape
+// sequences and control characters go, the first line stays ("…" marks
+// that more followed), and it is cut to max cells.
+func oneLine(s string, max int) string {
+	s = strings.TrimSpace(sanitize(s))
+	more := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s, more = strings.TrimSpace(s[:i]), true
+	}
+	if more {
+		s += " …"
+	}
+	return ansi.Truncate(s, max, "…")
+}
+
+// sanitize strips terminal escape sequences and control characters other
+// than newlines from text that came from outside (tool output, the
+// model), and turns tabs into spaces, so it cannot move the cursor or
+// restyle the screen.
+func sanitize(s string) string {
+	s = ansi.Strip(s)
+	if !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && unicode.IsControl(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteString("    ")
+		case r == '\n':
+			b.WriteRune(r)
+		case unicode.IsControl(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// preview collapses tool output to its first n lines; more is how many
+// lines were left out. Trailing blank lines do not count.
+func preview(out string, n int) (lines []string, more int) {
+	out = strings.TrimRight(sanitize(out), "\n ")
+	if out == "" {
+		return nil, 0
+	}
+	all := strings.Split(out, "\n")
+	if len(all) <= n {
+		return all, 0
+	}
+	return all[:n], len(all) - n
+}
+
+// formatDuration is short: "7ms", "1.2s", "2m05s".
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "<1ms"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	default:
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+}
+
+// blockedReason is the block reason without the "Tool call blocked by
+// extension X: " the model sees.
+func blockedReason(extID, output string) string {
+	return strings.TrimPrefix(output, extension.BlockedMessage(extID, ""))
+}
+
+// toolLines renders a finished tool call for the transcript: a header
+// with the outcome, name, input summary and duration; a line per
+// extension that blocked, modified or replaced it; then the collapsed
+// output. width is the terminal's; 0 means do not cut.
+func toolLines(tc *agent.ToolCall, st styles, width int) []string {
+	summary := inputSummary(tc.Name, tc.Input)
+	icon := st.ok.Render("✓")
+	if tc.IsError || tc.BlockedBy != "" {
+		icon = st.bad.Render("✗")
+	}
+	header := icon + " " + st.tool.Render(tc.Name)
+	if summary != "" {
+		header += " " + summary
+	}
+	header += st.dim.Render(" · " + formatDuration(tc.Duration))
+	lines := []string{fit(header, width)}
+	mark := func(s string) { lines = append(lines, fit("  "+s, width)) }
+
+	if tc.BlockedBy != "" {
+		mark(st.bad.Render("✗ blocked by "+tc.BlockedBy) + ": " + oneLine(blockedReason(tc.BlockedBy, tc.Output), 200))
+		return lines
+	}
+	if len(tc.ModifiedBy) > 0 {
+		m := "✎ modified by " + strings.Join(tc.ModifiedBy, ", ")
+		if asked := inputSummary(tc.Name, tc.InputRequested); asked != summary && asked != "" {
+			m += " (asked: " + asked + ")"
+		}
+		mark(st.warn.Render(m))
+	}
+	if len(tc.ReplacedBy) > 0 {
+		mark(st.warn.Render("⇄ output replaced by " + strings.Join(tc.ReplacedBy, ", ")))
+	}
+	out, more := preview(tc.Output, previewLines)
+	for _, l := range out {
+		lines = append(lines, fit(st.dim.Render("  │ ")+l, width))
+	}
+	if more > 0 {
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more %s", more, plural(more, "line", "lines"))))
+	}
+	return lines
+}
+
+// fit cuts a styled line to width cells; width 0 leaves it whole.
+func fit(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// formatTokens is a compact token count: 950, 12.3k, 1.2M.
+func formatTokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
+	}
+}
+
+// statusText is the status line's text: model, tokens in and out, and
+// extension health, with what is running (if anything) first.
+func statusText(model string, u llm.Usage, health, activity string) string {
+	parts := make([]string, 0, 4)
+	if activity != "" {
+		parts = append(parts, activity)
+	}
+	parts = append(parts, model,
+		fmt.Sprintf("tokens %s in / %s out", formatTokens(u.InputTokens), formatTokens(u.OutputTokens)))
+	if health != "" {
+		parts = append(parts, health)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// messageText joins the text blocks of an assistant message.
+func messageText(m *llm.Message) (text, thinking string) {
+	if m == nil {
+		return "", ""
+	}
+	var t, th strings.Builder
+	for _, b := range m.Content {
+		switch b.Type {
+		case llm.BlockText:
+			t.WriteString(b.Text)
+		case llm.BlockThinking:
+			th.WriteString(b.Thinking)
+		}
+	}
+	return t.String(), th.String()
+}
+
+func ansiStrip(s string) string { return ansi.Strip(s) }

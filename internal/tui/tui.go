@@ -1,0 +1,179 @@
+// Package tui is synaps's interactive terminal chat, a Bubble Tea program.
+//
+// # Design
+//
+// Two goroutines matter. The program's event loop owns the screen and all
+// UI state (model.go). Work — one user message through the agent, or one
+// slash command — runs in a worker goroutine, one at a time, so the app
+// and its agent are never used concurrently: the UI reads nothing from
+// them while a worker runs, and each worker reports, with its result, the
+// state the status line shows (model, tokens, extension health).
+//
+// Agent events reach the program as messages through the bridge (p.Send),
+// in order. A confirm action blocks the agent's goroutine in
+// bridge.Confirm until the user answers the inline [y/N] prompt, the
+// turn is cancelled, or the program ends.
+//
+// Finished output — the user's messages, answers rendered as markdown,
+// tool calls, command output — is printed above the program into the
+// terminal's own scrollback, so it stays after exit and reads as plain
+// text in `tmux capture-pane`. Only the turn in progress (the raw
+// streaming answer, running tools with a spinner), prompts, the input and
+// the status line are in the redrawn view.
+//
+// # Keys
+//
+//	enter                      send the input (or answer the open [y/N] question)
+//	alt+enter, ctrl+j          a newline in the input (shift+enter where the terminal reports it)
+//	up, down                   input history (on the input's first / last line)
+//	tab                        complete a /command; matching commands show under the input
+//	ctrl+c                     cancel the running turn; again within 2 s, or when idle: quit
+//	ctrl+d                     quit, on an empty input
+//
+// NO_COLOR turns colours off (bold and faint stay); GLAMOUR_STYLE picks
+// the markdown style.
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/extension"
+)
+
+// closeTimeout bounds a.Close after the UI has gone: on_session_end and
+// the extensions' stop sequence.
+const closeTimeout = 15 * time.Second
+
+// Run opens the session described by opts (it sets opts.OnEvent and
+// opts.Confirmer itself) and runs the interactive terminal UI until the
+// user quits. It returns the exit error, if any. in/out are the terminal.
+func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) error {
+	br := newBridge()
+	opts.OnEvent = br.event
+	opts.Confirmer = br
+	a, err := app.Open(ctx, opts)
+	if err != nil {
+		return err
+	}
+
+	environ := os.Environ()
+	if opts.Getenv != nil {
+		// The colour profile honours NO_COLOR from the session's
+		// environment as well as the process's.
+		for _, k := range []string{"NO_COLOR", "TERM", "COLORTERM", "CLICOLOR", "CLICOLOR_FORCE"} {
+			if v := opts.Getenv(k); v != "" {
+				environ = append(environ, k+"="+v)
+			}
+		}
+	}
+	profile := colorprofile.Detect(out, environ)
+	m := newModel(ctx, a, br, profile, environ)
+	p := tea.NewProgram(m,
+		tea.WithInput(in), tea.WithOutput(out), tea.WithEnvironment(environ),
+		tea.WithColorProfile(profile),
+		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+			// SIGINT (input not in raw mode) behaves like ctrl+c.
+			if _, ok := msg.(tea.InterruptMsg); ok {
+				return interruptMsg{}
+			}
+			return msg
+		}),
+	)
+	br.attach(p.Send)
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Send(shutdownMsg{})
+		case <-br.done:
+		}
+	}()
+
+	_, runErr := p.Run()
+	br.stop()
+	// A worker may still run (quit during a turn): cancel it and wait, so
+	// that Close does not race the agent.
+	m.stopWork()
+
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+	defer cancel()
+	closeErr := a.Close(cctx)
+	if errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() != nil {
+		runErr = nil // cancelled from outside (signal): a normal end
+	}
+	return errors.Join(runErr, closeErr)
+}
+
+// bridge carries what the agent's goroutine has to say to the program.
+type bridge struct {
+	mu sync.Mutex
+	to func(tea.Msg) // the program's Send; nil until attach
+
+	done     chan struct{} // closed when the program has ended
+	stopOnce sync.Once
+}
+
+func newBridge() *bridge { return &bridge{done: make(chan struct{})} }
+
+// attach makes send deliver to fn (the program's Send).
+func (b *bridge) attach(fn func(tea.Msg)) {
+	b.mu.Lock()
+	b.to = fn
+	b.mu.Unlock()
+}
+
+// send delivers msg to the program; it drops msg once the program ended.
+func (b *bridge) send(msg tea.Msg) {
+	select {
+	case <-b.done:
+		return
+	default:
+	}
+	b.mu.Lock()
+	to := b.to
+	b.mu.Unlock()
+	if to != nil {
+		to(msg) // Program.Send is a no-op once the program has ended
+	}
+}
+
+func (b *bridge) stop() { b.stopOnce.Do(func() { close(b.done) }) }
+
+// event is Options.OnEvent. The agent reuses its ToolCall while the call
+// runs, so the program gets a copy taken now.
+func (b *bridge) event(ev agent.Event) {
+	if ev.Tool != nil {
+		tc := *ev.Tool
+		ev.Tool = &tc
+	}
+	if ev.Message != nil {
+		msg := *ev.Message
+		ev.Message = &msg
+	}
+	b.send(eventMsg{ev})
+}
+
+// Confirm is the extension.Confirmer: it asks the user inline and waits.
+func (b *bridge) Confirm(ctx context.Context, tool string, messages []extension.Confirm) bool {
+	reply := make(chan bool, 1)
+	b.send(confirmMsg{tool: tool, messages: messages, reply: reply})
+	select {
+	case ok := <-reply:
+		return ok
+	case <-ctx.Done():
+		return false
+	case <-b.done:
+		return false
+	}
+}
+
+var _ extension.Confirmer = (*bridge)(nil)

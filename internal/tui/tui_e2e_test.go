@@ -1,0 +1,334 @@
+package tui
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The end-to-end test drives the real program in a real terminal: tmux
+// runs it in a 120x40 pane, the test types with send-keys and reads the
+// screen, scrollback included, with capture-pane. It waits for things to
+// appear (bounded polling), never for a time to pass.
+//
+// It drives the synaps binary once the command line starts the TUI
+// (internal/cli calls tui.Run); until then, testdata/tuimain, a main that
+// only calls tui.Run. The extension is testdata/guardext, built with the
+// Go SDK: it asks to confirm bash commands that touch files.
+
+// e2eScript is the scripted model: turns 1-2 answer the first prompt,
+// 3-4 the second (the guard asks to confirm), 5 the third, which the
+// test cancels while its tool sleeps.
+const e2eScript = `{"text":"Here is a **bold** claim.\n\n- first point\n- second point\n\nLet me run a command.","tool_calls":[{"name":"bash","input":{"command":"echo hello-from-tool"}}]}
+{"text":"The command printed its greeting."}
+{"text":"Touching a file now.","tool_calls":[{"name":"bash","input":{"command":"touch confirmed.txt"}}]}
+{"text":"done"}
+{"text":"Taking a nap.","tool_calls":[{"name":"bash","input":{"command":"sleep 30"}}]}
+`
+
+const e2eWait = 20 * time.Second
+
+func TestTUIEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds binaries and drives tmux")
+	}
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed (apt-get install -y tmux); the TUI end-to-end test needs it")
+	}
+	root := repoRoot(t)
+	tmp := t.TempDir()
+	guard := goBuild(t, root, filepath.Join(tmp, "guardext"), "./internal/tui/testdata/guardext")
+	argv := tuiCommand(t, root, tmp)
+
+	// $SYNAPS_BASE_DIR with the guard plugin; a project with a
+	// skills-only plugin, untrusted, so the UI asks to trust it.
+	base := filepath.Join(tmp, "base")
+	work := filepath.Join(tmp, "work")
+	writeFile(t, filepath.Join(base, "plugins", "guard", ".synaps-plugin", "plugin.json"), fmt.Sprintf(
+		`{"name":"guard","version":"0.1.0","extension":{"command":%q,"permissions":["hooks.before_tool_call"]}}`, guard))
+	writeFile(t, filepath.Join(work, ".synaps", "plugins", "notes", ".synaps-plugin", "plugin.json"),
+		`{"name":"notes","version":"0.2.0","description":"skills only"}`)
+	script := filepath.Join(tmp, "script.jsonl")
+	writeFile(t, script, e2eScript)
+
+	tm := startTmux(t, tmuxPath, tmp, work, []string{
+		"HOME=" + filepath.Join(tmp, "home"),
+		"SYNAPS_BASE_DIR=" + base,
+		"TERM=xterm-256color",
+	}, append(argv, "script:"+script))
+
+	// Start: the trust question; yes trusts and reloads.
+	tm.waitFor("the trust question", contains("This project has 1 plugin in .synaps/plugins. Trust this project? [y/N]"))
+	tm.send("y")
+	tm.waitFor("the project trusted and the plugins reloaded",
+		contains("trusted "+work), matches(`(?m)^reloaded\s*$`), matches(`(?m)^notes\s+0\.2\.0\s+loaded`))
+	tm.waitFor("the status line", contains("ext 2 ok"))
+
+	// One message: the answer streams, is rendered as markdown when
+	// complete, and the tool call shows its name, command, output.
+	tm.send("tell me something")
+	tm.waitFor("the answer and the tool call",
+		matches(`(?m)^› tell me something\s*$`),
+		contains("Here is a bold claim."),
+		absent("**bold**"),
+		matches(`(?m)^✓ bash echo hello-from-tool · \S+\s*$`),
+		matches(`(?m)^  │ hello-from-tool\s*$`),
+		contains("The command printed its greeting."),
+	)
+
+	// Second message: the guard asks; the tool waits for the answer.
+	tm.send("make a file")
+	tm.waitFor("the confirm prompt", contains("? guard: run it?"), contains("Run bash touch confirmed.txt? [y/N]"))
+	if _, err := os.Stat(filepath.Join(work, "confirmed.txt")); err == nil {
+		t.Fatal("confirmed.txt exists before the user confirmed")
+	}
+	tm.send("y")
+	tm.waitFor("the confirmed tool to run",
+		contains("bash allowed"), matches(`(?m)^✓ bash touch confirmed.txt · `), matches(`(?m)^  done\s*$`))
+	if _, err := os.Stat(filepath.Join(work, "confirmed.txt")); err != nil {
+		t.Fatalf("the confirmed command did not run: %v", err)
+	}
+
+	// Third message: ctrl+c cancels the turn while its tool runs; the
+	// session goes on.
+	tm.send("take a nap")
+	tm.waitFor("the running tool", matches(`(?m)^\S bash sleep 30 · `))
+	tm.keys("C-c")
+	tm.waitFor("the turn cancelled", matches(`(?m)^✗ bash sleep 30 · `), matches(`(?m)^· cancelled\s*$`))
+
+	// Slash commands, with completion.
+	tm.send("/extensions list")
+	tm.waitFor("/extensions list", matches(`(?m)^guard\s+0\.1\.0\s+loaded\s+-\s+before_tool_call`))
+	tm.keys("-l", "/extensions rel")
+	tm.waitFor("the completion list", matches(`(?m)^  /extensions reload\s+restart every extension`))
+	tm.keys("Tab")
+	tm.waitFor("the completed command", matches(`(?m)^› /extensions reload\s*$`))
+	tm.keys("Enter")
+	tm.waitFor("/extensions reload", func(s string) bool { return strings.Count(s, "\nreloaded") >= 2 })
+
+	// /quit ends the program, the session and the extension.
+	tm.send("/quit")
+	deadline := time.Now().Add(e2eWait)
+	for tm.alive() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program is still running after /quit; screen:\n%s", tm.capture())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if code := strings.TrimSpace(readFile(t, filepath.Join(tmp, "exit-code"))); code != "0" {
+		t.Errorf("exit code %s; stderr:\n%s", code, readFile(t, filepath.Join(tmp, "stderr")))
+	}
+	for deadline := time.Now().Add(e2eWait); ; {
+		pids := processesRunning(guard)
+		if len(pids) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the extension outlived the session: pids %v", pids)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// tuiCommand builds the program to drive and returns its argv, without
+// the model argument.
+func tuiCommand(t *testing.T, root, tmp string) []string {
+	t.Helper()
+	if cliStartsTUI(root) {
+		t.Log("driving the synaps binary")
+		return []string{goBuild(t, root, filepath.Join(tmp, "synaps"), "./cmd/synaps"), "--model"}
+	}
+	t.Log("internal/cli does not start the TUI yet: driving testdata/tuimain")
+	return []string{goBuild(t, root, filepath.Join(tmp, "tuimain"), "./internal/tui/testdata/tuimain")}
+}
+
+// cliStartsTUI reports whether the command line calls tui.Run.
+func cliStartsTUI(root string) bool {
+	files, _ := filepath.Glob(filepath.Join(root, "internal", "cli", "*.go"))
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte("tui.Run(")) {
+			return true
+		}
+	}
+	return false
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if gomod := strings.TrimSpace(string(out)); err == nil && gomod != "" && gomod != os.DevNull {
+		return filepath.Dir(gomod)
+	}
+	abs, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+func goBuild(t *testing.T, root, out, pkg string) string {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return out
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// tmux is one tmux server, on its own socket, running the program in
+// session "tui".
+type tmux struct {
+	t      *testing.T
+	bin    string // tmux
+	socket string // the server's socket path
+	tmp    string // where the program's exit code and stderr go
+}
+
+// startTmux runs argv with env in dir, in a pane of 120x40. The shell
+// around it records the exit code and stderr in tmp.
+func startTmux(t *testing.T, bin, tmp, dir string, env, argv []string) *tmux {
+	t.Helper()
+	// A socket of our own (short: sockets paths are limited to ~100
+	// bytes) keeps this server apart from any other.
+	sockDir, err := os.MkdirTemp("", "synaps-tmux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := &tmux{t: t, bin: bin, socket: filepath.Join(sockDir, "s"), tmp: tmp}
+	var cmd strings.Builder
+	cmd.WriteString("env")
+	for _, kv := range env {
+		cmd.WriteString(" " + shellQuote(kv))
+	}
+	for _, a := range argv {
+		cmd.WriteString(" " + shellQuote(a))
+	}
+	fmt.Fprintf(&cmd, " 2>%s; echo $? >%s", shellQuote(filepath.Join(tmp, "stderr")), shellQuote(filepath.Join(tmp, "exit-code")))
+	if out, err := tm.run("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "tui", "-c", dir, cmd.String()); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	t.Cleanup(func() {
+		tm.run("kill-server")
+		os.RemoveAll(sockDir)
+	})
+	return tm
+}
+
+func (tm *tmux) run(args ...string) ([]byte, error) {
+	return exec.Command(tm.bin, append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
+}
+
+// keys is tmux send-keys: key names, or "-l" then literal text.
+func (tm *tmux) keys(keys ...string) {
+	tm.t.Helper()
+	if out, err := tm.run(append([]string{"send-keys", "-t", "tui"}, keys...)...); err != nil {
+		tm.t.Fatalf("tmux send-keys %q: %v\n%s", keys, err, out)
+	}
+}
+
+// send types a line and enter.
+func (tm *tmux) send(line string) {
+	tm.t.Helper()
+	tm.keys("-l", line)
+	tm.keys("Enter")
+}
+
+// capture is the pane's text, scrollback included, wrapped lines joined.
+func (tm *tmux) capture() string {
+	out, err := tm.run("capture-pane", "-p", "-J", "-S", "-", "-t", "tui")
+	if err != nil {
+		return fmt.Sprintf("(capture-pane failed: %v: %s)", err, out)
+	}
+	return string(out)
+}
+
+func (tm *tmux) alive() bool {
+	_, err := tm.run("has-session", "-t", "tui")
+	return err == nil
+}
+
+// waitFor polls the screen until every check holds; it fails the test,
+// showing the screen, when they do not within e2eWait.
+func (tm *tmux) waitFor(what string, checks ...func(string) bool) {
+	tm.t.Helper()
+	deadline := time.Now().Add(e2eWait)
+	for {
+		screen := tm.capture()
+		ok := true
+		for _, c := range checks {
+			if !c(screen) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) || !tm.alive() {
+			stderr, _ := os.ReadFile(filepath.Join(tm.tmp, "stderr"))
+			tm.t.Fatalf("waiting for %s: not on the screen after %v.\nscreen:\n%s\nstderr:\n%s", what, e2eWait, screen, stderr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func contains(s string) func(string) bool {
+	return func(screen string) bool { return strings.Contains(screen, s) }
+}
+
+func absent(s string) func(string) bool {
+	return func(screen string) bool { return !strings.Contains(screen, s) }
+}
+
+func matches(expr string) func(string) bool {
+	re := regexp.MustCompile(expr)
+	return re.MatchString
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// processesRunning lists the pids whose command line starts with path.
+func processesRunning(path string) []string {
+	var pids []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err != nil {
+			continue
+		}
+		if argv0, _, _ := bytes.Cut(b, []byte{0}); string(argv0) == path {
+			pids = append(pids, filepath.Base(d))
+		}
+	}
+	return pids
+}
