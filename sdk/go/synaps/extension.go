@@ -126,13 +126,22 @@ func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			e.reply(req.ID, res, err)
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		serve := func() {
 			res, err := e.handle(ctx, req.Method, req.Params)
 			if len(req.ID) > 0 && string(req.ID) != "null" {
 				e.reply(req.ID, res, err)
 			}
+		}
+		if req.Method == "hook.handle" {
+			// Hooks sit on the agent's hot path and should be quick:
+			// answered in the read loop, without a goroutine handoff.
+			serve()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			serve()
 		}()
 	}
 }
