@@ -153,15 +153,24 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 		return d
 	}
 	input := ev.ToolInput
-	var params json.RawMessage
+	// params is the encoded event, rebuilt after a change. An extension
+	// that may replace the output is sent all of it that a replacement
+	// may hold (1 MiB), not the 32 KiB prefix others see: a redactor
+	// working on a prefix would cut the output short.
+	var params, fullParams json.RawMessage
 	for _, s := range subs {
 		if !s.matches(spec, ev, input) {
 			continue
 		}
-		if params == nil {
-			params = ev.encode()
+		p := &params
+		limit := MaxToolOutputHook
+		if s.transform && ev.Kind == HookAfterToolCall {
+			p, limit = &fullParams, MaxReplaceOutput
 		}
-		res, err := h.callHook(ctx, s, spec, params)
+		if *p == nil {
+			*p = ev.encodeLimit(limit)
+		}
+		res, err := h.callHook(ctx, s, spec, *p)
 		id := s.ext.ID()
 		if err != nil {
 			if s.closed && spec.ToolFilter {
@@ -170,7 +179,7 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 					// Withheld, and later handlers see what will be kept.
 					out := fmt.Sprintf("[tool output withheld: extension %s failed (%v) and its failure_policy is closed]", id, err)
 					h.env.intercept.record(ev, id, ActionReplace, &out)
-					ev.ToolOutput, params = &out, nil
+					ev.ToolOutput, params, fullParams = &out, nil, nil
 					d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
 					continue
 				}
@@ -188,7 +197,7 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 		case ActionModify:
 			input = res.Input
 			ev.ToolInput = input
-			params = nil // later handlers see the new input
+			params, fullParams = nil, nil // later handlers see the new input
 			d.Input, d.ModifiedBy = input, append(d.ModifiedBy, id)
 			h.env.intercept.record(ev, id, ActionModify, nil)
 		case ActionReplace:
@@ -198,7 +207,7 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 			}
 			h.env.intercept.record(ev, id, ActionReplace, &out)
 			ev.ToolOutput = &out
-			params = nil
+			params, fullParams = nil, nil
 			d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
 		case ActionConfirm:
 			d.Confirms = append(d.Confirms, Confirm{id, res.Message})

@@ -206,3 +206,22 @@ func TestSessionEndHandlersRunConcurrently(t *testing.T) {
 		t.Errorf("on_session_end handlers ran one after another")
 	}
 }
+
+// An extension that may replace output gets all of it (up to the 1 MiB a
+// replacement may hold), so redacting never cuts the output short; others
+// get the 32 KiB prefix.
+func TestTransformersSeeTheWholeOutput(t *testing.T) {
+	base := t.TempDir()
+	full := guard(t, base, "a-redactor", []string{"tools.intercept", "tools.transform_output"}, map[string]string{"after_tool_call": `{}`})
+	prefix := guard(t, base, "b-observer", []string{"tools.intercept"}, map[string]string{"after_tool_call": `{}`})
+	h := startHost(t, base, nil)
+	out := strings.Repeat("x", 100<<10)
+	h.AfterToolCall(context.Background(), bashSpec(), json.RawMessage(`{}`), out, "s")
+	if got := readRecord(t, full)[0]["tool_output"].(string); got != out {
+		t.Errorf("redactor saw %d bytes, want all %d", len(got), len(out))
+	}
+	got := readRecord(t, prefix)[0]["tool_output"].(string)
+	if !strings.HasPrefix(got, strings.Repeat("x", MaxToolOutputHook)+"…[truncated, 102400 total bytes]") {
+		t.Errorf("observer saw %d bytes: %q…", len(got), got[len(got)-40:])
+	}
+}

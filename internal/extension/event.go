@@ -53,9 +53,13 @@ type wireContext struct {
 	Data            json.RawMessage `json:"data,omitempty"`
 }
 
-// encode builds the hook.handle params. Tool output beyond 32 KiB is cut
-// to a prefix and a note of its full size.
-func (ev *Event) encode() json.RawMessage {
+// encode builds the hook.handle params with tool output cut to the
+// default 32 KiB.
+func (ev *Event) encode() json.RawMessage { return ev.encodeLimit(MaxToolOutputHook) }
+
+// encodeLimit builds the hook.handle params. Tool output beyond limit bytes
+// is cut to a prefix and a note of its full size.
+func (ev *Event) encodeLimit(limit int) json.RawMessage {
 	w := wireEvent{
 		Kind:            ev.Kind,
 		Hook:            ev.Kind,
@@ -69,8 +73,8 @@ func (ev *Event) encode() json.RawMessage {
 	}
 	if ev.ToolOutput != nil {
 		out := *ev.ToolOutput
-		if len(out) > MaxToolOutputHook {
-			out = cutUTF8(out, MaxToolOutputHook) + fmt.Sprintf("…[truncated, %d total bytes]", len(*ev.ToolOutput))
+		if len(out) > limit {
+			out = cutUTF8(out, limit) + fmt.Sprintf("…[truncated, %d total bytes]", len(*ev.ToolOutput))
 		}
 		w.ToolOutput = &out
 	}
