@@ -21,11 +21,6 @@ import (
 func main() {
 	ext := synaps.New("bash-guard", "0.1.0")
 	ext.Hook(synaps.BeforeToolCall, func(ctx context.Context, ev *synaps.Event) synaps.Result {
-		// The manifest subscribes to bash only, but the SDK also declares
-		// before_tool_call in initialize (for every tool), so check.
-		if ev.ToolName != "bash" && ev.ToolRuntimeName != "bash" {
-			return synaps.Continue()
-		}
 		var in struct {
 			Command string `json:"command"`
 		}
@@ -37,7 +32,7 @@ func main() {
 			ext.Logf("%s %q: %s%s", res.Action, in.Command, res.Reason, res.Message)
 		}
 		return res
-	})
+	}, synaps.ForTool("bash")) // as in the manifest: synaps sends only bash calls
 	if err := ext.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bash-guard:", err)
 		os.Exit(1)

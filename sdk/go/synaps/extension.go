@@ -43,6 +43,7 @@ type Extension struct {
 	toolOrder     []string
 	hooks         map[string]HookHandler
 	hookOrder     []string
+	hookTools     map[string]string
 	onInit        func(config map[string]any) error
 
 	writeMu sync.Mutex
@@ -51,7 +52,7 @@ type Extension struct {
 
 // New starts an extension description.
 func New(name, version string) *Extension {
-	return &Extension{name: name, version: version, tools: map[string]toolEntry{}, hooks: map[string]HookHandler{}}
+	return &Extension{name: name, version: version, tools: map[string]toolEntry{}, hooks: map[string]HookHandler{}, hookTools: map[string]string{}}
 }
 
 // Tool registers a tool. schema is its JSON Schema (a map, a struct or
@@ -66,12 +67,27 @@ func (e *Extension) Tool(name, description string, schema any, h ToolHandler) {
 	e.tools[name] = toolEntry{map[string]any{"name": name, "description": description, "input_schema": schema}, h}
 }
 
+// HookOption refines a subscription.
+type HookOption func(*hookConfig)
+
+type hookConfig struct{ tool string }
+
+// ForTool limits a tool hook (before_tool_call, after_tool_call) to one
+// tool, by its model-facing or runtime name; synaps then sends no other
+// tool's calls.
+func ForTool(name string) HookOption { return func(c *hookConfig) { c.tool = name } }
+
 // Hook subscribes to a hook. The manifest must grant its permission.
-func (e *Extension) Hook(hook string, h HookHandler) {
+func (e *Extension) Hook(hook string, h HookHandler, opts ...HookOption) {
+	var c hookConfig
+	for _, o := range opts {
+		o(&c)
+	}
 	if _, dup := e.hooks[hook]; !dup {
 		e.hookOrder = append(e.hookOrder, hook)
 	}
 	e.hooks[hook] = h
+	e.hookTools[hook] = c.tool
 }
 
 // OnInit receives the resolved config at initialize (and after every
@@ -162,7 +178,11 @@ func (e *Extension) initialize(params json.RawMessage) (any, error) {
 	}
 	hooks := make([]map[string]string, 0, len(e.hookOrder))
 	for _, h := range e.hookOrder {
-		hooks = append(hooks, map[string]string{"name": h})
+		sub := map[string]string{"name": h}
+		if t := e.hookTools[h]; t != "" {
+			sub["tool"] = t
+		}
+		hooks = append(hooks, sub)
 	}
 	return map[string]any{
 		"name": e.name, "version": e.version, "protocol_version": 1,

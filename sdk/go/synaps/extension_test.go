@@ -57,6 +57,7 @@ func TestExtensionServesTheProtocol(t *testing.T) {
 	}
 	ext.Tool("hello", "Greet someone", map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
 		Typed(func(_ context.Context, in hello) (string, error) { return "Hello, " + in.Name + "!", nil }))
+	ext.Hook(AfterToolCall, func(context.Context, *Event) Result { return Continue() }, ForTool("bash"))
 	ext.Hook(BeforeToolCall, func(_ context.Context, ev *Event) Result {
 		var in struct{ Command string }
 		ev.Input(&in)
@@ -73,7 +74,7 @@ func TestExtensionServesTheProtocol(t *testing.T) {
 	wantCaps := map[string]any{
 		"tools": []any{map[string]any{"name": "hello", "description": "Greet someone",
 			"input_schema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}},
-		"hooks": []any{map[string]any{"name": "before_tool_call"}},
+		"hooks": []any{map[string]any{"name": "after_tool_call", "tool": "bash"}, map[string]any{"name": "before_tool_call"}},
 	}
 	res := init["result"].(map[string]any)
 	if d := cmp.Diff(wantCaps, res["capabilities"]); d != "" || res["protocol_version"] != float64(1) {
