@@ -153,6 +153,10 @@ func LoadPlugin(id, dir string, scope Scope) *Plugin {
 	m, err := LoadManifest(dir)
 	if err != nil {
 		p.Err = err
+		if m != nil {
+			// A typo warning ("entrypoint") often explains the error.
+			p.Warnings = m.Warnings
+		}
 		return p
 	}
 	p.Manifest = m
