@@ -133,26 +133,14 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request, onEvent func(ll
 	if c.cfg.APIKey != "" {
 		header["Authorization"] = []string{"Bearer " + c.cfg.APIKey}
 	}
-	var resp *llm.Response
-	err = transport.Retry(ctx, c.cfg.MaxRetries, c.backoff, onEvent, func(emit func(llm.Event)) error {
-		httpResp, err := transport.Post(ctx, c.cfg.HTTPClient, provider, c.endpoint, header, body)
-		if err != nil {
-			return err
-		}
-		defer httpResp.Body.Close()
-		defer transport.CloseOnCancel(ctx, httpResp.Body)()
+	return transport.Stream(ctx, transport.Request{
+		Client: c.cfg.HTTPClient, Provider: provider, Endpoint: c.endpoint, Header: header, Body: body,
+		MaxRetries: c.cfg.MaxRetries, Backoff: c.backoff,
+	}, onEvent, func(rd *sse.Reader, emit func(llm.Event), readErr func(error) error) (*llm.Response, error) {
 		s := newStream(emit)
-		err = s.read(sse.NewReader(httpResp.Body), func(err error) error {
-			return transport.ReadError(ctx, provider, err)
-		})
-		if err != nil {
-			return err
+		if err := s.read(rd, readErr); err != nil {
+			return nil, err
 		}
-		resp, err = s.response()
-		return err
+		return s.response()
 	})
-	if err != nil {
-		return nil, err
-	}
-	return resp, nil
 }
