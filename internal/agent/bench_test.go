@@ -69,4 +69,5 @@ func benchmarkToolTurn(b *testing.B, hooks int) {
 }
 
 func BenchmarkToolTurnNoHooks(b *testing.B)   { benchmarkToolTurn(b, 0) }
+func BenchmarkToolTurnOneHook(b *testing.B)   { benchmarkToolTurn(b, 1) }
 func BenchmarkToolTurnFiveHooks(b *testing.B) { benchmarkToolTurn(b, 5) }

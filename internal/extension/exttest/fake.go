@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -51,7 +52,19 @@ type Spec struct {
 	// Content-Length, then the answer), unknownid (a response to id 999999,
 	// then the answer), echo (tool output = input), env (tool output = environment), slow
 	// (answer after a second, noting when it began and ended in slow-start
-	// and slow-end).
+	// and slow-end), and, for fault injection:
+	//
+	//   - drip: write the answer frame one byte at a time, with a short
+	//     sleep between bytes;
+	//   - stderr-flood: write 1 MiB to stderr (1024 lines of 1 KiB), then
+	//     answer;
+	//   - crash-at:N: exit (status 4, without answering) on the Nth call of
+	//     this key, counted across restarts in a counter file in the
+	//     plugin root; every other call answers;
+	//   - late:MS: answer after MS milliseconds;
+	//   - crash-random:P: exit (status 4, without answering) with
+	//     probability P (0..1) on each call of this key; the generator is
+	//     seeded per process, so each restart draws afresh.
 	Modes map[string]string `json:"modes,omitempty"`
 	// Record appends every hook.handle and tool.call params to record.jsonl.
 	Record bool `json:"record,omitempty"`
@@ -83,6 +96,7 @@ func Run() int {
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 		_ = cmd.Start()
 	}
+	rng := rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano())))
 	out := bufio.NewWriter(os.Stdout)
 	send := func(v any) {
 		b, _ := json.Marshal(v)
@@ -182,6 +196,34 @@ func Run() int {
 			f.Write(append(append([]byte(nil), req.Params...), '\n'))
 			f.Close()
 		}
+		mode, arg, _ := strings.Cut(spec.Modes[key], ":")
+		switch mode {
+		case "crash-at":
+			if n, _ := strconv.Atoi(arg); bump(key) == n {
+				fmt.Fprintf(os.Stderr, "fake: crash-at %d on %s\n", n, key)
+				return 4
+			}
+		case "crash-random":
+			if p, _ := strconv.ParseFloat(arg, 64); rng.Float64() < p {
+				fmt.Fprintf(os.Stderr, "fake: crash-random on %s\n", key)
+				return 4
+			}
+		case "late":
+			ms, _ := strconv.Atoi(arg)
+			time.Sleep(time.Duration(ms) * time.Millisecond)
+		case "stderr-flood":
+			floodStderr()
+		case "drip":
+			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+			var frame strings.Builder
+			_ = jsonrpc.WriteFrame(&frame, b)
+			for i := 0; i < frame.Len(); i++ {
+				out.WriteByte(frame.String()[i])
+				out.Flush()
+				time.Sleep(50 * time.Microsecond)
+			}
+			continue
+		}
 		switch spec.Modes[key] {
 		case "crash":
 			return 4
@@ -210,6 +252,17 @@ func Run() int {
 		}
 		send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
 	}
+}
+
+// floodStderr writes 1 MiB to stderr: 1024 lines of 1023 bytes and a
+// newline.
+func floodStderr() {
+	line := strings.Repeat("x", 1023) + "\n"
+	w := bufio.NewWriterSize(os.Stderr, 64<<10)
+	for i := 0; i < 1024; i++ {
+		w.WriteString(line)
+	}
+	w.Flush()
 }
 
 // stamp writes the time to a file in the plugin root.
