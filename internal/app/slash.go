@@ -219,6 +219,9 @@ func FormatStatuses(sts []extension.Status) string {
 		if s.Error != "" {
 			fmt.Fprintf(&b, "%s: %s\n", s.ID, s.Error)
 		}
+		if s.LastCrash != "" {
+			fmt.Fprintf(&b, "%s: %s after a crash (%d restart(s)); last: %s\n", s.ID, s.State, s.Restarts, s.LastCrash)
+		}
 		for _, warn := range s.Warnings {
 			fmt.Fprintf(&b, "%s: warning: %s\n", s.ID, warn)
 		}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
@@ -75,6 +77,8 @@ type Extension struct {
 	failures int
 	// restarts counts every restart, for status and traces. Guarded by mu.
 	restarts int
+	// timeouts counts calls in a row that hit their deadline. Guarded by mu.
+	timeouts int
 	// restarting is closed when the restart under way ends; nil when none.
 	// Guarded by mu.
 	restarting chan struct{}
@@ -358,7 +362,11 @@ func (e *Extension) watch(p *process) {
 // crashed handles the loss of process p: it is killed and reaped, and a
 // restart begins unless the extension has crashed too often. It is
 // idempotent: the watcher and a caller whose call broke may both report it.
-func (e *Extension) crashed(p *process) {
+func (e *Extension) crashed(p *process) { e.lost(p, "") }
+
+// lost is crashed with the reason known to the caller ("" = read it from
+// the exit status).
+func (e *Extension) lost(p *process, reason string) {
 	e.mu.Lock()
 	if e.proc != p || e.stopping {
 		e.mu.Unlock()
@@ -371,6 +379,9 @@ func (e *Extension) crashed(p *process) {
 
 	p.kill()
 	why := p.exitDescription()
+	if reason != "" {
+		why = reason
+	}
 	if err := p.conn.Err(); err != nil && errors.Is(err, jsonrpc.ErrFrameTooLarge) {
 		why = "protocol error: " + err.Error()
 	}
@@ -378,6 +389,9 @@ func (e *Extension) crashed(p *process) {
 		why += "; stderr: " + strings.Join(tail, " | ")
 	}
 	e.log.note("process crashed (%s)", why)
+	e.mu.Lock()
+	e.reason = why
+	e.mu.Unlock()
 	go e.restart(why)
 }
 
@@ -464,7 +478,15 @@ func (e *Extension) call(ctx context.Context, method string, params any) (json.R
 		return nil, err
 	}
 	res, err := p.conn.Call(ctx, method, params)
-	if err == nil || !errors.Is(err, jsonrpc.ErrClosed) {
+	switch {
+	case connLost(err):
+	case e.timedOut(ctx, err):
+		// Three calls in a row without an answer: the process is hung.
+		// It is treated as crashed — killed and restarted — so later
+		// calls do not each wait out the deadline.
+		e.lost(p, fmt.Sprintf("hung: no answer to %d calls in a row", maxTimeouts))
+		return res, err
+	default:
 		e.answered(err)
 		return res, err
 	}
@@ -477,8 +499,38 @@ func (e *Extension) call(ctx context.Context, method string, params any) (json.R
 		return nil, fmt.Errorf("%w: process ended during %s", errNotRunning, method)
 	}
 	res, err = p2.conn.Call(ctx, method, params)
-	e.answered(err)
+	if !connLost(err) && !e.timedOut(ctx, err) {
+		e.answered(err)
+	}
 	return res, err
+}
+
+// connLost reports whether a call failed because the process or its pipes
+// went away: the connection closed, or the request could not be written
+// (the child died between calls and its stdin is a broken pipe).
+func connLost(err error) bool {
+	return err != nil && (errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed))
+}
+
+// maxTimeouts is how many calls in a row may go unanswered before the
+// process counts as hung.
+const maxTimeouts = 3
+
+// timedOut counts a call that hit its own deadline (not a cancellation by
+// the caller) and reports whether the process has now missed maxTimeouts
+// in a row.
+func (e *Extension) timedOut(ctx context.Context, err error) bool {
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.Canceled {
+		return false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.timeouts++
+	if e.timeouts >= maxTimeouts {
+		e.timeouts = 0
+		return true
+	}
+	return false
 }
 
 // answered resets the crash count after any reply (a JSON-RPC error is a
@@ -489,7 +541,7 @@ func (e *Extension) answered(err error) {
 		return
 	}
 	e.mu.Lock()
-	e.failures = 0
+	e.failures, e.timeouts = 0, 0
 	e.mu.Unlock()
 }
 

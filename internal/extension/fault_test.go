@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -211,4 +212,63 @@ func TestFaultStderrIsCapturedNotPrinted(t *testing.T) {
 	if !strings.Contains(logOf(t, base, "chatty"), "working on it") {
 		t.Error("log file lacks stderr")
 	}
+}
+
+// An extension killed between calls: the next call finds a broken pipe,
+// and is sent again to the restarted process instead of failing.
+func TestFaultKilledBetweenCallsIsRetried(t *testing.T) {
+	base := t.TempDir()
+	toolPlugin(t, base, "victim", fakeSpec{})
+	h := startHost(t, base, nil)
+	for i := 0; i < 10; i++ {
+		pid := statusOf(t, h, "victim").PID
+		if pid == 0 {
+			t.Fatalf("round %d: no pid", i)
+		}
+		syscall.Kill(pid, syscall.SIGKILL)
+		if res := callTool(t, h, "victim_t", `{}`); res.IsError {
+			t.Fatalf("round %d: call after kill = %+v", i, res)
+		}
+	}
+	st := statusOf(t, h, "victim")
+	if st.State != StateDegraded || st.Restarts != 10 || !strings.Contains(st.LastCrash, "killed by SIGKILL") {
+		t.Fatalf("status = %+v", st)
+	}
+}
+
+// A hung process is restarted after three unanswered calls in a row, and
+// after too many restarts it is failed, so calls stop waiting out the
+// deadline.
+func TestFaultHungProcessIsRestartedThenFailed(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "stuck", map[string]any{
+		"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": "before_tool_call"}},
+	}, fakeSpec{Modes: map[string]string{"hook:before_tool_call": "hang"}})
+	h := startHost(t, base, func(o *Options) { o.HookTimeout = 50 * time.Millisecond })
+	for i := 0; i < 3; i++ {
+		h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{}`), "s", nil)
+	}
+	waitFor(t, func() bool { return statusOf(t, h, "stuck").Restarts == 1 })
+	if st := statusOf(t, h, "stuck"); !strings.Contains(st.LastCrash, "hung: no answer to 3 calls in a row") {
+		t.Fatalf("status = %+v", st)
+	}
+	for i := 0; i < 12 && statusOf(t, h, "stuck").State != StateFailed; i++ {
+		h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{}`), "s", nil)
+		time.Sleep(20 * time.Millisecond)
+	}
+	waitFor(t, func() bool { return statusOf(t, h, "stuck").State == StateFailed })
+	if st := statusOf(t, h, "stuck"); !strings.Contains(st.Error, "hung") {
+		t.Fatalf("status = %+v", st)
+	}
+}
+
+// waitFor polls cond for up to 10 s (a bound, not a timing assertion).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("condition not reached within 10 s")
 }

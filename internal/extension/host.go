@@ -233,6 +233,9 @@ type Status struct {
 	Tools       []string `json:"tools,omitempty"`
 	Hooks       []string `json:"hooks,omitempty"`
 	Restarts    int      `json:"restarts,omitempty"`
+	// LastCrash says why a degraded or restarting extension last went
+	// down.
+	LastCrash string `json:"last_crash,omitempty"`
 	PID         int      `json:"pid,omitempty"`
 }
 
@@ -263,8 +266,11 @@ func (h *Host) Statuses() []Status {
 		default:
 			state, reason, problems, restarts, pid := e.snapshot()
 			st.State, st.Restarts, st.PID = state, restarts, pid
-			if state == StateFailed {
+			switch state {
+			case StateFailed:
 				st.Error = reason
+			case StateDegraded, StateRestarting:
+				st.LastCrash = reason
 			}
 			st.Warnings = append(append([]string(nil), st.Warnings...), problems...)
 			st.Tools = names[p.ID]
