@@ -141,6 +141,15 @@ func Open(baseDir, id string) (*Session, error) {
 	if data.Compaction != nil {
 		s.Summary = data.Compaction.Summary
 	}
+	// A session stopped while tools ran ends with tool calls that have no
+	// results; the model APIs refuse such a conversation. Answer them, in
+	// the file too, so the resumed session is whole.
+	if m := unanswered(s.messages); m != nil {
+		if err := s.Append(*m); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -318,7 +327,16 @@ func List(baseDir string) ([]Info, error) {
 		}
 		out = append(out, info)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID > out[j].ID })
+	// Newest first by the header's nanosecond time: two sessions started
+	// in the same second have ids that do not sort by age.
+	sort.Slice(out, func(i, j int) bool {
+		ti, ei := time.Parse(time.RFC3339Nano, out[i].Time)
+		tj, ej := time.Parse(time.RFC3339Nano, out[j].Time)
+		if ei == nil && ej == nil && !ti.Equal(tj) {
+			return ti.After(tj)
+		}
+		return out[i].ID > out[j].ID
+	})
 	return out, nil
 }
 
@@ -346,4 +364,26 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// Interrupted is the result recorded for a tool call whose session stopped
+// before it finished.
+const Interrupted = "interrupted: synaps stopped before this tool call finished; it may or may not have taken effect"
+
+// unanswered returns a message with an error result for each tool call of
+// the last message that has none, or nil.
+func unanswered(msgs []llm.Message) *llm.Message {
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != llm.RoleAssistant {
+		return nil
+	}
+	var results []llm.Block
+	for _, b := range msgs[len(msgs)-1].Content {
+		if b.Type == llm.BlockToolUse {
+			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: b.ID, Content: Interrupted, IsError: true})
+		}
+	}
+	if len(results) == 0 {
+		return nil
+	}
+	return &llm.Message{Role: llm.RoleUser, Content: results}
 }

@@ -203,3 +203,50 @@ func TestCompactedSessionKeepsItsSummary(t *testing.T) {
 		t.Fatalf("summary %q, messages %d", r.Summary, len(r.Messages()))
 	}
 }
+
+// A session stopped while its tools ran is repaired on resume: every tool
+// call gets a result, so the conversation is one the model APIs accept.
+func TestResumeAnswersInterruptedToolCalls(t *testing.T) {
+	base := t.TempDir()
+	s, _ := Create(base, "m", "/")
+	s.Append(text(llm.RoleUser, "run two things"))
+	s.Append(llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{
+		{Type: llm.BlockText, Text: "ok"},
+		{Type: llm.BlockToolUse, ID: "a", Name: "bash", Input: []byte(`{}`)},
+		{Type: llm.BlockToolUse, ID: "b", Name: "bash", Input: []byte(`{}`)},
+	}})
+	s.Close()
+	r, err := Open(base, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	d, _ := Read(s.Path)
+	last := d.Messages[len(d.Messages)-1]
+	if len(d.Messages) != 3 || last.Role != llm.RoleUser || len(last.Content) != 2 ||
+		last.Content[0].ToolUseID != "a" || last.Content[1].ToolUseID != "b" || !last.Content[0].IsError || last.Content[0].Content != Interrupted {
+		t.Fatalf("after resume: %+v", d.Messages)
+	}
+	// A whole session is left alone.
+	r2, _ := Open(base, s.ID)
+	r2.Close()
+	if d2, _ := Read(s.Path); len(d2.Messages) != 3 {
+		t.Fatalf("repaired twice: %d messages", len(d2.Messages))
+	}
+}
+
+func TestLatestWithinOneSecond(t *testing.T) {
+	base := t.TempDir()
+	var last string
+	for i := 0; i < 5; i++ {
+		s, err := Create(base, "m", "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		last = s.ID
+		if got, _ := Latest(base); got != last {
+			t.Fatalf("Latest = %s, want the session just created %s", got, last)
+		}
+	}
+}
