@@ -527,6 +527,13 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		m.print(m.st.warn.Render(fmt.Sprintf("· retrying in %s: %v", formatDuration(ev.Delay), ev.Err)))
 	case agent.EventNotice:
 		m.print(m.st.dim.Render("· " + sanitize(ev.Text)))
+	case agent.EventInject:
+		// Injected context never reaches the model unseen.
+		where := "your message"
+		if ev.Where == "system" {
+			where = "the system prompt"
+		}
+		m.print(m.st.dim.Render("· context added to " + where + " by " + sanitize(ev.Text)))
 	}
 	return nil
 }

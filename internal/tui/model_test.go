@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/extension"
 )
@@ -268,5 +269,17 @@ func TestModelMultiline(t *testing.T) {
 	h.press(tea.KeyUp, 0)
 	if v := h.m.input.Value(); v != "one\ntwo\nthree" {
 		t.Errorf("up on line 3 changed the input to %q", v)
+	}
+}
+
+func TestModelShowsInjectedContext(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`+"\n")
+	h.m.event(agent.Event{Type: agent.EventInject, Text: "notes, rules", Where: "user"})
+	h.m.event(agent.Event{Type: agent.EventInject, Text: "boot", Where: "system"})
+	got := h.transcript()
+	for _, want := range []string{"context added to your message by notes, rules", "context added to the system prompt by boot"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, got)
+		}
 	}
 }
