@@ -39,7 +39,7 @@ func (r *renderer) event(ev agent.Event) {
 	defer r.mu.Unlock()
 	switch ev.Type {
 	case agent.EventText:
-		io.WriteString(r.out, ev.Text)
+		io.WriteString(r.out, agent.Printable(ev.Text))
 		r.midText = !strings.HasSuffix(ev.Text, "\n")
 	case agent.EventMessage:
 		r.endText()
@@ -55,7 +55,7 @@ func (r *renderer) event(ev agent.Event) {
 		fmt.Fprintln(r.out, r.style("2", fmt.Sprintf("ℹ context added to %s by %s", where, ev.Text)))
 	case agent.EventToolStart:
 		r.endText()
-		fmt.Fprintf(r.out, "%s %s %s\n", r.style("36", "●"), r.style("1", ev.Tool.Name), agent.InputSummary(ev.Tool.Input, 100))
+		fmt.Fprintf(r.out, "%s %s %s\n", r.style("36", "●"), r.style("1", ev.Tool.Name), agent.InputSummary(ev.Tool.Name, ev.Tool.Input, 100))
 	case agent.EventToolEnd:
 		r.toolEnd(ev.Tool)
 	case agent.EventNotice:
@@ -66,10 +66,10 @@ func (r *renderer) event(ev agent.Event) {
 
 func (r *renderer) toolEnd(c *agent.ToolCall) {
 	for _, id := range c.ModifiedBy {
-		fmt.Fprintf(r.out, "  %s\n", r.style("35", fmt.Sprintf("✎ input modified by %s: %s", id, agent.InputSummary(c.Input, 90))))
+		fmt.Fprintf(r.out, "  %s\n", r.style("35", fmt.Sprintf("✎ input modified by %s: %s", id, agent.InputSummary(c.Name, c.Input, 90))))
 	}
 	if c.BlockedBy != "" {
-		fmt.Fprintf(r.out, "  %s\n", r.style("31", "✗ "+c.Output))
+		fmt.Fprintf(r.out, "  %s\n", r.style("31", "✗ "+agent.Printable(c.Output)))
 		return
 	}
 	for _, id := range c.ReplacedBy {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -23,57 +22,10 @@ const (
 	previewLines = 3
 )
 
-// inputSummary is a one-line description of a tool call's input: the
-// command for bash, the path for read, write, edit and ls, the pattern
-// (and where) for grep and find, the skill for load_skill. Other tools
-// show their one string field, or else their input as compact JSON.
+// inputSummary is a one-line description of a tool call's input (see
+// agent.InputSummary), cut to summaryMax cells.
 func inputSummary(name string, input []byte) string {
-	var fields map[string]any
-	if err := json.Unmarshal(input, &fields); err != nil {
-		return oneLine(string(input), summaryMax)
-	}
-	str := func(k string) string {
-		s, _ := fields[k].(string)
-		return s
-	}
-	in := func(what, where string) string {
-		if where == "" {
-			return what
-		}
-		return what + " in " + where
-	}
-	var s string
-	switch name {
-	case "bash":
-		s = str("command")
-	case "read", "write", "edit":
-		s = str("path")
-	case "ls":
-		if s = str("path"); s == "" {
-			s = "."
-		}
-	case "grep":
-		s = in(str("pattern"), str("path"))
-	case "find":
-		s = in(str("pattern"), str("path"))
-	case "load_skill":
-		s = str("name")
-	}
-	if s == "" {
-		var only []string
-		for _, v := range fields {
-			if sv, ok := v.(string); ok {
-				only = append(only, sv)
-			}
-		}
-		if len(only) == 1 && len(fields) == 1 {
-			s = only[0]
-		} else if len(fields) > 0 {
-			b, _ := json.Marshal(fields) // sorted keys: stable
-			s = string(b)
-		}
-	}
-	return oneLine(s, summaryMax)
+	return oneLine(agent.InputSummary(name, input, 0), summaryMax)
 }
 
 // oneLine makes s safe and short for one line of the terminal: escape
