@@ -236,7 +236,7 @@ type Status struct {
 	// LastCrash says why a degraded or restarting extension last went
 	// down.
 	LastCrash string `json:"last_crash,omitempty"`
-	PID         int      `json:"pid,omitempty"`
+	PID       int    `json:"pid,omitempty"`
 }
 
 // Statuses lists every discovered plugin, loaded or not.
