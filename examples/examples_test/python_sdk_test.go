@@ -1,0 +1,74 @@
+package examples_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/synaps-cli/synaps/internal/extension"
+)
+
+// An extension written with the dependency-free Python helper module
+// (sdk/python/synaps_ext.py), exactly as its docstring shows, passes the
+// checklist and guards and greets through a real host.
+func TestPythonHelperModule(t *testing.T) {
+	needs(t, "python3")
+	dir := filepath.Join(t.TempDir(), "py-guard")
+	os.MkdirAll(filepath.Join(dir, ".synaps-plugin"), 0o755)
+	module, err := os.ReadFile(filepath.Join(examplesDir, "..", "..", "sdk", "python", "synaps_ext.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"synaps_ext.py": string(module),
+		".synaps-plugin/plugin.json": `{"name":"py-guard","version":"0.1.0","extension":{"entry_point":"python3 main.py",
+			"extension_protocol_version":1,"permissions":["tools.register","hooks.before_tool_call"]}}`,
+		"main.py": `from synaps_ext import Extension, block
+
+ext = Extension("py-guard", "0.1.0")
+
+@ext.tool("hello", "Greet someone by name",
+          {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
+def hello(input):
+    return "Hello, " + input["name"] + "!"
+
+@ext.hook("before_tool_call", tool="bash")
+def guard(event):
+    command = (event.get("tool_input") or {}).get("command", "")
+    if "rm -rf" in command:
+        return block("rm -rf is not allowed here")
+    return None
+
+ext.run()
+`,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := extension.Conformance(context.Background(), dir, extension.ConformanceOptions{Getenv: env(nil)})
+	for _, c := range rep.Checks {
+		if c.Status != extension.CheckPass {
+			t.Errorf("%s: %s: %s", c.Status, c.Name, c.Detail)
+		}
+	}
+	h, _ := startHost(t, map[string]string{"py-guard": dir}, env(nil))
+	requireLoaded(t, h, "py-guard")
+	if d := h.BeforeToolCall(context.Background(), bashTool, bashInput("rm -rf /"), "s", nil); !d.Blocked || !strings.Contains(d.Reason, "rm -rf is not allowed here") {
+		t.Errorf("rm -rf: %+v", d)
+	}
+	if d := h.BeforeToolCall(context.Background(), readTool, json.RawMessage(`{"path":"rm -rf"}`), "s", nil); d.Blocked {
+		t.Errorf("the tool filter let read through to the guard: %+v", d)
+	}
+	tl, _, ok := h.Registry().Lookup("py-guard_hello")
+	if !ok {
+		t.Fatal("tool not registered")
+	}
+	if res, err := tl.Run(context.Background(), json.RawMessage(`{"name":"Ada"}`)); err != nil || res.Output != "Hello, Ada!" {
+		t.Errorf("hello = %+v, %v", res, err)
+	}
+}

@@ -1,0 +1,180 @@
+"""synaps_ext: a small, dependency-free helper for synaps extensions in Python.
+
+Copy this file next to your main.py (or put it on PYTHONPATH) and write:
+
+    from synaps_ext import Extension, block, confirm, modify, inject, replace
+
+    ext = Extension("my-guard", "0.1.0")
+
+    @ext.tool("hello", "Greet someone by name",
+              {"type": "object", "properties": {"name": {"type": "string"}},
+               "required": ["name"]})
+    def hello(input):
+        return "Hello, " + input["name"] + "!"
+
+    @ext.hook("before_tool_call")
+    def guard(event):
+        command = (event.get("tool_input") or {}).get("command", "")
+        if "rm -rf" in command:
+            return block("rm -rf is not allowed here")
+        return None  # let it through
+
+    ext.run()
+
+The manifest (.synaps-plugin/plugin.json) must list the permissions used:
+"tools.register" for tools, "hooks.<name>" (or the group permission) for
+hooks. Everything is standard library; frames are
+"Content-Length: N\\r\\n\\r\\n" + N bytes of JSON, flushed after each write.
+Write logs with ext.log(...): they go to stderr, which synaps keeps in
+~/.synaps-cli/extensions/logs/<id>.log.
+"""
+import json
+import sys
+import traceback
+
+__all__ = ["Extension", "block", "confirm", "modify", "replace", "inject"]
+
+
+def block(reason):
+    """Stop a tool call (before_tool_call); the model sees the reason."""
+    return {"action": "block", "reason": reason}
+
+
+def confirm(message):
+    """Ask the user before a tool call runs (before_tool_call)."""
+    return {"action": "confirm", "message": message}
+
+
+def modify(new_input):
+    """Replace a tool call's input, a dict (before_tool_call)."""
+    return {"action": "modify", "input": new_input}
+
+
+def replace(output):
+    """Replace a tool's output (after_tool_call; needs tools.transform_output)."""
+    return {"action": "replace", "output": output}
+
+
+def inject(content):
+    """Add context (before_message, on_session_start)."""
+    return {"action": "inject", "content": content}
+
+
+class Extension:
+    """One extension: register tools and hooks, then run()."""
+
+    def __init__(self, name, version="0.1.0"):
+        self.name = name
+        self.version = version
+        self.config = {}
+        self._tools = {}
+        self._hooks = {}
+        self._on_init = None
+
+    def tool(self, name, description, input_schema=None):
+        """Decorator: fn(input: dict) -> str (or a dict result) is a tool."""
+        schema = input_schema or {"type": "object"}
+
+        def register(fn):
+            self._tools[name] = ({"name": name, "description": description, "input_schema": schema}, fn)
+            return fn
+        return register
+
+    def hook(self, name, tool=None):
+        """Decorator: fn(event: dict) -> action dict or None (= continue).
+
+        tool limits before_tool_call/after_tool_call to one tool."""
+        def register(fn):
+            self._hooks[name] = (tool, fn)
+            return fn
+        return register
+
+    def on_init(self, fn):
+        """Decorator: fn(config: dict) runs at initialize (and after restarts)."""
+        self._on_init = fn
+        return fn
+
+    def log(self, *parts):
+        print(*parts, file=sys.stderr, flush=True)
+
+    # -- the protocol --------------------------------------------------
+
+    @staticmethod
+    def _send(message):
+        body = json.dumps(message).encode("utf-8")
+        out = sys.stdout.buffer
+        out.write(b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        out.flush()
+
+    @staticmethod
+    def _recv():
+        length = None
+        while True:
+            line = sys.stdin.buffer.readline()
+            if not line:
+                return None
+            line = line.strip()
+            if not line:
+                if length is not None:
+                    break
+                continue
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip())
+        return json.loads(sys.stdin.buffer.read(length))
+
+    def _initialize(self, params):
+        self.config = (params or {}).get("config") or {}
+        if self._on_init:
+            self._on_init(self.config)
+        hooks = []
+        for name, (tool, _) in self._hooks.items():
+            sub = {"name": name}
+            if tool:
+                sub["tool"] = tool
+            hooks.append(sub)
+        return {
+            "name": self.name, "version": self.version, "protocol_version": 1,
+            "capabilities": {"tools": [decl for decl, _ in self._tools.values()], "hooks": hooks},
+        }
+
+    def _tool_call(self, params):
+        entry = self._tools.get(params.get("name"))
+        if entry is None:
+            return {"output": "unknown tool %s" % params.get("name"), "is_error": True}
+        try:
+            result = entry[1](params.get("input") or {})
+        except Exception as e:  # a failing tool is reported to the model
+            self.log(traceback.format_exc())
+            return {"output": "%s: %s" % (type(e).__name__, e), "is_error": True}
+        return result if isinstance(result, dict) else {"output": str(result)}
+
+    def _hook(self, params):
+        entry = self._hooks.get(params.get("kind") or params.get("hook"))
+        if entry is None:
+            return {}
+        try:
+            return entry[1](params) or {}
+        except Exception:
+            self.log(traceback.format_exc())
+            raise
+
+    def run(self):
+        """Serve requests until shutdown or end of input."""
+        handlers = {"initialize": self._initialize, "tool.call": self._tool_call, "hook.handle": self._hook}
+        while True:
+            request = self._recv()
+            if request is None:
+                return
+            method, rid = request.get("method"), request.get("id")
+            if method == "shutdown":
+                self._send({"jsonrpc": "2.0", "id": rid, "result": {}})
+                return
+            handler = handlers.get(method)
+            if rid is None:
+                continue  # a notification: nothing to answer
+            try:
+                result = handler(request.get("params")) if handler else {}
+                self._send({"jsonrpc": "2.0", "id": rid, "result": result})
+            except Exception as e:
+                self._send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": str(e)}})
