@@ -75,7 +75,6 @@ var (
 	fakePlugin          = exttest.Plugin
 	readRecord          = exttest.ReadRecord
 	readStamp           = exttest.ReadStamp
-	writeJSON           = exttest.WriteJSON
 	childrenOf          = exttest.ChildrenOf
 	assertNoProcessesIn = exttest.AssertNoProcessesIn
 )
