@@ -115,6 +115,13 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		if err := a.Host.Start(ctx); err != nil {
 			return nil, err
 		}
+		// Nothing fails silently: a plugin that did not load is said at
+		// the start of the session, not only in /extensions list.
+		for _, st := range a.Host.Statuses() {
+			if st.State == extension.StateFailed {
+				a.Notes = append(a.Notes, fmt.Sprintf("extension %s failed to load: %s", st.ID, firstLine(st.Error)))
+			}
+		}
 	}
 	model := o.Model
 	if model == "" {
@@ -289,4 +296,11 @@ func HealthLine(sts []extension.Status) string {
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
 }

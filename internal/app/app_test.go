@@ -248,3 +248,12 @@ func TestFreshBaseDirIsCreated(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestFailedExtensionIsAnnounced(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	exttest.Plugin(t, base, "broken", nil, exttest.Spec{InitMode: "crash"})
+	a := open(t, base, work, `{"text":"x"}`+"\n")
+	if len(a.Notes) != 1 || !strings.Contains(a.Notes[0], "extension broken failed to load: process ended during initialize") {
+		t.Fatalf("notes = %q", a.Notes)
+	}
+}
