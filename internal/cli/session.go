@@ -94,6 +94,9 @@ func runPrint(ctx context.Context, g *globals, prompt, format string, stdio Stdi
 	if err != nil {
 		return err
 	}
+	for _, n := range a.Notes {
+		fmt.Fprintln(stdio.Err, "ℹ "+n)
+	}
 	sendErr := a.Agent.Send(ctx, prompt)
 	answer := lastAnswer(a)
 	usage := a.Agent.Usage()
