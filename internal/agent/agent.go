@@ -150,7 +150,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 		a.emit(Event{Type: EventMessage, Message: &msg})
 		a.messageComplete(ctx, msg)
 
-		calls := toolUses(msg)
+		calls := msg.ToolUses()
 		a.emit(Event{Type: EventTurnEnd, StopReason: resp.StopReason, Usage: resp.Usage})
 		if len(calls) == 0 {
 			return nil
@@ -228,16 +228,6 @@ func (a *Agent) messageComplete(ctx context.Context, msg llm.Message) {
 	s := text.String()
 	data, _ := json.Marshal(map[string]any{"content_block_count": len(msg.Content), "has_tool_use": hasToolUse})
 	a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
-}
-
-func toolUses(m llm.Message) []llm.Block {
-	var out []llm.Block
-	for _, b := range m.Content {
-		if b.Type == llm.BlockToolUse {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 // runTool runs one tool call through before_tool_call, input validation,

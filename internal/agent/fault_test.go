@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -279,7 +278,7 @@ func runFaultSession(t *testing.T, tc faultCase) {
 	}
 
 	// Nothing is left behind.
-	assertNoChildProcesses(t)
+	exttest.AssertNoChildren(t)
 	exttest.AssertNoProcessesIn(t, pluginDir)
 	goleak.VerifyNone(t, ignoreRunning)
 	if left := leakedFDs(fdsBefore, openFDs(t)); len(left) > 0 {
@@ -307,22 +306,6 @@ func settledStatus(t *testing.T, h *extension.Host, id string) extension.Status 
 
 // assertNoChildProcesses fails if a live child of this process remains once
 // killed processes have had a moment to be reaped.
-func assertNoChildProcesses(t *testing.T) {
-	t.Helper()
-	self := strconv.Itoa(os.Getpid())
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		left := exttest.ChildrenOf(self)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("child processes left behind: %v", left)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 // openFDs maps each open file descriptor of this process to what it refers to.
 func openFDs(t *testing.T) map[string]string {

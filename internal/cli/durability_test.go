@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/session"
 )
@@ -219,7 +220,7 @@ func (r *durabilityRound) run(t *testing.T, kp killPoint) runResult {
 func (r *durabilityRound) check(t *testing.T, res runResult) string {
 	t.Helper()
 	// The extension does not outlive synaps.
-	assertNoProcessesUnder(t, r.plugin)
+	exttest.AssertNoProcessesIn(t, r.plugin)
 
 	files, _ := filepath.Glob(filepath.Join(session.Dir(r.base), "*.jsonl"))
 	if len(files) == 0 {
@@ -294,7 +295,7 @@ func (r *durabilityRound) check(t *testing.T, res runResult) string {
 		if a.Role != llm.RoleAssistant {
 			t.Fatalf("message %d: role %s, want assistant", i, a.Role)
 		}
-		uses := toolUsesOf(a)
+		uses := a.ToolUses()
 		if len(uses) == 0 {
 			if a.Text() != "counted" || i != len(msgs)-1 {
 				t.Fatalf("message %d: text %q without a tool call before the end", i, a.Text())
@@ -337,7 +338,7 @@ func (r *durabilityRound) check(t *testing.T, res runResult) string {
 		t.Fatalf("resume changed earlier messages (-before +after):\n%s", diff)
 	}
 	if added == 3 {
-		uses := toolUsesOf(msgs[len(msgs)-1])
+		uses := msgs[len(msgs)-1].ToolUses()
 		fix := d2.Messages[len(msgs)]
 		if fix.Role != llm.RoleUser || len(fix.Content) != 1 || fix.Content[0].ToolUseID != uses[0].ID || !fix.Content[0].IsError || fix.Content[0].Content != session.Interrupted {
 			t.Fatalf("interrupted tool call answered with %+v", fix)
@@ -346,7 +347,7 @@ func (r *durabilityRound) check(t *testing.T, res runResult) string {
 	if last := d2.Messages[len(d2.Messages)-1]; last.Text() != "resumed" || d2.Messages[len(d2.Messages)-2].Text() != "next" {
 		t.Fatalf("resumed messages = %+v", d2.Messages[len(msgs):])
 	}
-	assertNoProcessesUnder(t, r.plugin)
+	exttest.AssertNoProcessesIn(t, r.plugin)
 	return outcome
 }
 
@@ -356,52 +357,4 @@ func (r *durabilityRound) resume() (string, error) {
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	return string(out), err
-}
-
-func toolUsesOf(m llm.Message) []llm.Block {
-	var out []llm.Block
-	for _, b := range m.Content {
-		if b.Type == llm.BlockToolUse {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-// assertNoProcessesUnder fails if a process still runs with its working
-// directory under dir once killed processes have had a moment to die.
-func assertNoProcessesUnder(t *testing.T, dir string) {
-	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		left := processesWithCwdUnder(dir)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("processes left running in %s: %v", dir, left)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func processesWithCwdUnder(dir string) []string {
-	entries, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
-		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
-			continue
-		}
-		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
-			if i := bytes.LastIndexByte(b, ')'); i > 0 && bytes.HasPrefix(bytes.TrimSpace(b[i+1:]), []byte("Z")) {
-				continue
-			}
-		}
-		out = append(out, e.Name())
-	}
-	return out
 }

@@ -3,7 +3,6 @@ package extension
 import (
 	"context"
 	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -49,25 +48,6 @@ func startHost(t testing.TB, base string, mod func(*Options)) *Host {
 	return h
 }
 
-// assertNoChildren fails if any process whose parent is this test process,
-// or which runs in a plugin dir under the test's temp dirs, is still alive.
-func assertNoChildren(t testing.TB) {
-	t.Helper()
-	self := strconv.Itoa(os.Getpid())
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		left := childrenOf(self)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("child processes left behind: %v", left)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // Short names for the exttest helpers the host tests use.
 type fakeSpec = exttest.Spec
 
@@ -75,6 +55,6 @@ var (
 	fakePlugin          = exttest.Plugin
 	readRecord          = exttest.ReadRecord
 	readStamp           = exttest.ReadStamp
-	childrenOf          = exttest.ChildrenOf
 	assertNoProcessesIn = exttest.AssertNoProcessesIn
+	assertNoChildren    = exttest.AssertNoChildren
 )

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -275,7 +276,7 @@ func (h *Host) Statuses() []Status {
 			st.Warnings = append(append([]string(nil), st.Warnings...), problems...)
 			st.Tools = names[p.ID]
 			for _, s := range e.subs {
-				if !contains(st.Hooks, s.Hook) {
+				if !slices.Contains(st.Hooks, s.Hook) {
 					st.Hooks = append(st.Hooks, s.Hook)
 				}
 			}
@@ -296,20 +297,6 @@ func (h *Host) Logs(id string, n int) ([]string, bool) {
 		}
 	}
 	return nil, false
-}
-
-// Providers returns the raw provider declarations of each extension that
-// may register providers.
-func (h *Host) Providers() map[string]json.RawMessage {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := map[string]json.RawMessage{}
-	for _, e := range h.exts {
-		if e.providers != nil {
-			out[e.ID()] = e.providers
-		}
-	}
-	return out
 }
 
 // RunHook dispatches one event through its chain.
@@ -345,13 +332,4 @@ func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.Ra
 // output when an extension replaced it.
 func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) Decision {
 	return h.dispatch(ctx, &Event{Kind: HookAfterToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input, ToolOutput: &output, SessionID: sessionID})
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

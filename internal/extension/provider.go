@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
@@ -83,7 +84,7 @@ func (h *Host) Provider(model string) (llm.Provider, error) {
 		if d.ID != providerID {
 			continue
 		}
-		if len(d.Models) > 0 && !contains(d.Models, modelID) {
+		if len(d.Models) > 0 && !slices.Contains(d.Models, modelID) {
 			return nil, fmt.Errorf("model %q: provider %s:%s offers %s", model, pluginID, providerID, strings.Join(d.Models, ", "))
 		}
 		return &extProvider{ext: ext, providerID: providerID, modelID: modelID, model: model}, nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -47,25 +46,7 @@ func oneLine(s string, max int) string {
 // than newlines from text that came from outside (tool output, the
 // model), and turns tabs into spaces, so it cannot move the cursor or
 // restyle the screen.
-func sanitize(s string) string {
-	s = ansi.Strip(s)
-	if !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && unicode.IsControl(r) }) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteString("    ")
-		case r == '\n':
-			b.WriteRune(r)
-		case unicode.IsControl(r):
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func sanitize(s string) string { return agent.Printable(s) }
 
 // preview collapses tool output to its first n lines; more is how many
 // lines were left out. Trailing blank lines do not count.

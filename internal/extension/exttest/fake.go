@@ -376,11 +376,30 @@ func ProcessesWithCwdUnder(dir string) []string {
 	return out
 }
 
+// AssertNoChildren fails if a child process of this test process is
+// still alive once killed processes have had a moment to die.
+func AssertNoChildren(t testing.TB) {
+	t.Helper()
+	self := strconv.Itoa(os.Getpid())
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		left := ChildrenOf(self)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("child processes left behind: %v", left)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // AssertNoProcessesIn fails if a process still runs in dir once killed
 // processes have had a moment to die.
 func AssertNoProcessesIn(t testing.TB, dir string) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(3 * time.Second)
 	for {
 		left := ProcessesWithCwdUnder(dir)
 		if len(left) == 0 {
