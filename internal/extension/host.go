@@ -3,7 +3,6 @@ package extension
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -113,12 +112,7 @@ func NewHost(o Options) *Host {
 	if o.Trace != nil {
 		env.trace = &tracer{w: o.Trace}
 	} else if traceOn(getenv(TraceEnv)) {
-		path := filepath.Join(o.BaseDir, "extensions", "trace.jsonl")
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
-			if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
-				env.trace = &tracer{w: f}
-			}
-		}
+		env.trace = &tracer{path: filepath.Join(o.BaseDir, "extensions", "trace.jsonl")}
 	}
 	reg := o.Registry
 	if reg == nil {

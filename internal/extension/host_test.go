@@ -452,3 +452,36 @@ func TestUntrustedProjectPluginDoesNotShadowUserPlugin(t *testing.T) {
 		t.Error("the user's guard no longer runs")
 	}
 }
+
+// SYNAPS_EXTENSIONS_TRACE=1 writes one record per hook call to
+// extensions/trace.jsonl, and holds no file open between records.
+func TestTraceFromEnvironment(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "g", map[string]any{"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": "before_tool_call"}}}, fakeSpec{})
+	h := startHost(t, base, func(o *Options) {
+		o.Getenv = func(k string) string {
+			if k == TraceEnv {
+				return "yes"
+			}
+			return os.Getenv(k)
+		}
+	})
+	for i := 0; i < 2; i++ {
+		h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{}`), "s", nil)
+	}
+	path := filepath.Join(base, "extensions", "trace.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[1], `"hook":"before_tool_call","extension":"g","action":"continue"`) {
+		t.Fatalf("trace.jsonl = %s", b)
+	}
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, fd := range fds {
+		if target, _ := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); target == path {
+			t.Fatalf("trace.jsonl is held open (fd %s)", fd.Name())
+		}
+	}
+}

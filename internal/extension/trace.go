@@ -26,7 +26,11 @@ func traceOn(v string) bool {
 // does nothing.
 type tracer struct {
 	mu sync.Mutex
-	w  io.Writer // guarded by mu
+	// w receives the records (Options.Trace); when nil they are appended
+	// to the file at path, opened for each record so that a host never
+	// holds a file open past its life. Both guarded by mu.
+	w    io.Writer
+	path string
 }
 
 type traceRecord struct {
@@ -56,7 +60,11 @@ func (t *tracer) hook(hook string, e *Extension, action string, d time.Duration,
 	b, _ := json.Marshal(rec)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, _ = t.w.Write(append(b, '\n'))
+	if t.w != nil {
+		_, _ = t.w.Write(append(b, '\n'))
+		return
+	}
+	appendLine(t.path, b)
 }
 
 // interceptLog appends a metadata-only record of every block, modify and
@@ -97,10 +105,16 @@ func (l *interceptLog) record(ev *Event, extID string, a Action, newOut *string)
 	b, _ := json.Marshal(rec)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
+	appendLine(l.path, b)
+}
+
+// appendLine appends b and a newline to the file at path, creating it and
+// its directory; failures are dropped (logs must not stop the agent).
+func appendLine(path string, b []byte) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
 	}
-	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return
 	}
