@@ -257,3 +257,22 @@ func TestFailedExtensionIsAnnounced(t *testing.T) {
 		t.Fatalf("notes = %q", a.Notes)
 	}
 }
+
+// config extension_hook_timeout_ms sets the hook deadline.
+func TestHookTimeoutFromConfig(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(base, "config"), "extension_hook_timeout_ms = 150\n")
+	exttest.Plugin(t, base, "slow", map[string]any{
+		"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": "before_tool_call"}},
+	}, exttest.Spec{Modes: map[string]string{"hook:before_tool_call": "hang"}})
+	a := open(t, base, work, `{"tool_calls":[{"name":"bash","input":{"command":"echo ran"}}]}
+{"text":"ok","expect":{"last_tool_result_contains":"ran"}}
+`)
+	if err := a.Agent.Send(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := a.Host.Logs("slow", 20)
+	if !strings.Contains(strings.Join(logs, "\n"), "no answer to before_tool_call within 150ms") {
+		t.Fatalf("log = %q", logs)
+	}
+}

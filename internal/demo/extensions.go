@@ -60,7 +60,7 @@ func tools() *synaps.Extension {
 	return ext
 }
 
-// guard blocks destructive shell commands.
+// guard blocks destructive shell commands and asks before a push.
 func guard() *synaps.Extension {
 	ext := synaps.New("demo-guard", "0.1.0")
 	ext.Hook(synaps.BeforeToolCall, func(_ context.Context, ev *synaps.Event) synaps.Result {
@@ -72,6 +72,9 @@ func guard() *synaps.Extension {
 		if strings.Contains(in.Command, "rm -rf") {
 			ext.Logf("blocked: %s", in.Command)
 			return synaps.Block("rm -rf deletes without asking; remove files one by one or ask the user")
+		}
+		if strings.Contains(in.Command, "git push") {
+			return synaps.Confirm("push to a remote?")
 		}
 		return synaps.Continue()
 	})
