@@ -162,9 +162,10 @@ func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
 		"config":                     e.config,
 	})
 	if err != nil {
-		reason := e.describeCallFailure(p, MethodInitialize, err)
+		// Killed first: kill reaps the process and reads its stderr to
+		// the end, so the reason carries its last lines.
 		p.kill()
-		return nil, nil, errors.New(reason)
+		return nil, nil, errors.New(e.describeCallFailure(p, MethodInitialize, err))
 	}
 	res, err := decodeInitResult(raw)
 	if err != nil {
@@ -176,7 +177,8 @@ func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
 
 // describeCallFailure explains why a call got no answer, with the hint an
 // author needs: for a timeout the usual framing mistakes, for an exit the
-// status and the last lines of stderr.
+// status and the last lines of stderr. p has been killed and released, so
+// its exit status is known and its stderr is in the log.
 func (e *Extension) describeCallFailure(p *process, method string, err error) string {
 	var b strings.Builder
 	switch {
@@ -185,17 +187,10 @@ func (e *Extension) describeCallFailure(p *process, method string, err error) st
 		if method == MethodInitialize {
 			b.WriteString(" (check that every frame ends its header with \\r\\n\\r\\n and that stdout is flushed after each write)")
 		}
-	case errors.Is(err, jsonrpc.ErrClosed) || !p.alive():
-		// Give the reaper a moment so the exit status is known.
-		p.waitExit(200 * time.Millisecond)
+	case errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed):
 		fmt.Fprintf(&b, "process ended during %s (%s)", method, p.exitDescription())
 	default:
 		fmt.Fprintf(&b, "%s failed: %v", method, err)
-	}
-	// Let the stderr reader catch up with the last lines.
-	select {
-	case <-p.drained:
-	case <-time.After(100 * time.Millisecond):
 	}
 	if tail := e.log.stderrTail(5); len(tail) > 0 {
 		b.WriteString("; stderr: ")

@@ -27,6 +27,9 @@ type process struct {
 	// stdout and stderr are the parent's read ends, closed by stop so that
 	// a grandchild holding the pipes open cannot keep goroutines alive.
 	stdout, stderr *os.File
+	// errReader reads stderr; release finishes it (reads what is buffered)
+	// before stderr is closed, so the last lines reach the log.
+	errReader *pipeReader
 	// exited is closed once cmd.Wait has returned; waitErr is its result.
 	exited  chan struct{}
 	waitErr error
@@ -86,9 +89,10 @@ func spawn(s spawnSpec) (*process, error) {
 		cmd:     cmd,
 		stdin:   inW,
 		stdout:  outR,
-		stderr:  errR,
-		exited:  make(chan struct{}),
-		drained: make(chan struct{}),
+		stderr:    errR,
+		errReader: &pipeReader{f: errR},
+		exited:    make(chan struct{}),
+		drained:   make(chan struct{}),
 	}
 	go func() {
 		p.waitErr = cmd.Wait()
@@ -96,7 +100,7 @@ func spawn(s spawnSpec) (*process, error) {
 	}()
 	go func() {
 		defer close(p.drained)
-		readLines(errR, s.stderr)
+		readLines(p.errReader, s.stderr)
 	}()
 	p.conn = jsonrpc.NewConn(outR, inW, s.connOpt)
 	return p, nil
@@ -181,15 +185,28 @@ func (p *process) kill() {
 }
 
 // release kills what is left of the group, closes the parent's pipe ends
-// and waits for the connection and stderr goroutines.
+// and waits for the connection and stderr goroutines. It is called once the
+// process has exited, so everything it wrote to stderr is in the pipe:
+// stderr is read to the end of that before it is closed.
 func (p *process) release() {
 	p.signal(syscall.SIGKILL)
 	p.stdin.Close()
 	p.conn.Close()
 	p.stdout.Close()
-	p.stderr.Close()
+	p.finishStderr()
 	<-p.conn.Done()
+}
+
+// finishStderr lets the stderr reader take what the pipe holds, waits for
+// it, and closes the pipe. Closing first would drop the unread lines — the
+// crash message among them — whenever the reader had not been scheduled
+// since the process wrote them.
+func (p *process) finishStderr() {
+	if !p.errReader.finish() {
+		p.stderr.Close() // not interruptible: closing is the only way to end it
+	}
 	<-p.drained
+	p.stderr.Close()
 }
 
 func (p *process) waitExit(d time.Duration) bool {
