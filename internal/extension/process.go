@@ -86,9 +86,9 @@ func spawn(s spawnSpec) (*process, error) {
 	// The child holds its own copies now.
 	closeAll(inR, outW, errW)
 	p := &process{
-		cmd:     cmd,
-		stdin:   inW,
-		stdout:  outR,
+		cmd:       cmd,
+		stdin:     inW,
+		stdout:    outR,
 		stderr:    errR,
 		errReader: &pipeReader{f: errR},
 		exited:    make(chan struct{}),
