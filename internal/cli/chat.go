@@ -35,7 +35,10 @@ input there is nobody to ask, so they are refused unless
 func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	lines := bufio.NewScanner(stdio.In)
 	lines.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	opts := g.appOptions()
+	opts, err := g.appOptions()
+	if err != nil {
+		return err
+	}
 	r := &renderer{out: stdio.Out, color: colorOn(stdio.Out)}
 	opts.OnEvent = r.event
 	if opts.Confirmer == nil && isTerminal(stdio.In) {

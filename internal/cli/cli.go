@@ -139,5 +139,14 @@ pipes and scripts; 'synaps demo' shows everything working offline.`,
 	return root
 }
 
-// baseDir resolves $SYNAPS_BASE_DIR or ~/.synaps-cli.
-func baseDir() (string, error) { return config.BaseDir(os.Getenv) }
+// baseDir resolves $SYNAPS_BASE_DIR or ~/.synaps-cli and creates it with
+// its plugins/ directory: every command that reads the base dir comes
+// through here, so after any one of them the guide's install step (a
+// plain cp or ln -s into plugins/) works.
+func baseDir() (string, error) {
+	base, err := config.BaseDir(os.Getenv)
+	if err != nil {
+		return "", err
+	}
+	return base, config.EnsureBaseDir(base)
+}

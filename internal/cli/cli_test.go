@@ -49,6 +49,9 @@ func TestScripts(t *testing.T) {
 			if err := writeTutorialScripts(env.WorkDir); err != nil {
 				return err
 			}
+			if err := writeGuideFixture(env.WorkDir); err != nil {
+				return err
+			}
 			return os.MkdirAll(home, 0o755)
 		},
 	})

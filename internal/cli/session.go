@@ -15,16 +15,21 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension"
 )
 
-// appOptions turns the shared flags into app options.
-func (g *globals) appOptions() app.Options {
+// appOptions turns the shared flags into app options, with the base
+// directory resolved (and created) by baseDir.
+func (g *globals) appOptions() (app.Options, error) {
+	base, err := baseDir()
+	if err != nil {
+		return app.Options{}, err
+	}
 	o := app.Options{
-		Model: g.model, NoExtensions: g.noExtensions, Continue: g.cont, Resume: g.resume,
+		BaseDir: base, Model: g.model, NoExtensions: g.noExtensions, Continue: g.cont, Resume: g.resume,
 		TrustProject: g.trustProject, Version: Version,
 	}
 	if g.autoApprove {
 		o.Confirmer = approveAll{}
 	}
-	return o
+	return o, nil
 }
 
 // approveAll answers every confirm with yes (--auto-approve-confirms).
@@ -73,7 +78,10 @@ func runPrint(ctx context.Context, g *globals, prompt, format string, stdio Stdi
 	if format != "text" && format != "json" && format != "stream-json" {
 		return usageError{fmt.Errorf("--output-format %q: use text, json or stream-json", format)}
 	}
-	opts := g.appOptions()
+	opts, err := g.appOptions()
+	if err != nil {
+		return err
+	}
 	var calls []*agent.ToolCall
 	enc := json.NewEncoder(stdio.Out)
 	progress := &renderer{out: stdio.Err, color: colorOn(stdio.Err)}

@@ -8,5 +8,9 @@ import (
 
 // startTUI runs the interactive terminal UI.
 func startTUI(ctx context.Context, g *globals, stdio Stdio) error {
-	return tui.Run(ctx, g.appOptions(), stdio.In, stdio.Out)
+	opts, err := g.appOptions()
+	if err != nil {
+		return err
+	}
+	return tui.Run(ctx, opts, stdio.In, stdio.Out)
 }

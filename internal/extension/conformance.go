@@ -108,6 +108,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	var mu sync.Mutex
 	var stderr []string
 	var lfFraming, noise []string
+	var unknownAnswer string // how the extension answered the unknown-method probe; "" for not at all
 	env := childEnv(o.Getenv, p, filepath.Join(os.TempDir(), "synaps-extension-test"))
 	argv, _, err := m.Argv(envLookup(env))
 	if err != nil {
@@ -120,9 +121,15 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 		connOpt: jsonrpc.Options{OnNoise: func(kind, detail string) {
 			mu.Lock()
 			defer mu.Unlock()
-			switch kind {
-			case "lf-framing":
+			switch {
+			case kind == "lf-framing":
 				lfFraming = append(lfFraming, detail)
+			case kind == "unknown-id" && strings.HasPrefix(detail, unknownProbeNoise):
+				// The answer to the unknown-method probe: expected, not noise.
+				unknownAnswer = strings.TrimPrefix(strings.TrimPrefix(detail, unknownProbeNoise), ": ")
+				if unknownAnswer == "" {
+					unknownAnswer = "a result"
+				}
 			default:
 				noise = append(noise, kind+": "+detail)
 			}
@@ -282,26 +289,68 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 		}
 	}
 
-	// 6. Unknown methods.
-	_, err = call("synaps.test/unknown_method", map[string]any{})
-	var rpcErr *jsonrpc.Error
+	// 6. Unknown methods: the guide lets an extension answer them or
+	// ignore them; what it must not do is die or stop reading. The probe
+	// is written straight to stdin (nothing else is in flight) so that it
+	// is on the wire before the next real request, which is the one whose
+	// answer decides. With no tool and no hook, shutdown is that request.
+	probeErr := sendUnknownProbe(proc)
+	var next func() error
+	nextName := "shutdown"
 	switch {
-	case err == nil || errors.As(err, &rpcErr):
-		if _, err2 := call(MethodHookHandle, json.RawMessage(SampleEvent(Subscription{Hook: HookOnMessageComplete}).encode())); err2 != nil && !errors.As(err2, &rpcErr) {
-			c.add("unknown methods tolerated (no crash)", CheckFail, "the extension answered the unknown method but then stopped answering: "+callFailure(proc, err2, o.Timeout, &mu, &noise))
-		} else {
-			c.add("unknown methods tolerated (no crash)", CheckPass, "")
+	case len(tools) > 0:
+		t := tools[0]
+		input, ok := o.Calls[t.Name]
+		if !ok {
+			input = SampleInput(t.InputSchema)
 		}
-	default:
-		c.add("unknown methods tolerated (no crash)", CheckFail, "after an unknown method: "+callFailure(proc, err, o.Timeout, &mu, &noise)+`; answer unknown requests with "result": {} (or an error) and keep reading`)
+		nextName = "tool.call " + t.Name
+		next = func() error {
+			_, err := call(MethodToolCall, toolCallParams{Name: t.Name, Input: input})
+			return err
+		}
+	case len(subs) > 0:
+		nextName = "hook.handle " + subs[0].Hook
+		next = func() error {
+			_, err := call(MethodHookHandle, json.RawMessage(SampleEvent(subs[0]).encode()))
+			return err
+		}
+	}
+	unknownCheck := func(err error) {
+		const name = "unknown methods tolerated (no crash)"
+		mu.Lock()
+		answer := unknownAnswer
+		mu.Unlock()
+		var rpcErr *jsonrpc.Error
+		if probeErr != nil {
+			err = probeErr
+		}
+		switch {
+		case err != nil && !errors.As(err, &rpcErr):
+			c.add(name, CheckFail, "after an unknown method, "+nextName+" failed: "+callFailure(proc, err, o.Timeout, &mu, &noise)+
+				`; answer unknown requests with an error (-32601) or "result": {}, or ignore them, and keep reading`)
+		case answer == "":
+			c.add(name, CheckPass, "no answer to the unknown method (allowed); "+nextName+" was answered after it")
+		default:
+			c.add(name, CheckPass, "answered the unknown method with "+truncate(answer, 100))
+		}
+	}
+	if next != nil {
+		unknownCheck(next())
 	}
 
 	// 7. Shutdown.
 	if !proc.alive() {
+		if next == nil {
+			unknownCheck(jsonrpc.ErrClosed)
+		}
 		c.add("shutdown response sent before exit", CheckSkip, "the process is not running")
 		return r
 	}
 	_, err = call(MethodShutdown, nil)
+	if next == nil {
+		unknownCheck(err)
+	}
 	switch {
 	case err != nil:
 		c.add("shutdown response sent before exit", CheckFail, "no reply to shutdown within "+o.Timeout.String()+`; reply {"jsonrpc":"2.0","id":<id>,"result":{}} and then exit`)
@@ -319,6 +368,20 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	}
 	mu.Unlock()
 	return r
+}
+
+// unknownProbeID is the id of the unknown-method probe: far above any id
+// the connection will use, so its answer arrives as an unknown id and is
+// recognised by unknownProbeNoise rather than taken for stdout noise.
+const unknownProbeID = 1<<53 - 1
+
+var unknownProbeNoise = fmt.Sprintf("dropping response with unknown id %d", unknownProbeID)
+
+// sendUnknownProbe writes a request for a method no extension knows.
+func sendUnknownProbe(p *process) error {
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"synaps.test/unknown_method","params":{}}`, unknownProbeID)
+	_, err := fmt.Fprintf(p.stdin, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	return err
 }
 
 // protocolCheck reads the raw manifest: the guide asks authors to set the

@@ -186,6 +186,25 @@ func Run() int {
 				result = r
 				break
 			}
+			// Modes keyed by an unknown method: silent ignores it (the
+			// guide allows that), error answers -32601, crash exits,
+			// deaf stops answering anything from then on.
+			switch spec.Modes[req.Method] {
+			case "silent":
+				continue
+			case "error":
+				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
+				continue
+			case "crash":
+				fmt.Fprintf(os.Stderr, "fake: crashing on unknown method %s\n", req.Method)
+				return 4
+			case "deaf":
+				for {
+					if _, err := in.ReadFrame(); err != nil {
+						return 0
+					}
+				}
+			}
 			if len(req.ID) > 0 {
 				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{}})
 			}

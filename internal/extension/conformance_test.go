@@ -1,0 +1,67 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+const unknownCheckName = "unknown methods tolerated (no crash)"
+
+// findCheck returns the check called name, or nil.
+func findCheck(r *Report, name string) *Check {
+	for i := range r.Checks {
+		if r.Checks[i].Name == name {
+			return &r.Checks[i]
+		}
+	}
+	return nil
+}
+
+// The guide says "Tolerate unknown methods — return result: {} or ignore
+// them; never crash". The check passes an extension that answers or stays
+// silent and fails only one that dies or stops answering afterwards.
+func TestConformanceUnknownMethod(t *testing.T) {
+	withTool := json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Greet","input_schema":{"type":"object"}}]}}`)
+	withHook := json.RawMessage(`{"protocol_version":1,"capabilities":{"hooks":[{"name":"before_tool_call"}]}}`)
+	nothing := json.RawMessage(`{"protocol_version":1,"capabilities":{}}`)
+	for _, tc := range []struct {
+		name    string
+		init    json.RawMessage
+		perms   []string
+		mode    string        // the fake's mode for the unknown method
+		timeout time.Duration // only where the extension is meant to hang
+		status  string
+		detail  string
+	}{
+		{"answers with a result", withTool, []string{"tools.register"}, "", 0, CheckPass, "answered the unknown method with a result"},
+		{"answers -32601", withTool, []string{"tools.register"}, "error", 0, CheckPass, "-32601"},
+		{"silent, then answers the tool", withTool, []string{"tools.register"}, "silent", 0, CheckPass, "no answer to the unknown method (allowed); tool.call hello was answered after it"},
+		{"silent, then answers the hook", withHook, []string{"hooks.before_tool_call"}, "silent", 0, CheckPass, "hook.handle before_tool_call was answered after it"},
+		{"silent, then answers shutdown", nothing, nil, "silent", 0, CheckPass, "shutdown was answered after it"},
+		{"crashes", withTool, []string{"tools.register"}, "crash", 0, CheckFail, "the process crashed (exited with status 4)"},
+		{"crashes, nothing else to call", nothing, nil, "crash", 0, CheckFail, "after an unknown method, shutdown failed"},
+		{"stops answering", withTool, []string{"tools.register"}, "deaf", 2 * time.Second, CheckFail, "tool.call hello failed: no answer within 2s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := fakeSpec{Init: tc.init, Modes: map[string]string{"synaps.test/unknown_method": tc.mode}}
+			dir := fakePlugin(t, t.TempDir(), "probe", map[string]any{"permissions": tc.perms}, spec)
+			rep := Conformance(context.Background(), dir, ConformanceOptions{Timeout: tc.timeout})
+			got := findCheck(rep, unknownCheckName)
+			if got == nil {
+				t.Fatalf("no %q check in %+v", unknownCheckName, rep.Checks)
+			}
+			if got.Status != tc.status || !strings.Contains(got.Detail, tc.detail) {
+				t.Errorf("check = %s %q, want %s containing %q", got.Status, got.Detail, tc.status, tc.detail)
+			}
+			if tc.status == CheckPass && !rep.Passed {
+				t.Errorf("report failed: %+v", rep.Checks)
+			}
+			if c := findCheck(rep, "stdout carries only frames"); c != nil {
+				t.Errorf("the probe's answer was taken for noise: %s", c.Detail)
+			}
+		})
+	}
+}
