@@ -46,6 +46,10 @@ type Config struct {
 	MaxTurns int
 	// MaxTokens is the reply budget per request. Default 8192.
 	MaxTokens int
+	// MaxToolOutput caps every tool result, in bytes, before any
+	// after_tool_call hook sees it (tool.CapOutput). Default
+	// tool.DefaultMaxOutput, the built-ins' own cap.
+	MaxToolOutput int
 }
 
 // Agent runs one session's conversation. Its methods must not be called
@@ -70,6 +74,9 @@ func New(cfg Config) *Agent {
 	}
 	if cfg.Tools == nil {
 		cfg.Tools = tool.NewRegistry()
+	}
+	if cfg.MaxToolOutput <= 0 {
+		cfg.MaxToolOutput = tool.DefaultMaxOutput
 	}
 	return &Agent{cfg: cfg}
 }
@@ -269,6 +276,9 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	if err != nil {
 		res = tool.Result{Output: fmt.Sprintf("tool %s failed: %v", use.Name, err), IsError: true}
 	}
+	// Cut before the hooks: a redactor must see all of what the model
+	// will get, and what the model gets is what the hooks saw.
+	res.Output = tool.CapOutput(res.Output, a.cfg.MaxToolOutput)
 	if a.cfg.Hooks != nil {
 		d := a.cfg.Hooks.AfterToolCall(ctx, spec, input, res.Output, a.cfg.Session.ID)
 		if d.Output != nil {

@@ -65,6 +65,9 @@ type Spec struct {
 	//   - crash-random:P: exit (status 4, without answering) with
 	//     probability P (0..1) on each call of this key; the generator is
 	//     seeded per process, so each restart draws afresh.
+	//   - redact:WORD: a redactor for hook:after_tool_call: when the
+	//     event's tool_output holds WORD, answer replace with every WORD
+	//     turned into [REDACTED]; otherwise continue.
 	Modes map[string]string `json:"modes,omitempty"`
 	// Record appends every hook.handle and tool.call params to record.jsonl.
 	Record bool `json:"record,omitempty"`
@@ -163,6 +166,9 @@ func Run() int {
 			result = spec.Results[key]
 			if result == nil {
 				result = json.RawMessage(`{}`)
+			}
+			if word, ok := strings.CutPrefix(spec.Modes[key], "redact:"); ok {
+				result = redact(req.Params, word, result)
 			}
 		case "tool.call":
 			var p struct {
@@ -271,6 +277,19 @@ func Run() int {
 		}
 		send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
 	}
+}
+
+// redact answers a redactor's after_tool_call: replace when the output
+// holds word, else the default result.
+func redact(params json.RawMessage, word string, def json.RawMessage) json.RawMessage {
+	var ev struct {
+		ToolOutput *string `json:"tool_output"`
+	}
+	if json.Unmarshal(params, &ev) != nil || ev.ToolOutput == nil || !strings.Contains(*ev.ToolOutput, word) {
+		return def
+	}
+	b, _ := json.Marshal(map[string]string{"action": "replace", "output": strings.ReplaceAll(*ev.ToolOutput, word, "[REDACTED]")})
+	return b
 }
 
 // floodStderr writes 1 MiB to stderr: 1024 lines of 1023 bytes and a

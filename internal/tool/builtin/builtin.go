@@ -46,8 +46,9 @@ const (
 	DefaultBashTimeout = 120 * time.Second
 	// MaxBashTimeout is the longest timeout a bash call may ask for.
 	MaxBashTimeout = 10 * time.Minute
-	// DefaultMaxOutput is Options.MaxOutput's default, in bytes.
-	DefaultMaxOutput = 30000
+	// DefaultMaxOutput is Options.MaxOutput's default, in bytes: the cap
+	// the agent applies to every other tool too.
+	DefaultMaxOutput = tool.DefaultMaxOutput
 )
 
 func (o Options) withDefaults() Options {

@@ -1,0 +1,81 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/tool"
+)
+
+// An extension tool's output is cut to the built-ins' cap before any hook
+// sees it, so a redactor sees all of what the model gets: a 4 MB output
+// with secrets in it never reaches the model whole or unredacted.
+func TestExtensionToolOutputCappedBeforeRedactor(t *testing.T) {
+	base := t.TempDir()
+	const word = "SECRET-"
+	n := 4 << 20
+	out := strings.Repeat("a", n/2) + word + "middle" + strings.Repeat("b", n/2-200) + word + "tail" + strings.Repeat("c", 100)
+	res, _ := json.Marshal(map[string]string{"output": out})
+	exttest.Plugin(t, base, "big", map[string]any{"permissions": []string{"tools.register"}}, exttest.Spec{
+		Init:    json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"dump","description":"dumps","input_schema":{"type":"object"}}]}}`),
+		Results: map[string]json.RawMessage{"tool:dump": res},
+	})
+	redactor := exttest.Plugin(t, base, "redactor", map[string]any{
+		"permissions": []string{"tools.intercept", "tools.transform_output"},
+		"hooks":       []map[string]any{{"hook": "after_tool_call"}},
+	}, exttest.Spec{Modes: map[string]string{"hook:after_tool_call": "redact:" + word}, Record: true})
+
+	r := newRig(t, base, `{"tool_calls":[{"name":"big_dump","input":{}}]}
+{"text":"read it"}
+{"text":"still here"}
+`, nil)
+	ctx := context.Background()
+	for _, msg := range []string{"dump it", "again"} {
+		if err := r.agent.Send(ctx, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	results := r.toolResults()
+	if len(results) != 1 {
+		t.Fatalf("tool results: %d", len(results))
+	}
+	got := results[0].Content
+	if len(got) > tool.DefaultMaxOutput+tool.OutputNoteSlack {
+		t.Errorf("the model got %d bytes of tool output; the cap is %d", len(got), tool.DefaultMaxOutput)
+	}
+	for i, req := range r.model.reqs {
+		b, _ := json.Marshal(req.Messages)
+		if strings.Contains(string(b), word) {
+			t.Errorf("request %d reached the model with a secret in it", i+1)
+		}
+	}
+	// What the redactor saw, redacted, is exactly what the model got.
+	var seen []string
+	for _, ev := range exttest.ReadRecord(t, filepath.Clean(redactor)) {
+		if ev["kind"] == extension.HookAfterToolCall {
+			s, _ := ev["tool_output"].(string)
+			seen = append(seen, strings.ReplaceAll(s, word, "[REDACTED]"))
+		}
+	}
+	if diff := cmp.Diff([]string{got}, seen); diff != "" {
+		t.Errorf("the redactor's view, redacted, differs from the model's (-model +redactor):\n%.2000s", diff)
+	}
+	if !strings.Contains(got, "[REDACTED]tail") || !strings.Contains(got, "bytes truncated]") {
+		t.Errorf("the tail secret was not redacted or the cut not marked: …%s", got[len(got)-300:])
+	}
+}
+
+// Every hook sees a capped result whole: the cap, with its notes, fits in
+// what a hook event carries.
+func TestToolOutputCapFitsHookEvent(t *testing.T) {
+	if tool.DefaultMaxOutput+tool.OutputNoteSlack > extension.MaxToolOutputHook {
+		t.Errorf("a capped result (%d bytes) is longer than a hook event's tool_output (%d)", tool.DefaultMaxOutput+tool.OutputNoteSlack, extension.MaxToolOutputHook)
+	}
+}
