@@ -1,10 +1,12 @@
 package extension
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -137,7 +139,19 @@ type Confirmer interface {
 	Confirm(ctx context.Context, tool string, messages []Confirm) bool
 }
 
+// MaxChainPasses bounds how often a before_tool_call chain is walked when
+// modifies keep changing the input. Each pass asks only the handlers that
+// have not yet judged the current input; an input still unjudged after the
+// last pass (rewriters undoing each other) is blocked.
+const MaxChainPasses = 3
+
 // dispatch runs the chain for ev. See the package doc for the chain rules.
+//
+// The rule the tool hooks keep: the input that runs is an input every
+// matching handler has judged. A modify changes the input, so after the
+// pass in which it happened the handlers that saw an older input (those
+// sorted before the rewriter) are asked again about the new one; a handler
+// is not asked again about an input it already judged or wrote itself.
 func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 	var d Decision
 	spec, ok := LookupHook(ev.Kind)
@@ -158,64 +172,139 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 	// may hold (1 MiB), not the 32 KiB prefix others see: a redactor
 	// working on a prefix would cut the output short.
 	var params, fullParams json.RawMessage
-	for _, s := range subs {
-		if !s.matches(spec, ev, input) {
-			continue
-		}
-		p := &params
-		limit := MaxToolOutputHook
-		if s.transform && ev.Kind == HookAfterToolCall {
-			p, limit = &fullParams, MaxReplaceOutput
-		}
-		if *p == nil {
-			*p = ev.encodeLimit(limit)
-		}
-		res, err := h.callHook(ctx, s, spec, *p)
-		id := s.ext.ID()
-		if err != nil {
-			if s.closed && spec.ToolFilter {
-				reason := fmt.Sprintf("the extension failed (%v) and its failure_policy is closed", err)
-				if ev.Kind == HookAfterToolCall {
-					// Withheld, and later handlers see what will be kept.
-					out := fmt.Sprintf("[tool output withheld: extension %s failed (%v) and its failure_policy is closed]", id, err)
-					h.env.intercept.record(ev, id, ActionReplace, &out)
-					ev.ToolOutput, params, fullParams = &out, nil, nil
-					d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
-					continue
+	// judged[i] is the input subs[i] last judged or wrote; nil: none yet.
+	// confirms[i] is its pending confirm about that input.
+	var judged []json.RawMessage
+	var confirms []*Confirm
+	for pass := 1; ; pass++ {
+		changed := false
+		for i, s := range subs {
+			if !s.matches(spec, ev, input) {
+				if confirms != nil {
+					confirms[i] = nil // it has no say about this input
 				}
-				d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, reason)
+				continue
+			}
+			if judged != nil && judged[i] != nil && sameJSON(judged[i], input) {
+				continue
+			}
+			p := &params
+			limit := MaxToolOutputHook
+			if s.transform && ev.Kind == HookAfterToolCall {
+				p, limit = &fullParams, MaxReplaceOutput
+			}
+			if *p == nil {
+				*p = ev.encodeLimit(limit)
+			}
+			res, err := h.callHook(ctx, s, spec, *p)
+			id := s.ext.ID()
+			if spec.ToolFilter && judged == nil {
+				judged, confirms = make([]json.RawMessage, len(subs)), make([]*Confirm, len(subs))
+			}
+			if judged != nil {
+				judged[i], confirms[i] = input, nil
+			}
+			if err != nil {
+				if s.closed && spec.ToolFilter {
+					reason := fmt.Sprintf("the extension failed (%v) and its failure_policy is closed", err)
+					if ev.Kind == HookAfterToolCall {
+						// Withheld, and later handlers see what will be kept.
+						out := fmt.Sprintf("[tool output withheld: extension %s failed (%v) and its failure_policy is closed]", id, err)
+						h.env.intercept.record(ev, id, ActionReplace, &out)
+						ev.ToolOutput, params, fullParams = &out, nil, nil
+						d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
+						continue
+					}
+					d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, reason)
+					h.env.intercept.record(ev, id, ActionBlock, nil)
+					return d.withConfirms(confirms)
+				}
+				continue
+			}
+			switch res.Action {
+			case ActionBlock:
+				d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, res.Reason)
 				h.env.intercept.record(ev, id, ActionBlock, nil)
-				return d
+				return d.withConfirms(confirms)
+			case ActionModify:
+				changed = changed || !sameJSON(res.Input, input)
+				input = res.Input
+				ev.ToolInput = input
+				params, fullParams = nil, nil // later handlers see the new input
+				if judged != nil {
+					judged[i] = input // it wrote it: no need to ask it again
+				}
+				d.Input, d.ModifiedBy = input, append(d.ModifiedBy, id)
+				h.env.intercept.record(ev, id, ActionModify, nil)
+			case ActionReplace:
+				out := *res.Output
+				if len(out) > MaxReplaceOutput {
+					out = cutUTF8(out, MaxReplaceOutput) + "…[replacement truncated]"
+				}
+				h.env.intercept.record(ev, id, ActionReplace, &out)
+				ev.ToolOutput = &out
+				params, fullParams = nil, nil
+				d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
+			case ActionConfirm:
+				if confirms != nil {
+					confirms[i] = &Confirm{id, res.Message}
+				} else {
+					d.Confirms = append(d.Confirms, Confirm{id, res.Message})
+				}
+			case ActionInject:
+				d.Injects = append(d.Injects, Inject{id, res.Content})
 			}
-			continue
 		}
-		switch res.Action {
-		case ActionBlock:
-			d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, res.Reason)
-			h.env.intercept.record(ev, id, ActionBlock, nil)
-			return d
-		case ActionModify:
-			input = res.Input
-			ev.ToolInput = input
-			params, fullParams = nil, nil // later handlers see the new input
-			d.Input, d.ModifiedBy = input, append(d.ModifiedBy, id)
-			h.env.intercept.record(ev, id, ActionModify, nil)
-		case ActionReplace:
-			out := *res.Output
-			if len(out) > MaxReplaceOutput {
-				out = cutUTF8(out, MaxReplaceOutput) + "…[replacement truncated]"
-			}
-			h.env.intercept.record(ev, id, ActionReplace, &out)
-			ev.ToolOutput = &out
-			params, fullParams = nil, nil
-			d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
-		case ActionConfirm:
-			d.Confirms = append(d.Confirms, Confirm{id, res.Message})
-		case ActionInject:
-			d.Injects = append(d.Injects, Inject{id, res.Content})
+		if !changed || judged == nil || !h.unjudged(spec, ev, subs, judged, input) {
+			return d.withConfirms(confirms)
+		}
+		if pass == MaxChainPasses {
+			last := d.ModifiedBy[len(d.ModifiedBy)-1]
+			d.Blocked, d.BlockedBy = true, last
+			d.Reason = BlockedMessage(last, fmt.Sprintf(
+				"the input was still being modified after %d passes through the hook chain (modified by %s), so not every guard approved the input that would run; the extensions that rewrite this input undo each other",
+				MaxChainPasses, strings.Join(dedupe(d.ModifiedBy), ", ")))
+			h.env.intercept.record(ev, last, ActionBlock, nil)
+			return d.withConfirms(confirms)
+		}
+	}
+}
+
+// unjudged reports whether some handler that matches input has not judged
+// it yet.
+func (h *Host) unjudged(spec HookSpec, ev *Event, subs []*subscriber, judged []json.RawMessage, input json.RawMessage) bool {
+	for i, s := range subs {
+		if s.matches(spec, ev, input) && (judged[i] == nil || !sameJSON(judged[i], input)) {
+			return true
+		}
+	}
+	return false
+}
+
+// withConfirms adds the pending confirms, in chain order: each handler's
+// latest, about the input that will run.
+func (d Decision) withConfirms(confirms []*Confirm) Decision {
+	for _, c := range confirms {
+		if c != nil {
+			d.Confirms = append(d.Confirms, *c)
 		}
 	}
 	return d
+}
+
+// sameJSON reports whether two inputs are the same JSON value.
+func sameJSON(a, b json.RawMessage) bool {
+	return bytes.Equal(a, b) || jsonEqual(a, b)
+}
+
+func dedupe(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // callHook sends one hook.handle and vets the answer: faults are logged

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
 )
 
 // guard is a fake subscribed to before_tool_call (and after_tool_call)
@@ -60,8 +62,8 @@ func TestBeforeToolCallChain(t *testing.T) {
 		},
 		{
 			name: "modify applies and later guards see the new input",
-			a:    `{"action":"modify","input":{"command":"rm -ri /"}}`, b: `{}`, c: `{"action":"modify","input":{"command":"echo safe"}}`,
-			want: Decision{Input: json.RawMessage(`{"command":"echo safe"}`), ModifiedBy: []string{"a", "c"}},
+			a:    `{"action":"modify","input":{"command":"rm -ri /"}}`, b: `{}`, c: `{}`,
+			want: Decision{Input: json.RawMessage(`{"command":"rm -ri /"}`), ModifiedBy: []string{"a"}},
 			seen: map[string]string{"a": "rm -rf /", "b": "rm -ri /", "c": "rm -ri /"},
 		},
 		{
@@ -223,5 +225,104 @@ func TestTransformersSeeTheWholeOutput(t *testing.T) {
 	got := readRecord(t, prefix)[0]["tool_output"].(string)
 	if !strings.HasPrefix(got, strings.Repeat("x", MaxToolOutputHook)+"…[truncated, 102400 total bytes]") {
 		t.Errorf("observer saw %d bytes: %q…", len(got), got[len(got)-40:])
+	}
+}
+
+// rulePlugin is a fake on before_tool_call that answers by the input:
+// the first rule whose text occurs in tool_input decides, else continue.
+func rulePlugin(t *testing.T, base, id string, rules ...exttest.Rule) string {
+	t.Helper()
+	for i := range rules {
+		rules[i].Hook = HookBeforeToolCall
+	}
+	return fakePlugin(t, base, id, map[string]any{"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": HookBeforeToolCall}}},
+		fakeSpec{Record: true, Rules: rules})
+}
+
+func rule(contains, result string) exttest.Rule {
+	return exttest.Rule{InputContains: contains, Result: json.RawMessage(result)}
+}
+
+// The input that runs is an input every guard approved: a rewriter sorted
+// after a guard cannot slip past it, a rewriter loop ends in a block, and a
+// guard's confirm is about the input that will run.
+func TestChainGuardsJudgeTheFinalInput(t *testing.T) {
+	const rmrf = `{"action":"block","reason":"rm -rf is not allowed"}`
+	for _, tc := range []struct {
+		name  string
+		input string
+		// rules of a, b, c (chain order is id order)
+		a, b, c []exttest.Rule
+		want    Decision
+		// seen: the commands each extension was asked about, in order
+		seen map[string][]string
+	}{
+		{
+			name:  "a rewriter after a guard cannot bypass it",
+			input: `{"command":"ls"}`,
+			a:     []exttest.Rule{rule("rm -rf", rmrf)},
+			b:     []exttest.Rule{rule(`"ls"`, `{"action":"modify","input":{"command":"rm -rf /"}}`)},
+			want: Decision{Blocked: true, BlockedBy: "a", Reason: "Tool call blocked by extension a: rm -rf is not allowed",
+				Input: json.RawMessage(`{"command":"rm -rf /"}`), ModifiedBy: []string{"b"}},
+			seen: map[string][]string{"a": {"ls", "rm -rf /"}, "b": {"ls"}, "c": {"rm -rf /"}},
+		},
+		{
+			name:  "a harmless rewrite is approved by the guards before it",
+			input: `{"command":"ls"}`,
+			a:     []exttest.Rule{rule("rm -rf", rmrf)},
+			b:     []exttest.Rule{rule(`"ls"`, `{"action":"modify","input":{"command":"ls -la"}}`)},
+			want:  Decision{Input: json.RawMessage(`{"command":"ls -la"}`), ModifiedBy: []string{"b"}},
+			seen:  map[string][]string{"a": {"ls", "ls -la"}, "b": {"ls"}, "c": {"ls -la"}},
+		},
+		{
+			name:  "no rewrite asks nobody twice",
+			input: `{"command":"ls"}`,
+			a:     []exttest.Rule{rule("rm -rf", rmrf)},
+			want:  Decision{},
+			seen:  map[string][]string{"a": {"ls"}, "b": {"ls"}, "c": {"ls"}},
+		},
+		{
+			name:  "rewriters that undo each other end in a block",
+			input: `{"command":"x"}`,
+			a:     []exttest.Rule{rule(`"y"`, `{"action":"modify","input":{"command":"x"}}`)},
+			c:     []exttest.Rule{rule(`"x"`, `{"action":"modify","input":{"command":"y"}}`)},
+			want: Decision{Blocked: true, BlockedBy: "c",
+				Reason: "Tool call blocked by extension c: the input was still being modified after 3 passes through the hook chain (modified by c, a), so not every guard approved the input that would run; the extensions that rewrite this input undo each other",
+				Input:  json.RawMessage(`{"command":"y"}`), ModifiedBy: []string{"c", "a", "c", "a", "c"}},
+			seen: map[string][]string{"a": {"x", "y", "y"}, "b": {"x"}, "c": {"x", "x", "x"}},
+		},
+		{
+			name:  "a confirm about an input that was rewritten is asked again about the new one",
+			input: `{"command":"ls"}`,
+			a:     []exttest.Rule{rule(`"ls"`, `{"action":"confirm","message":"list?"}`), rule("ls -la", `{"action":"confirm","message":"list all?"}`)},
+			c:     []exttest.Rule{rule(`"ls"`, `{"action":"modify","input":{"command":"ls -la"}}`)},
+			want: Decision{Blocked: true, BlockedBy: "a", Input: json.RawMessage(`{"command":"ls -la"}`), ModifiedBy: []string{"c"},
+				Reason:   "Tool call blocked by extension a: confirmation required but there is no interactive user to ask (list all?); run interactively or pass --auto-approve-confirms",
+				Confirms: []Confirm{{"a", "list all?"}}},
+			seen: map[string][]string{"a": {"ls", "ls -la"}, "b": {"ls", "ls -la"}, "c": {"ls"}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			dirs := map[string]string{
+				"a": rulePlugin(t, base, "a", tc.a...),
+				"b": rulePlugin(t, base, "b", tc.b...),
+				"c": rulePlugin(t, base, "c", tc.c...),
+			}
+			h := startHost(t, base, nil)
+			got := h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(tc.input), "s1", nil)
+			if d := cmp.Diff(tc.want, got, cmp.Comparer(rawJSONEqual)); d != "" {
+				t.Errorf("decision (-want +got):\n%s", d)
+			}
+			seen := map[string][]string{}
+			for id, dir := range dirs {
+				for _, ev := range readRecord(t, dir) {
+					seen[id] = append(seen[id], ev["tool_input"].(map[string]any)["command"].(string))
+				}
+			}
+			if d := cmp.Diff(tc.seen, seen); d != "" {
+				t.Errorf("inputs judged (-want +got):\n%s", d)
+			}
+		})
 	}
 }

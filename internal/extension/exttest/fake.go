@@ -46,6 +46,11 @@ type Spec struct {
 	// Results answer tool.call ("tool:<name>") and hook.handle
 	// ("hook:<kind>"); default {} for hooks, {"output":"ok"} for tools.
 	Results map[string]json.RawMessage `json:"results,omitempty"`
+	// Rules answer hook.handle by what the tool input holds: the first
+	// rule of the hook whose InputContains occurs in the raw JSON text of
+	// params.tool_input gives the result; when none matches, Results
+	// answers. Guards and rewriters that decide by input are written so.
+	Rules []Rule `json:"rules,omitempty"`
 	// Modes misbehave for a key: crash, crash-once, hang, garbage (noise on
 	// stdout, then the answer), badjson (a non-JSON body, then the answer),
 	// huge (Content-Length 2^40), badlen (negative, then missing
@@ -78,6 +83,13 @@ type Spec struct {
 	Stderr string `json:"stderr,omitempty"`
 	// Grandchild starts a sleeping grandchild that inherits the pipes.
 	Grandchild bool `json:"grandchild,omitempty"`
+}
+
+// Rule is one input-dependent hook answer (see Spec.Rules).
+type Rule struct {
+	Hook          string          `json:"hook"`
+	InputContains string          `json:"input_contains"`
+	Result        json.RawMessage `json:"result"`
 }
 
 func Run() int {
@@ -160,10 +172,19 @@ func Run() int {
 			send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{}})
 			return 0
 		case "hook.handle":
-			var p struct{ Kind string }
+			var p struct {
+				Kind      string
+				ToolInput json.RawMessage `json:"tool_input"`
+			}
 			_ = json.Unmarshal(req.Params, &p)
 			key = "hook:" + p.Kind
 			result = spec.Results[key]
+			for _, r := range spec.Rules {
+				if r.Hook == p.Kind && strings.Contains(string(p.ToolInput), r.InputContains) {
+					result = r.Result
+					break
+				}
+			}
 			if result == nil {
 				result = json.RawMessage(`{}`)
 			}
