@@ -37,6 +37,11 @@ type Plugin struct {
 	Untrusted bool
 	// Warnings are non-fatal notes (name differs from id, manifest warnings).
 	Warnings []string
+	// BrokenGuard is set when the manifest did not load (Err) but its raw
+	// text asks for failure_policy "closed": the tool-hook subscriptions
+	// the plugin is held to, so the calls it would have judged are blocked
+	// instead of running unguarded. Nil otherwise.
+	BrokenGuard []Subscription
 }
 
 // Spawnable reports whether the plugin starts a process.
@@ -157,6 +162,7 @@ func LoadPlugin(id, dir string, scope Scope) *Plugin {
 			// A typo warning ("entrypoint") often explains the error.
 			p.Warnings = m.Warnings
 		}
+		p.BrokenGuard = brokenGuardSubs(dir, m, err)
 		return p
 	}
 	p.Manifest = m

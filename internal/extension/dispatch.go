@@ -68,8 +68,12 @@ func BlockedMessage(extID, reason string) string {
 
 // subscriber is one extension's subscriptions to one hook, in chain order.
 type subscriber struct {
-	ext  *Extension
+	id   string
+	ext  *Extension // nil for a broken guard
 	subs []Subscription
+	// broken is the fault a broken guard (a fail-closed plugin whose
+	// manifest did not load) answers every call with; nil otherwise.
+	broken error
 	// closed: the extension's failure_policy is "closed".
 	closed bool
 	// transform: the extension may replace tool output.
@@ -93,11 +97,26 @@ func (s *subscriber) matches(spec HookSpec, ev *Event, input json.RawMessage) bo
 // read without locks.
 type dispatchTable map[string][]*subscriber
 
-// buildTable orders subscribers by plugin id (the order exts is in). A
-// fail-closed extension that never initialised still guards the tool hooks
-// its permissions cover, so its failure blocks instead of vanishing.
-func buildTable(exts []*Extension) dispatchTable {
+// buildTable orders subscribers by plugin id. A fail-closed extension that
+// never initialised still guards the tool hooks its permissions cover, and
+// a fail-closed plugin whose manifest did not load guards what it is held
+// to (Plugin.BrokenGuard), so their failure blocks instead of vanishing.
+func buildTable(exts []*Extension, plugins []*Plugin) dispatchTable {
 	t := dispatchTable{}
+	for _, p := range plugins {
+		if p.BrokenGuard == nil || p.Disabled || p.Untrusted {
+			continue
+		}
+		byHook := map[string][]Subscription{}
+		for _, s := range p.BrokenGuard {
+			byHook[s.Hook] = append(byHook[s.Hook], s)
+		}
+		for _, h := range []string{HookBeforeToolCall, HookAfterToolCall} {
+			if len(byHook[h]) > 0 {
+				t[h] = append(t[h], &subscriber{id: p.ID, subs: byHook[h], closed: true, broken: brokenGuardReason(p.Err)})
+			}
+		}
+	}
 	for _, e := range exts {
 		m := e.plugin.Manifest.Extension
 		closed := m.FailurePolicy == "closed"
@@ -125,10 +144,13 @@ func buildTable(exts []*Extension) dispatchTable {
 		}
 		for _, h := range order {
 			t[h] = append(t[h], &subscriber{
-				ext: e, subs: byHook[h], closed: closed,
+				id: e.ID(), ext: e, subs: byHook[h], closed: closed,
 				transform: m.Permissions.Has(PermToolsTransformOutput),
 			})
 		}
+	}
+	for _, subs := range t {
+		slices.SortStableFunc(subs, func(a, b *subscriber) int { return strings.Compare(a.id, b.id) })
 	}
 	return t
 }
@@ -196,8 +218,14 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 			if *p == nil {
 				*p = ev.encodeLimit(limit)
 			}
-			res, err := h.callHook(ctx, s, spec, *p)
-			id := s.ext.ID()
+			id := s.id
+			var res HookResult
+			var err error
+			if s.broken != nil {
+				err = s.broken
+			} else {
+				res, err = h.callHook(ctx, s, spec, *p)
+			}
 			if spec.ToolFilter && judged == nil {
 				judged, confirms = make([]json.RawMessage, len(subs)), make([]*Confirm, len(subs))
 			}

@@ -179,7 +179,7 @@ func (h *Host) Start(ctx context.Context) error {
 			names[e.ID()] = append(names[e.ID()], spec.Name)
 		}
 	}
-	table := buildTable(exts)
+	table := buildTable(exts, plugins)
 	h.mu.Lock()
 	h.plugins, h.exts, h.toolNames = plugins, exts, names
 	h.mu.Unlock()
@@ -252,6 +252,14 @@ func (h *Host) Statuses() []Status {
 		switch e := byID[p.ID]; {
 		case p.Err != nil:
 			st.State, st.Error = StateFailed, p.Err.Error()
+			if p.BrokenGuard != nil && !p.Disabled && !p.Untrusted {
+				st.Warnings = append(append([]string(nil), st.Warnings...), brokenGuardNote(p.BrokenGuard))
+				for _, s := range p.BrokenGuard {
+					if !slices.Contains(st.Hooks, s.Hook) {
+						st.Hooks = append(st.Hooks, s.Hook)
+					}
+				}
+			}
 		case p.Disabled:
 			st.State = StateDisabled
 		case p.Untrusted:
