@@ -27,6 +27,9 @@ import (
 type Options struct {
 	// Getenv reads the environment; nil: os.Getenv.
 	Getenv func(string) string
+	// Environ lists the environment the built-in tools start from, before
+	// secrets are scrubbed; nil: os.Environ.
+	Environ func() []string
 	// BaseDir overrides $SYNAPS_BASE_DIR / ~/.synaps-cli.
 	BaseDir string
 	// WorkDir is the project directory; default the current directory.
@@ -97,7 +100,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{BaseDir: base, WorkDir: work, Config: cfg, Tools: tool.NewRegistry(), opts: o}
-	for _, t := range builtin.All(builtin.Options{WorkDir: work}) {
+	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.toolEnv()}) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
 		}
@@ -140,6 +143,20 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	a.newAgent()
 	return a, nil
+}
+
+// toolEnv is the environment of the built-in tools: synaps's own without
+// the variables whose names look secret, except those config
+// tool_env_allow names. A bad entry there is a note, not a silent no-op.
+func (a *App) toolEnv() []string {
+	environ := a.opts.Environ
+	if environ == nil {
+		environ = os.Environ
+	}
+	allow, warnings := a.Config.EnvNames(config.ToolEnvAllow)
+	a.Notes = append(a.Notes, warnings...)
+	env, _ := builtin.ScrubEnv(environ(), allow)
+	return env
 }
 
 func hookTimeout(cfg *config.File) time.Duration {

@@ -82,3 +82,41 @@ func TestSet(t *testing.T) {
 		t.Fatalf("comment lost: %q", got)
 	}
 }
+
+func TestEnvNames(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		want       []string
+		warn       []string // substrings, one per warning
+	}{
+		{"unset", "", nil, nil},
+		{"comma list", `tool_env_allow = GITHUB_TOKEN, NPM_TOKEN`, []string{"GITHUB_TOKEN", "NPM_TOKEN"}, nil},
+		{"bracketed", `tool_env_allow = ["GITHUB_TOKEN", 'NPM_TOKEN']`, []string{"GITHUB_TOKEN", "NPM_TOKEN"}, nil},
+		{"one", `tool_env_allow = gh_token`, []string{"gh_token"}, nil},
+		{"empty", `tool_env_allow =`, nil, nil},
+		{"not names", `tool_env_allow = GITHUB_TOKEN, 9X, A-B, {"x":1}`, []string{"GITHUB_TOKEN"}, []string{
+			`cfg: tool_env_allow: "9X" is not an environment variable name`,
+			`cfg: tool_env_allow: "A-B" is not`,
+			`cfg: tool_env_allow: "{\"x\":1}" is not`,
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Parse("cfg", []byte(tc.line+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, warns := f.EnvNames(ToolEnvAllow)
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("names (-want +got):\n%s", d)
+			}
+			if len(warns) != len(tc.warn) {
+				t.Fatalf("warnings = %q, want %d", warns, len(tc.warn))
+			}
+			for i, w := range warns {
+				if !strings.Contains(w, tc.warn[i]) || !strings.Contains(w, "tool_env_allow = GITHUB_TOKEN, NPM_TOKEN") {
+					t.Errorf("warning %q: want %q and the fix", w, tc.warn[i])
+				}
+			}
+		})
+	}
+}

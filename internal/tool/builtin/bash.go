@@ -60,6 +60,8 @@ func (b *bashTool) Spec() tool.Spec {
 			"A non-zero exit status is reported as an error. The command is killed, with everything it started, " +
 			"when it exceeds its timeout (default 120 s, at most 600 s) and when it exits, so do not leave servers " +
 			"running in the background. Long output keeps its beginning and end. " +
+			"Environment variables whose names contain KEY, SECRET, TOKEN or PASSWORD are not passed to the command " +
+			"(the user can allow one by name with tool_env_allow in the synaps config). " +
 			"Prefer the read, grep, find and ls tools for looking at files.",
 		InputSchema: bashSchema,
 	}
@@ -87,6 +89,7 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	}
 	cmd := exec.Command(b.shell, "-c", *in.Command)
 	cmd.Dir = b.o.WorkDir
+	cmd.Env = b.o.env()
 	cmd.Stdout = pw // *os.File: no copying goroutine, so Wait returns when the shell exits
 	cmd.Stderr = pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // pgid = sid = pid

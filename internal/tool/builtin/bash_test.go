@@ -220,3 +220,44 @@ func BenchmarkBashEcho(b *testing.B) {
 		}
 	}
 }
+
+// bash runs without the variables whose names look secret: the model
+// decides what it runs and can print whatever it reads.
+func TestBashEnvHasNoSecrets(t *testing.T) {
+	for k, v := range map[string]string{
+		"ANTHROPIC_API_KEY": "sk-ant", "AWS_SECRET_ACCESS_KEY": "aws", "GITHUB_TOKEN": "ghp",
+		"PGPASSWORD": "pg", "my_api_key": "lower", "SYNAPS_TEST_PLAIN": "kept",
+	} {
+		t.Setenv(k, v)
+	}
+	bash := tools(t, Options{WorkDir: t.TempDir()})["bash"]
+	got := run(t, bash, `{"command":"env"}`).Output
+	for _, secret := range []string{"sk-ant", "aws", "ghp", "pg", "lower"} {
+		if strings.Contains(got, "="+secret+"\n") {
+			t.Errorf("bash saw the secret %q:\n%s", secret, got)
+		}
+	}
+	for _, want := range []string{"SYNAPS_TEST_PLAIN=kept\n", "PATH="} {
+		if !strings.Contains(got, want) {
+			t.Errorf("bash lost %q:\n%s", want, got)
+		}
+	}
+	// An explicit environment (the user's allow list applied) is used as is.
+	kept, _ := ScrubEnv(os.Environ(), []string{"GITHUB_TOKEN"})
+	bash = tools(t, Options{WorkDir: t.TempDir(), Env: kept})["bash"]
+	if got := run(t, bash, `{"command":"echo $GITHUB_TOKEN $ANTHROPIC_API_KEY."}`).Output; got != "ghp .\n" {
+		t.Errorf("with GITHUB_TOKEN allowed: %q", got)
+	}
+}
+
+func TestScrubEnv(t *testing.T) {
+	env := []string{"PATH=/bin", "GITHUB_TOKEN=a", "OPENAI_API_KEY=b", "client_secret=c", "DB_PASSWORD=d", "KEYBOARD=e", "HOME=/h", "NOEQUALS"}
+	kept, dropped := ScrubEnv(env, []string{"GITHUB_TOKEN", "openai_api_key"})
+	if d := cmp.Diff([]string{"PATH=/bin", "GITHUB_TOKEN=a", "HOME=/h", "NOEQUALS"}, kept); d != "" {
+		t.Errorf("kept (-want +got):\n%s", d)
+	}
+	// Allow names are exact: openai_api_key does not allow OPENAI_API_KEY.
+	if d := cmp.Diff([]string{"DB_PASSWORD", "KEYBOARD", "OPENAI_API_KEY", "client_secret"}, dropped); d != "" {
+		t.Errorf("dropped (-want +got):\n%s", d)
+	}
+}

@@ -39,6 +39,11 @@ type Options struct {
 	// model. Default 30000. bash keeps the head and the tail; the other
 	// tools stop early and say how to get the rest.
 	MaxOutput int
+	// Env is the environment bash commands run with ("NAME=value"). nil:
+	// synaps's own environment without the variables whose names look
+	// secret (ScrubEnv), so the model cannot read the user's API keys;
+	// the caller passes ScrubEnv's result with the user's allow list.
+	Env []string
 }
 
 const (
