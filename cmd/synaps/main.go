@@ -13,7 +13,9 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT is cli.Main's: what Ctrl-C means depends on the command (-p
+	// stops the turn, saves the session and exits 130).
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
 	stop()
 	os.Exit(code)

@@ -19,11 +19,12 @@ import (
 // Version is set at build time with -ldflags "-X .../internal/cli.Version=…".
 var Version = "0.1.0-dev"
 
-// Exit codes.
+// Exit codes, as docs/headless.md lists them for scripts.
 const (
-	ExitOK    = 0 // success
-	ExitError = 1 // the command failed (a model error, a failed check …)
-	ExitUsage = 2 // the command line was wrong
+	ExitOK          = 0   // success
+	ExitError       = 1   // the command failed (a model error, a failed check …)
+	ExitUsage       = 2   // the command line was wrong
+	ExitInterrupted = 130 // SIGINT (Ctrl-C) ended the command; 128+2 as shells report it
 )
 
 // Stdio are the streams a command reads and writes.
@@ -41,8 +42,10 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	if stdio.In == nil {
 		stdio.In = strings.NewReader("")
 	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	root := newRoot(stdio)
-	root.SetArgs(args)
+	root.SetArgs(barePrint(args, root.Flags(), root.PersistentFlags()))
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
@@ -51,18 +54,22 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	if err == nil {
 		return ExitOK
 	}
-	var ue usageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "accepts ") || strings.Contains(err.Error(), "requires at least") {
-		fmt.Fprintln(stdio.Err, "synaps:", err)
-		fmt.Fprintln(stdio.Err, "Run 'synaps --help' for usage.")
-		return ExitUsage
-	}
 	var ee exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
 			fmt.Fprintln(stdio.Err, "synaps:", ee.msg)
 		}
 		return ee.code
+	}
+	if interrupted(ctx) {
+		fmt.Fprintln(stdio.Err, "synaps: interrupted")
+		return ExitInterrupted
+	}
+	var ue usageError
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "accepts ") || strings.Contains(err.Error(), "requires at least") {
+		fmt.Fprintln(stdio.Err, "synaps:", err)
+		fmt.Fprintln(stdio.Err, "Run 'synaps --help' for usage.")
+		return ExitUsage
 	}
 	fmt.Fprintln(stdio.Err, "synaps:", err)
 	return ExitError
@@ -97,18 +104,36 @@ func newRoot(stdio Stdio) *cobra.Command {
 language — add tools and hook every step of the agent's work.
 
 Without arguments it starts the interactive terminal UI; -p runs one
-prompt and prints the answer; 'synaps chat' is a line-oriented session for
-pipes and scripts; 'synaps demo' shows everything working offline.`,
-		Args:          cobra.NoArgs,
+prompt and prints the answer (the prompt, or stdin, or both: stdin is then
+attached to the prompt); 'synaps chat' is a line-oriented session for pipes
+and scripts; 'synaps demo' shows everything working offline.
+
+Exit codes: 0 success, 1 error, 2 usage error, 130 interrupted (Ctrl-C;
+the session is saved and can be resumed).`,
+		Example: `  synaps                                   start the terminal UI
+  synaps demo                              see tools and extensions work, offline
+  synaps -p "what does this repo do?"      one prompt, the answer on stdout
+  git diff | synaps -p "write a commit message"
+                                           stdin is attached to the prompt
+  synaps -p < prompt.md                    the prompt is stdin
+  synaps -p "list the TODOs" --output-format json | jq -r .result
+  synaps -p "and the tests?" --continue    go on with the latest session
+  synaps sessions list                     saved sessions; resume with --resume ID
+  synaps extensions list                   plugins, their extensions and status
+  source <(synaps completion bash)         complete flags, models, sessions, plugins`,
+		Version:       fmt.Sprintf("%s (%s, %s/%s)", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH),
+		Args:          rootArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("print") {
-				return runPrint(cmd.Context(), g, prompt, format, stdio)
+				return runPrint(cmd.Context(), g, prompt, args, format, stdio)
 			}
 			return runInteractive(cmd.Context(), g, stdio)
 		},
 	}
+	root.SuggestionsMinimumDistance = 2
+	root.SetVersionTemplate("synaps {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.model, "model", "", "model: anthropic/<m>, openai/<m>, <plugin>:<provider>:<m>, script:FILE")
 	pf.BoolVar(&g.noExtensions, "no-extensions", false, "start no extensions")
@@ -116,16 +141,16 @@ pipes and scripts; 'synaps demo' shows everything working offline.`,
 	pf.StringVar(&g.resume, "resume", "", "resume the session with this id")
 	pf.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
 	pf.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins for this run without asking")
-	root.Flags().StringVarP(&prompt, "print", "p", "", "run one prompt, print the answer and exit")
+	root.Flags().StringVarP(&prompt, "print", "p", "", "run one prompt, print the answer and exit; without a prompt (or with -) the prompt is read from stdin, with one piped stdin is attached to it")
 	root.Flags().StringVar(&format, "output-format", "text", "with -p: text, json or stream-json")
 
 	root.AddCommand(
 		&cobra.Command{
 			Use:   "version",
-			Short: "Print the synaps version",
+			Short: "Print the synaps version (also: synaps --version)",
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				_, err := fmt.Fprintf(stdio.Out, "synaps %s (%s, %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+				_, err := fmt.Fprintf(stdio.Out, "synaps %s\n", cmd.Root().Version)
 				return err
 			},
 		},
@@ -136,7 +161,21 @@ pipes and scripts; 'synaps demo' shows everything working offline.`,
 		newTrustCmd(stdio),
 		newExtensionProcessCmd(),
 	)
+	registerCompletions(root)
 	return root
+}
+
+// rootArgs allows arguments only with -p (they are the prompt, checked by
+// printPrompt); anything else is an unknown command, said as cobra says it.
+func rootArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 || cmd.Flags().Changed("print") {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+	}
+	return usageError{errors.New(msg)}
 }
 
 // baseDir resolves $SYNAPS_BASE_DIR or ~/.synaps-cli and creates it with

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
@@ -56,14 +57,11 @@ func (c *lineConfirmer) Confirm(_ context.Context, tool string, msgs []extension
 	return a == "y" || a == "yes"
 }
 
-// isTerminal reports whether f is a character device (a terminal).
+// isTerminal reports whether f is a terminal. A character device is not
+// enough: </dev/null is one, and -p must read it as an empty stdin.
 func isTerminal(f any) bool {
 	file, ok := f.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := file.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(file.Fd())
 }
 
 func colorOn(w io.Writer) bool {
@@ -71,12 +69,13 @@ func colorOn(w io.Writer) bool {
 }
 
 // runPrint is -p: one prompt, the answer on stdout.
-func runPrint(ctx context.Context, g *globals, prompt, format string, stdio Stdio) error {
-	if strings.TrimSpace(prompt) == "" {
-		return usageError{errors.New("-p needs a prompt: synaps -p \"what does this repo do?\"")}
-	}
+func runPrint(ctx context.Context, g *globals, flag string, args []string, format string, stdio Stdio) error {
 	if format != "text" && format != "json" && format != "stream-json" {
 		return usageError{fmt.Errorf("--output-format %q: use text, json or stream-json", format)}
+	}
+	prompt, err := printPrompt(flag, args, stdio.In, isTerminal(stdio.In), stdio.Err)
+	if err != nil {
+		return err
 	}
 	opts, err := g.appOptions()
 	if err != nil {
@@ -106,6 +105,9 @@ func runPrint(ctx context.Context, g *globals, prompt, format string, stdio Stdi
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
 	sendErr := a.Agent.Send(ctx, prompt)
+	if sendErr != nil && interrupted(ctx) {
+		sendErr = errInterrupted
+	}
 	answer := lastAnswer(a)
 	usage := a.Agent.Usage()
 	id := a.Session.ID
@@ -127,6 +129,11 @@ func runPrint(ctx context.Context, g *globals, prompt, format string, stdio Stdi
 			res["tool_calls"] = toolCallsJSON(calls)
 		}
 		enc.Encode(res)
+	}
+	if sendErr == errInterrupted {
+		// The turn stopped where it was; every tool call that ran has its
+		// result in the session (agent.Send keeps it consistent).
+		return exitError{code: ExitInterrupted, msg: fmt.Sprintf("interrupted; the session is saved, resume it with: synaps --resume %s", id)}
 	}
 	if sendErr != nil {
 		return sendErr
