@@ -257,20 +257,32 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	if !ok {
 		return finish(fmt.Sprintf("unknown tool %q; the available tools are: %s", use.Name, strings.Join(a.cfg.Tools.Names(), ", ")), true)
 	}
+	// The schema gate comes before the hooks: no guard or extension ever
+	// sees an input the tool would refuse (or one nested deep enough to
+	// crash its parser), and unknown top-level fields are gone.
+	input, err := tool.Prepare(spec, input)
+	if err != nil {
+		return finish(err.Error(), true)
+	}
+	call.Input = input
 	if a.cfg.Hooks != nil {
 		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, a.cfg.Confirmer)
 		call.ModifiedBy = d.ModifiedBy
-		if d.Input != nil {
-			input = d.Input
-			call.Input = input
-		}
 		if d.Blocked {
+			if d.Input != nil {
+				call.Input = d.Input
+			}
 			call.BlockedBy = d.BlockedBy
 			return finish(d.Reason, true)
 		}
-	}
-	if err := tool.Validate(t, input); err != nil {
-		return finish(err.Error(), true)
+		if d.Input != nil {
+			// A modify passes the same gate.
+			if input, err = tool.Prepare(spec, d.Input); err != nil {
+				call.Input = d.Input
+				return finish(err.Error(), true)
+			}
+			call.Input = input
+		}
 	}
 	res, err := t.Run(ctx, input)
 	if err != nil {

@@ -78,21 +78,36 @@ func (s *Schema) Validate(input json.RawMessage) error {
 }
 
 func (s *Schema) validate(name string, input json.RawMessage) error {
+	obj, err := parseInput(name, input)
+	if err != nil {
+		return err
+	}
+	return s.validateDoc(name, obj)
+}
+
+// parseInput reads an input that must be a JSON object; empty counts as {}.
+func parseInput(name string, input json.RawMessage) (map[string]any, error) {
 	raw := bytes.TrimSpace(input)
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return &InputError{Tool: name, Violations: []Violation{{Message: "input is not valid JSON: " + err.Error()}}}
+		return nil, &InputError{Tool: name, Violations: []Violation{{Message: "input is not valid JSON: " + err.Error()}}}
 	}
-	if _, ok := doc.(map[string]any); !ok {
-		return &InputError{Tool: name, Violations: []Violation{{Message: "input must be a JSON object, got " + jsonType(doc)}}}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return nil, &InputError{Tool: name, Violations: []Violation{{Message: "input must be a JSON object, got " + jsonType(doc)}}}
 	}
+	return obj, nil
+}
+
+// validateDoc checks a parsed input object against the schema.
+func (s *Schema) validateDoc(name string, doc map[string]any) error {
 	if s.sch == nil {
 		return nil
 	}
-	err = s.sch.Validate(doc)
+	err := s.sch.Validate(doc)
 	if err == nil {
 		return nil
 	}
@@ -314,7 +329,23 @@ func (v *Validator) schema(spec Spec) *Schema {
 	return s
 }
 
+// PrepareSpec readies input for spec's hooks and tool (see Schema.Prepare).
+// Errors name the tool by spec.Name when set, else by its runtime name.
+func (v *Validator) PrepareSpec(spec Spec, input json.RawMessage) (json.RawMessage, error) {
+	name := spec.Name
+	if name == "" {
+		name = spec.RuntimeName
+	}
+	return v.schema(spec).prepare(name, input)
+}
+
 var defaultValidator Validator
+
+// Prepare readies a model's input for spec's hooks and tool with a
+// process-wide schema cache: see Schema.Prepare.
+func Prepare(spec Spec, input json.RawMessage) (json.RawMessage, error) {
+	return defaultValidator.PrepareSpec(spec, input)
+}
 
 // Validate checks input against t's input schema using a process-wide
 // cache. A tool whose schema does not compile accepts any JSON object; call
