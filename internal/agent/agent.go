@@ -62,6 +62,8 @@ type Agent struct {
 	// usage accumulates over the session.
 	usage   llm.Usage
 	started bool
+	// now is the clock tool durations are measured with (a test's fake).
+	now func() time.Time
 }
 
 // New returns an agent.
@@ -78,7 +80,7 @@ func New(cfg Config) *Agent {
 	if cfg.MaxToolOutput <= 0 {
 		cfg.MaxToolOutput = tool.DefaultMaxOutput
 	}
-	return &Agent{cfg: cfg}
+	return &Agent{cfg: cfg, now: time.Now}
 }
 
 // Usage is the token count of the session so far.
@@ -139,9 +141,20 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 
 	for turn := 0; turn < a.cfg.MaxTurns; turn++ {
 		req := a.request(userIndex, inject)
-		resp, err := a.cfg.Provider.Complete(ctx, req, a.forward)
+		// partial is the answer streamed so far: an interrupted turn
+		// keeps it in the session, as the user saw it.
+		var partial strings.Builder
+		resp, err := a.cfg.Provider.Complete(ctx, req, func(ev llm.Event) {
+			if ev.Type == llm.EventText {
+				partial.WriteString(ev.Text)
+			}
+			a.forward(ev)
+		})
 		if err != nil {
 			if ctx.Err() != nil {
+				if err := a.keepPartial(partial.String()); err != nil {
+					return err
+				}
 				a.emit(Event{Type: EventNotice, Text: "cancelled"})
 				return ctx.Err()
 			}
@@ -183,6 +196,16 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 	}
 	a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("stopped after %d model requests in one turn", a.cfg.MaxTurns)})
 	return ErrTurnLimit
+}
+
+// keepPartial saves the text of an interrupted answer as an assistant
+// message, so that the session (and a resume of it) holds what the user
+// saw, and the model knows what it had said.
+func (a *Agent) keepPartial(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	return a.cfg.Session.Append(llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockText, Text: text}}})
 }
 
 // request builds the provider request: the saved conversation, with the
@@ -240,7 +263,10 @@ func (a *Agent) messageComplete(ctx context.Context, msg llm.Message) {
 // runTool runs one tool call through before_tool_call, input validation,
 // the tool and after_tool_call, and returns its result block.
 func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
-	start := time.Now()
+	start := a.now()
+	// waited is the time spent waiting for the user to answer a confirm:
+	// not part of the call's duration.
+	var waited time.Duration
 	input := use.Input
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
@@ -248,7 +274,7 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	call := &ToolCall{ID: use.ID, Name: use.Name, Input: input, InputRequested: input}
 	a.emit(Event{Type: EventToolStart, Tool: call})
 	finish := func(out string, isErr bool) llm.Block {
-		call.Output, call.IsError, call.Duration = out, isErr, time.Since(start)
+		call.Output, call.IsError, call.Duration = out, isErr, a.now().Sub(start)-waited
 		a.emit(Event{Type: EventToolEnd, Tool: call})
 		return llm.Block{Type: llm.BlockToolResult, ToolUseID: use.ID, Content: out, IsError: isErr}
 	}
@@ -266,7 +292,11 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	}
 	call.Input = input
 	if a.cfg.Hooks != nil {
-		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, a.cfg.Confirmer)
+		var c extension.Confirmer
+		if a.cfg.Confirmer != nil {
+			c = timedConfirmer{a.cfg.Confirmer, a.now, &waited}
+		}
+		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, c)
 		call.ModifiedBy = d.ModifiedBy
 		if d.Blocked {
 			if d.Input != nil {
@@ -318,4 +348,17 @@ func (a *Agent) emit(ev Event) {
 	if a.cfg.OnEvent != nil {
 		a.cfg.OnEvent(ev)
 	}
+}
+
+// timedConfirmer adds the time each Confirm takes to *waited.
+type timedConfirmer struct {
+	extension.Confirmer
+	now    func() time.Time
+	waited *time.Duration
+}
+
+func (t timedConfirmer) Confirm(ctx context.Context, tool string, msgs []extension.Confirm) bool {
+	start := t.now()
+	defer func() { *t.waited += t.now().Sub(start) }()
+	return t.Confirmer.Confirm(ctx, tool, msgs)
 }

@@ -335,3 +335,66 @@ func TestUnknownToolAndInvalidInputGoBackToTheModel(t *testing.T) {
 		t.Fatalf("results = %+v", res)
 	}
 }
+
+// slowConfirmer approves after the fake clock moved an hour: the user
+// took an hour to answer.
+type slowConfirmer struct{ clock *time.Time }
+
+func (c slowConfirmer) Confirm(context.Context, string, []extension.Confirm) bool {
+	*c.clock = c.clock.Add(time.Hour)
+	return true
+}
+
+func TestToolDurationExcludesConfirmWait(t *testing.T) {
+	base := t.TempDir()
+	guardPlugin(t, base, "asker", []string{"hooks.before_tool_call"},
+		[]map[string]any{{"hook": "before_tool_call"}},
+		map[string]string{"hook:before_tool_call": `{"action":"confirm","message":"echo?"}`})
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := newRig(t, base, `{"tool_calls":[{"name":"bash","input":{"command":"echo hi"}}]}
+{"text":"ok"}
+`, slowConfirmer{&clock})
+	r.agent.now = func() time.Time { return clock } // moves only while the user answers
+	if err := r.agent.Send(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	var ends []*ToolCall
+	for _, e := range r.events {
+		if e.Type == EventToolEnd {
+			ends = append(ends, e.Tool)
+		}
+	}
+	if len(ends) != 1 || ends[0].Output != "hi\n" {
+		t.Fatalf("tool ends %+v, want one echo hi", ends)
+	}
+	if d := ends[0].Duration; d != 0 {
+		t.Errorf("duration %v includes the hour the user took to confirm; want 0 on a clock that moved only then", d)
+	}
+}
+
+func TestCancelKeepsPartialAnswer(t *testing.T) {
+	base := t.TempDir()
+	r := newRig(t, base, `{"text":"The first words and then much more","delay_ms":3600000}
+`, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.agent.cfg.OnEvent = func(e Event) {
+		if e.Type == EventText {
+			cancel() // the user interrupts while the script pauses after a word
+		}
+	}
+	if err := r.agent.Send(ctx, "talk"); err == nil {
+		t.Fatal("cancelled Send returned nil")
+	}
+	d, err := session.Read(r.sess.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range d.Messages {
+		got = append(got, string(m.Role)+": "+m.Text())
+	}
+	if diff := cmp.Diff([]string{"user: talk", "assistant: The"}, got); diff != "" {
+		t.Errorf("session after the interrupt (-want +got):\n%s", diff)
+	}
+}

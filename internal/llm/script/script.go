@@ -20,6 +20,10 @@
 //
 //	"expect": {"last_tool_result_contains": "...", "last_user_contains": "...", "system_contains": "..."}
 //
+// and "delay_ms", a pause after each streamed word and before each tool call,
+// which scripts a slow turn (a UI test interrupting a turn mid-answer).
+// The pause ends early when the request's context ends.
+//
 // "last tool result" is the last tool_result block anywhere in the request;
 // "last user" is the text of the latest user message that has any text
 // (messages holding only tool results are skipped, so it is what the user
@@ -50,6 +54,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -73,6 +78,7 @@ type turn struct {
 	content []llm.Block
 	stop    string
 	expect  expectation
+	delay   time.Duration // before each word and tool call
 }
 
 // Load reads and parses the script at path.
@@ -149,11 +155,11 @@ func (p *Provider) Complete(ctx context.Context, req *llm.Request, onEvent func(
 		var err error
 		switch b.Type {
 		case llm.BlockText:
-			err = streamWords(ctx, b.Text, llm.EventText, onEvent)
+			err = streamWords(ctx, b.Text, llm.EventText, t.delay, onEvent)
 		case llm.BlockThinking:
-			err = streamWords(ctx, b.Thinking, llm.EventThinking, onEvent)
+			err = streamWords(ctx, b.Thinking, llm.EventThinking, t.delay, onEvent)
 		case llm.BlockToolUse:
-			if err = ctx.Err(); err == nil {
+			if err = pause(ctx, t.delay); err == nil {
 				tu := *b
 				onEvent(llm.Event{Type: llm.EventToolUse, ToolUse: &tu})
 			}
@@ -172,8 +178,9 @@ func (p *Provider) Complete(ctx context.Context, req *llm.Request, onEvent func(
 }
 
 // streamWords delivers s a word at a time, each word with the whitespace
-// before it, so that the pieces join back into s exactly.
-func streamWords(ctx context.Context, s string, typ llm.EventType, onEvent func(llm.Event)) error {
+// before it, so that the pieces join back into s exactly, pausing delay
+// after each.
+func streamWords(ctx context.Context, s string, typ llm.EventType, delay time.Duration, onEvent func(llm.Event)) error {
 	for s != "" {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -195,8 +202,26 @@ func streamWords(ctx context.Context, s string, typ llm.EventType, onEvent func(
 		}
 		onEvent(llm.Event{Type: typ, Text: s[:i]})
 		s = s[i:]
+		if err := pause(ctx, delay); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// pause waits d, or until ctx ends; it returns ctx's error if it ended.
+func pause(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // tokens is the rough token count of n bytes.
@@ -239,6 +264,7 @@ type wireTurn struct {
 	Content    []llm.Block    `json:"content"`
 	StopReason string         `json:"stop_reason"`
 	Expect     *expectation   `json:"expect"`
+	DelayMS    int            `json:"delay_ms"`
 }
 
 type wireToolCall struct {
@@ -307,6 +333,10 @@ func parseTurn(line []byte, number int) (turn, error) {
 	if w.Expect != nil {
 		t.expect = *w.Expect
 	}
+	if w.DelayMS < 0 {
+		return turn{}, fmt.Errorf(`"delay_ms" is %d; use 0 or more milliseconds`, w.DelayMS)
+	}
+	t.delay = time.Duration(w.DelayMS) * time.Millisecond
 	return t, nil
 }
 

@@ -111,6 +111,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown block type", `{"content": [{"type": "image"}]}`, `x.jsonl:1: content[0]: unknown block type "image"; use "text", "tool_use" or "thinking"`},
 		{"block without type", `{"content": [{"text": "hi"}]}`, `x.jsonl:1: content[0]: the block has no "type"; use "text", "tool_use" or "thinking"`},
 		{"tool_use without name", `{"content": [{"type": "tool_use"}]}`, `x.jsonl:1: content[0]: a tool_use block needs a "name"`},
+		{"negative delay", `{"text": "a", "delay_ms": -5}`, `x.jsonl:1: "delay_ms" is -5; use 0 or more milliseconds`},
 		{"unknown expectation", `{"text": "a", "expect": {"last_tool_result": "x"}}`, `x.jsonl:1: not a turn: unknown field "last_tool_result"`},
 	}
 	for _, tt := range tests {
@@ -255,5 +256,36 @@ func TestCancel(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{`text "one"`}, rec.events); diff != "" {
 		t.Errorf("events after cancel (-want +got):\n%s", diff)
+	}
+}
+
+// TestDelayPausesBetweenWords: with "delay_ms" a turn streams a word and
+// then waits; cancelling during the wait ends the turn there, so a UI
+// test can interrupt a slow answer half-way.
+func TestDelayPausesBetweenWords(t *testing.T) {
+	p, err := Parse("d", []byte(`{"text": "one two three", "tool_calls": [{"name": "x"}], "delay_ms": 3600000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	events := make(chan llm.Event, 10)
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Complete(ctx, &llm.Request{}, func(ev llm.Event) { events <- ev })
+		done <- err
+	}()
+	first := <-events
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	close(events)
+	var rec recorder
+	rec.on(first)
+	for ev := range events {
+		rec.on(ev)
+	}
+	if diff := cmp.Diff([]string{`text "one"`}, rec.events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }
