@@ -190,8 +190,8 @@ func copyFile(src, dst string, mode fs.FileMode) error {
 
 // Uninstall removes plugins/<id> (a symlinked plugin loses only the link).
 func Uninstall(baseDir, id string) error {
-	if id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`) {
-		return fmt.Errorf("%q is not a plugin id; `synaps extensions list` shows the ids", id)
+	if err := extension.CheckID(id); err != nil {
+		return err
 	}
 	target := filepath.Join(baseDir, "plugins", id)
 	if _, err := os.Lstat(target); err != nil {

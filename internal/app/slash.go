@@ -99,12 +99,12 @@ func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, 
 	}
 	switch sub {
 	case "list":
-		return SlashResult{Output: FormatStatuses(a.Statuses())}, nil
+		return SlashResult{Output: FormatStatuses(a.Statuses(), true)}, nil
 	case "reload":
 		if err := a.Reload(ctx); err != nil {
 			return SlashResult{}, err
 		}
-		return SlashResult{Output: "reloaded\n" + FormatStatuses(a.Statuses())}, nil
+		return SlashResult{Output: "reloaded\n" + FormatStatuses(a.Statuses(), true)}, nil
 	case "enable", "disable":
 		if len(args) != 2 {
 			return SlashResult{}, fmt.Errorf("usage: /extensions %s ID", sub)
@@ -121,13 +121,16 @@ func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, 
 		if err := a.Reload(ctx); err != nil {
 			return SlashResult{}, err
 		}
-		return SlashResult{Output: fmt.Sprintf("%sd %s\n%s", sub, args[1], FormatStatuses(a.Statuses()))}, nil
+		return SlashResult{Output: fmt.Sprintf("%sd %s\n%s", sub, args[1], FormatStatuses(a.Statuses(), true))}, nil
 	}
 	return SlashResult{}, fmt.Errorf("unknown /extensions command %q; use list, reload, enable ID or disable ID", sub)
 }
 
 // SetDisabled adds id to or removes it from config disabled_plugins.
 func SetDisabled(baseDir, id string, disabled bool) error {
+	if err := extension.CheckID(id); err != nil {
+		return err
+	}
 	path := filepath.Join(baseDir, "config")
 	cfg, err := config.Load(path)
 	if err != nil {
@@ -203,16 +206,24 @@ func (a *App) Compact(ctx context.Context) error {
 	return nil
 }
 
-// FormatStatuses renders /extensions list.
-func FormatStatuses(sts []extension.Status) string {
+// FormatStatuses renders /extensions list and `synaps extensions list`.
+// A plugin with warnings (a refused hook, a manifest note) shows
+// "loaded (1 warning)" in the table, so a half-working plugin never looks
+// like a working one; verbose prints each warning under the table, and
+// otherwise one line says where to read them.
+func FormatStatuses(sts []extension.Status, verbose bool) string {
 	if len(sts) == 0 {
 		return "no plugins installed (put plugins in ~/.synaps-cli/plugins/)\n"
 	}
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tVERSION\tSTATUS\tTOOLS\tHOOKS")
+	warned := 0
 	for _, s := range sts {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", s.ID, dash(s.Version), s.State, dash(strings.Join(s.Tools, ",")), dash(strings.Join(s.Hooks, ",")))
+		if len(s.Warnings) > 0 {
+			warned++
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", s.ID, dash(s.Version), StatusLabel(s), dash(strings.Join(s.Tools, ",")), dash(strings.Join(s.Hooks, ",")))
 	}
 	w.Flush()
 	for _, s := range sts {
@@ -222,11 +233,37 @@ func FormatStatuses(sts []extension.Status) string {
 		if s.LastCrash != "" {
 			fmt.Fprintf(&b, "%s: %s after a crash (%d restart(s)); last: %s\n", s.ID, s.State, s.Restarts, s.LastCrash)
 		}
-		for _, warn := range s.Warnings {
-			fmt.Fprintf(&b, "%s: warning: %s\n", s.ID, warn)
+		if verbose {
+			for _, warn := range s.Warnings {
+				fmt.Fprintf(&b, "%s: warning: %s\n", s.ID, warn)
+			}
 		}
 	}
+	if warned > 0 && !verbose {
+		fmt.Fprintf(&b, "%d %s warnings: `synaps extensions list -v` shows them, `synaps extensions info ID` one plugin's\n", warned, plural(warned, "plugin has", "plugins have"))
+	}
 	return b.String()
+}
+
+// StatusLabel is a plugin's state as users see it: "loaded", or
+// "loaded (2 warnings)" when something was refused or noted.
+func StatusLabel(s extension.Status) string {
+	if n := len(s.Warnings); n > 0 {
+		return fmt.Sprintf("%s (%d %s)", s.State, n, plural(n, "warning"))
+	}
+	return string(s.State)
+}
+
+// plural picks the singular (the first form) for 1 and otherwise the
+// plural: the second form, or the first with an "s".
+func plural(n int, forms ...string) string {
+	if n == 1 {
+		return forms[0]
+	}
+	if len(forms) > 1 {
+		return forms[1]
+	}
+	return forms[0] + "s"
 }
 
 // FormatSessions renders a session list.

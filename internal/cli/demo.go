@@ -61,7 +61,7 @@ func runDemo(ctx context.Context, stdio Stdio, keep bool) error {
 	}
 	defer a.Close(context.WithoutCancel(ctx))
 	fmt.Fprintln(out, r.style("2", "$ /extensions list"))
-	fmt.Fprint(out, app.FormatStatuses(a.Statuses()))
+	fmt.Fprint(out, app.FormatStatuses(a.Statuses(), false))
 	for _, p := range demo.Prompts {
 		fmt.Fprintln(out)
 		fmt.Fprintln(out, r.style("1", "> "+p))

@@ -33,6 +33,7 @@ and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
 		extEnableCmd(stdio, "enable"),
 		extEnableCmd(stdio, "disable"),
 		extValidateCmd(stdio),
+		extInfoCmd(stdio),
 		extLogsCmd(stdio),
 		extTestCmd(stdio),
 		extNewCmd(stdio),
@@ -60,11 +61,17 @@ func startHost(ctx context.Context, trustProject bool) (*extension.Host, string,
 }
 
 func extListCmd(stdio Stdio, use, short string) *cobra.Command {
-	var asJSON, trust bool
+	var asJSON, trust, verbose bool
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: short,
-		Args:  cobra.NoArgs,
+		Long: short + `.
+
+A plugin that loaded with warnings (a hook refused for a missing
+permission, a manifest note) shows as "loaded (1 warning)"; -v prints each
+warning, as does ` + "`synaps extensions info ID`" + `. The exit code is 1 when any
+plugin failed to load, so a script or CI job notices.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			h, _, err := startHost(cmd.Context(), trust)
 			if err != nil {
@@ -78,18 +85,37 @@ func extListCmd(stdio Stdio, use, short string) *cobra.Command {
 				}
 				enc := json.NewEncoder(stdio.Out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(sts)
+				if err := enc.Encode(sts); err != nil {
+					return err
+				}
+			} else {
+				if use == "reload" {
+					fmt.Fprintf(stdio.Out, "reloaded %d plugin(s)\n", len(sts))
+				}
+				fmt.Fprint(stdio.Out, app.FormatStatuses(sts, verbose))
 			}
-			if use == "reload" {
-				fmt.Fprintf(stdio.Out, "reloaded %d plugin(s)\n", len(sts))
-			}
-			fmt.Fprint(stdio.Out, app.FormatStatuses(sts))
-			return nil
+			return failedPlugins(sts)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every warning")
 	cmd.Flags().BoolVar(&trust, "trust-project", false, "include this project's .synaps/plugins")
 	return cmd
+}
+
+// failedPlugins ends a listing with exit code 1 when a plugin failed to
+// load; the listing above already says why.
+func failedPlugins(sts []extension.Status) error {
+	var failed []string
+	for _, st := range sts {
+		if st.State == extension.StateFailed {
+			failed = append(failed, st.ID)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return exitError{code: ExitError, msg: fmt.Sprintf("%d plugin(s) failed to load: %s (the reason is above; `synaps extensions logs ID` shows its log)", len(failed), strings.Join(failed, ", "))}
 }
 
 func extInstallCmd(stdio Stdio) *cobra.Command {
@@ -138,6 +164,9 @@ func extUninstallCmd(stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := extension.CheckID(args[0]); err != nil {
+				return usageError{err}
+			}
 			if err := app.Uninstall(base, args[0]); err != nil {
 				return err
 			}
@@ -158,6 +187,9 @@ func extEnableCmd(stdio Stdio, verb string) *cobra.Command {
 				return err
 			}
 			id := args[0]
+			if err := extension.CheckID(id); err != nil {
+				return usageError{err}
+			}
 			wd, _ := os.Getwd()
 			plugins, err := extension.Discover(extension.DiscoverOptions{BaseDir: base, ProjectDir: wd, TrustProject: true})
 			if err != nil {
@@ -183,26 +215,45 @@ func extValidateCmd(stdio Stdio) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "validate DIR",
-		Short: "Check a plugin's manifest and permissions without starting it",
-		Args:  cobra.ExactArgs(1),
+		Short: "Check a plugin's manifest, permissions and launch command without starting it",
+		Long: `validate reads DIR/.synaps-plugin/plugin.json and checks every field,
+the permissions of the hooks it declares, and that its extension could
+start here: the command is on PATH (or exists in the plugin), and the
+script an interpreter runs (python3 main.py) exists. It lists the
+environment variables — secrets above all — the extension will receive,
+and whether each is set now; values are never printed.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, err := filepath.Abs(args[0])
 			if err != nil {
 				return err
 			}
 			p := extension.LoadPlugin(filepath.Base(dir), dir, extension.ScopeUser)
+			var errs []string
+			if p.Err != nil {
+				errs = strings.Split(p.Err.Error(), "\n")
+			} else if err := extension.CheckLaunch(p, os.Getenv); err != nil {
+				errs = []string{err.Error()}
+			}
+			inputs := extension.EnvInputs(p, os.Getenv)
 			if asJSON {
-				out := map[string]any{"dir": dir, "valid": p.Err == nil, "warnings": p.Warnings}
-				if p.Err != nil {
-					out["errors"] = strings.Split(p.Err.Error(), "\n")
+				out := map[string]any{"dir": dir, "valid": len(errs) == 0, "warnings": p.Warnings}
+				if len(errs) > 0 {
+					out["errors"] = errs
 				}
 				if p.Manifest != nil {
 					out["name"], out["version"] = p.Manifest.Name, p.Manifest.Version
 				}
+				if inputs == nil {
+					inputs = []extension.EnvInput{}
+				}
+				out["receives"] = inputs
 				enc := json.NewEncoder(stdio.Out)
 				enc.SetIndent("", "  ")
-				enc.Encode(out)
-				if p.Err != nil {
+				if err := enc.Encode(out); err != nil {
+					return err
+				}
+				if len(errs) > 0 {
 					return exitError{code: ExitError}
 				}
 				return nil
@@ -210,8 +261,8 @@ func extValidateCmd(stdio Stdio) *cobra.Command {
 			for _, w := range p.Warnings {
 				fmt.Fprintln(stdio.Out, "warning:", w)
 			}
-			if p.Err != nil {
-				fmt.Fprintln(stdio.Out, p.Err)
+			if len(errs) > 0 {
+				fmt.Fprintln(stdio.Out, strings.Join(errs, "\n"))
 				return exitError{code: ExitError, msg: fmt.Sprintf("%s is not a valid plugin", args[0])}
 			}
 			m := p.Manifest
@@ -221,10 +272,11 @@ func extValidateCmd(stdio Stdio) *cobra.Command {
 				if launch == "" {
 					launch = strings.Join(append([]string{m.Extension.Command}, m.Extension.Args...), " ")
 				}
-				fmt.Fprintf(stdio.Out, "  starts: %s\n  permissions: %s\n", launch, strings.Join(m.Extension.PermissionList, ", "))
+				fmt.Fprintf(stdio.Out, "  starts: %s\n  permissions: %s\n", launch, orDash(strings.Join(m.Extension.PermissionList, ", ")))
 				for _, s := range m.Extension.Hooks {
 					fmt.Fprintf(stdio.Out, "  hook: %s%s\n", s.Hook, map[bool]string{true: " (tool " + s.Tool + ")", false: ""}[s.Tool != ""])
 				}
+				printEnvInputs(stdio, inputs)
 			} else {
 				fmt.Fprintln(stdio.Out, "  no extension process (skills only)")
 			}
@@ -233,6 +285,31 @@ func extValidateCmd(stdio Stdio) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// printEnvInputs says which of the user's environment variables the
+// extension will receive; a reviewer reads this before installing.
+func printEnvInputs(stdio Stdio, inputs []extension.EnvInput) {
+	if len(inputs) == 0 {
+		fmt.Fprintln(stdio.Out, "  receives: no variables from your environment beyond PATH, HOME, LANG, LC_ALL, TERM, TMPDIR, XDG_RUNTIME_DIR")
+		return
+	}
+	fmt.Fprintln(stdio.Out, "  receives from your environment (values are not shown):")
+	for _, in := range inputs {
+		how := "in its environment (extension.env)"
+		if in.Via != "extension.env" {
+			how = "as a config value in initialize (" + in.Via + ")"
+		}
+		state := "not set here"
+		if in.Set {
+			state = "set here"
+		}
+		kind := ""
+		if in.Credential {
+			kind = "secret "
+		}
+		fmt.Fprintf(stdio.Out, "    %s%s — %s, %s\n", kind, in.Name, how, state)
+	}
 }
 
 func extLogsCmd(stdio Stdio) *cobra.Command {
@@ -245,6 +322,9 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 			base, err := baseDir()
 			if err != nil {
 				return err
+			}
+			if err := extension.CheckID(args[0]); err != nil {
+				return usageError{err}
 			}
 			path := filepath.Join(base, "extensions", "logs", args[0]+".log")
 			data, err := os.ReadFile(path)

@@ -109,6 +109,10 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	var stderr []string
 	var lfFraming, noise []string
 	var unknownAnswer string // how the extension answered the unknown-method probe; "" for not at all
+	if err := CheckLaunch(p, o.Getenv); err != nil {
+		c.add("extension starts", CheckFail, err.Error())
+		return r
+	}
 	env := childEnv(o.Getenv, p, filepath.Join(os.TempDir(), "synaps-extension-test"))
 	argv, _, err := m.Argv(envLookup(env))
 	if err != nil {

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/extension"
+)
+
+// extInfoCmd is `synaps extensions info ID`: everything list knows about
+// one plugin, with each warning and error in full — the place a
+// "loaded (1 warning)" in the list points to.
+func extInfoCmd(stdio Stdio) *cobra.Command {
+	var asJSON, trust bool
+	cmd := &cobra.Command{
+		Use:   "info ID",
+		Short: "Start one plugin's extension and show its status, tools, hooks and every warning",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := args[0]
+			if err := extension.CheckID(id); err != nil {
+				return usageError{err}
+			}
+			h, base, err := startHost(cmd.Context(), trust)
+			if err != nil {
+				return err
+			}
+			sts := h.Statuses()
+			h.Shutdown()
+			var st *extension.Status
+			for i := range sts {
+				if sts[i].ID == id {
+					st = &sts[i]
+				}
+			}
+			if st == nil {
+				return fmt.Errorf("no plugin %q in %s; `synaps extensions list` shows the installed ones", id, config.PluginsDir(base))
+			}
+			if asJSON {
+				enc := json.NewEncoder(stdio.Out)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(st); err != nil {
+					return err
+				}
+			} else {
+				printInfo(stdio, st, filepath.Join(base, "extensions", "logs", id+".log"))
+			}
+			return failedPlugins([]extension.Status{*st})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&trust, "trust-project", false, "include this project's .synaps/plugins")
+	return cmd
+}
+
+func printInfo(stdio Stdio, st *extension.Status, logPath string) {
+	head := st.ID
+	if st.Version != "" {
+		head += " " + st.Version
+	}
+	if st.Description != "" {
+		head += " — " + st.Description
+	}
+	fmt.Fprintln(stdio.Out, head)
+	w := tabwriter.NewWriter(stdio.Out, 0, 0, 1, ' ', 0)
+	row := func(k, v string) { fmt.Fprintf(w, "  %s:\t%s\n", k, v) }
+	row("status", app.StatusLabel(*st))
+	row("dir", fmt.Sprintf("%s (%s)", st.Dir, st.Scope))
+	row("tools", orDash(strings.Join(st.Tools, ", ")))
+	row("hooks", orDash(strings.Join(st.Hooks, ", ")))
+	if st.Restarts > 0 {
+		row("restarts", fmt.Sprint(st.Restarts))
+	}
+	if st.Error != "" {
+		row("error", st.Error)
+	}
+	if st.LastCrash != "" {
+		row("last crash", st.LastCrash)
+	}
+	for _, warn := range st.Warnings {
+		row("warning", warn)
+	}
+	row("log", logPath)
+	w.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
