@@ -343,7 +343,7 @@ func (h *Host) callHook(ctx context.Context, s *subscriber, spec HookSpec, param
 	e := s.ext
 	start := time.Now()
 	cctx, cancel := context.WithTimeout(ctx, h.env.hookTimeout)
-	raw, err := e.call(cctx, MethodHookHandle, params)
+	raw, err := e.call(cctx, MethodHookHandle, params, callOpts{doing: "handling", what: spec.Name, retry: true})
 	cancel()
 	elapsed := time.Since(start)
 	var res HookResult

@@ -38,6 +38,12 @@ type ToolDecl struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// Idempotent declares that running the tool twice with the same input
+	// has the effect of running it once, so a call whose process crashed
+	// may be sent again to the restarted process. Default false: the call
+	// is reported as crashed and not retried, so side effects never happen
+	// twice.
+	Idempotent bool `json:"idempotent,omitempty"`
 }
 
 // Extension supervises the process of one plugin: it starts it, answers
@@ -192,7 +198,7 @@ func (e *Extension) describeCallFailure(p *process, method string, err error) st
 	default:
 		fmt.Fprintf(&b, "%s failed: %v", method, err)
 	}
-	if tail := e.log.stderrTail(5); len(tail) > 0 {
+	if tail := p.stderrTail(); len(tail) > 0 {
 		b.WriteString("; stderr: ")
 		b.WriteString(strings.Join(tail, " | "))
 	}
@@ -355,39 +361,53 @@ func (e *Extension) watch(p *process) {
 }
 
 // crashed handles the loss of process p: it is killed and reaped, and a
-// restart begins unless the extension has crashed too often. It is
-// idempotent: the watcher and a caller whose call broke may both report it.
-func (e *Extension) crashed(p *process) { e.lost(p, "") }
+// restart begins unless the extension has crashed too often.
+func (e *Extension) crashed(p *process) crashReport { return e.lost(p, "") }
 
 // lost is crashed with the reason known to the caller ("" = read it from
-// the exit status).
-func (e *Extension) lost(p *process, reason string) {
+// the exit status). The watcher and every caller whose call broke may all
+// report the same loss: the first handles it and the others get its
+// report, which is complete — exit status and the last stderr lines — by
+// the time lost returns.
+func (e *Extension) lost(p *process, reason string) crashReport {
+	p.lossOnce.Do(func() { p.loss = e.handleLoss(p, reason) })
+	return p.loss
+}
+
+func (e *Extension) handleLoss(p *process, reason string) crashReport {
 	e.mu.Lock()
 	if e.proc != p || e.stopping {
+		// stop took the process: it ends it politely, not us.
 		e.mu.Unlock()
-		return
+		return crashReport{exit: "synaps is stopping the extension"}
 	}
 	e.proc = nil
 	e.restarting = make(chan struct{})
 	e.state = StateRestarting
+	// restart counts this crash first thing; say now what it will decide.
+	inARow := e.failures + 1
 	e.mu.Unlock()
 
 	p.kill()
-	why := p.exitDescription()
+	c := crashReport{exit: p.exitDescription(), stderr: p.stderrTail()}
 	if reason != "" {
-		why = reason
+		c.exit = reason
 	}
 	if err := p.conn.Err(); err != nil && errors.Is(err, jsonrpc.ErrFrameTooLarge) {
-		why = "protocol error: " + err.Error()
+		c.exit = "protocol error: " + err.Error()
 	}
-	if tail := e.log.stderrTail(3); len(tail) > 0 {
-		why += "; stderr: " + strings.Join(tail, " | ")
+	why := c.String()
+	if inARow > MaxRestarts {
+		c.outlook = fmt.Sprintf("it has crashed %d times in a row and is now failed; `synaps extensions logs %s` shows its log", inARow, e.ID())
+	} else {
+		c.outlook = "synaps is restarting it"
 	}
 	e.log.note("process crashed (%s)", why)
 	e.mu.Lock()
 	e.reason = why
 	e.mu.Unlock()
 	go e.restart(why)
+	return c
 }
 
 // restart starts new processes until one initialises or the extension has
@@ -465,9 +485,27 @@ func (e *Extension) current(ctx context.Context) (*process, int, error) {
 	}
 }
 
+// callOpts describes a call for crash reports and says whether it may be
+// sent again after a crash.
+type callOpts struct {
+	// doing and what say what the call does, for errors: "running tool"
+	// "hello", "handling" "before_tool_call". Two parts, joined only when a
+	// crash is reported, so a call allocates nothing for them.
+	doing, what string
+	// retry allows sending the call once more to the restarted process
+	// when the process died with the call in flight. Hooks and providers
+	// only decide, so a second try is harmless; a tool may act (write a
+	// file, send a mail), so it is retried only when declared idempotent.
+	retry bool
+	// noRetry says why the call is not retried, when retry is false.
+	noRetry string
+}
+
 // call sends one request. If the process dies while the call is in
-// flight, the call is sent once more to the restarted process.
-func (e *Extension) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+// flight, the call is sent once more to the restarted process when
+// o.retry allows it or the request never reached the process; otherwise,
+// or if the retry dies too, the error is a *CrashError.
+func (e *Extension) call(ctx context.Context, method string, params any, o callOpts) (json.RawMessage, error) {
 	p, gen, err := e.current(ctx)
 	if err != nil {
 		return nil, err
@@ -485,16 +523,30 @@ func (e *Extension) call(ctx context.Context, method string, params any) (json.R
 		e.answered(err)
 		return res, err
 	}
-	e.crashed(p)
-	p2, gen2, err := e.current(ctx)
-	if err != nil {
-		return nil, err
+	// A request that was never written cannot have run: sending it again
+	// is safe whatever it does.
+	unsent := errors.Is(err, jsonrpc.ErrNotSent)
+	first := e.crashed(p)
+	crash := &CrashError{Extension: e.ID(), During: o.doing + " " + o.what, First: &first}
+	if !o.retry && !unsent {
+		crash.NotRetried = o.noRetry
+		return nil, crash
 	}
-	if gen2 == gen {
-		return nil, fmt.Errorf("%w: process ended during %s", errNotRunning, method)
+	p2, gen2, err := e.current(ctx)
+	if err == nil && gen2 == gen {
+		err = fmt.Errorf("%w: process ended during %s", errNotRunning, method)
+	}
+	if err != nil {
+		crash.RestartErr = err
+		return nil, crash
 	}
 	res, err = p2.conn.Call(ctx, method, params)
-	if !connLost(err) && !e.timedOut(ctx, err) {
+	if connLost(err) {
+		second := e.crashed(p2)
+		crash.Retry = &second
+		return nil, crash
+	}
+	if !e.timedOut(ctx, err) {
 		e.answered(err)
 	}
 	return res, err

@@ -17,7 +17,7 @@ import (
 // retried on the new process (call N+1 by the counter) and answers.
 func TestFaultCrashAtCountsAcrossRestarts(t *testing.T) {
 	base := t.TempDir()
-	dir := toolPlugin(t, base, "third", fakeSpec{Modes: map[string]string{"tool:t": "crash-at:3"}})
+	dir := idempotentToolPlugin(t, base, "third", fakeSpec{Modes: map[string]string{"tool:t": "crash-at:3"}})
 	h := startHost(t, base, nil)
 	for i := 1; i <= 4; i++ {
 		if res := callTool(t, h, "third_t", `{}`); res.IsError || res.Output != "ok" {
@@ -43,7 +43,8 @@ func TestFaultCrashRandomBounds(t *testing.T) {
 	toolPlugin(t, base, "always", fakeSpec{Modes: map[string]string{"tool:t": "crash-random:1"}})
 	toolPlugin(t, base, "never", fakeSpec{Modes: map[string]string{"tool:t": "crash-random:0"}})
 	h := startHost(t, base, nil)
-	for i := 0; i < 3; i++ {
+	// Four calls: the tool is not retried, so each call is one crash.
+	for i := 0; i < MaxRestarts+1; i++ {
 		if res := callTool(t, h, "never_t", `{}`); res.IsError {
 			t.Fatalf("crash-random:0 call %d = %+v", i, res)
 		}
@@ -51,6 +52,7 @@ func TestFaultCrashRandomBounds(t *testing.T) {
 			t.Fatalf("crash-random:1 call %d = %+v", i, res)
 		}
 	}
+	waitFor(t, func() bool { return statusOf(t, h, "always").State == StateFailed })
 	if st := statusOf(t, h, "always"); st.State != StateFailed || !strings.Contains(st.Error, "crashed 4 times in a row") {
 		t.Errorf("always: %+v", st)
 	}

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Fault cases, each its own test with the Go fake extension. Every test
@@ -17,10 +20,23 @@ import (
 
 const toolInit = `{"protocol_version":1,"capabilities":{"tools":[{"name":"t","description":"a tool","input_schema":{"type":"object"}}]}}`
 
+// idempotentToolInit declares the same tool t as safe to run twice, so a
+// call whose process crashed is retried.
+const idempotentToolInit = `{"protocol_version":1,"capabilities":{"tools":[{"name":"t","description":"a tool","input_schema":{"type":"object"},"idempotent":true}]}}`
+
 func toolPlugin(t *testing.T, base, id string, spec fakeSpec) string {
 	t.Helper()
-	spec.Init = json.RawMessage(toolInit)
+	if spec.Init == nil {
+		spec.Init = json.RawMessage(toolInit)
+	}
 	return fakePlugin(t, base, id, map[string]any{"permissions": []string{"tools.register"}}, spec)
+}
+
+// idempotentToolPlugin is toolPlugin with tool t declared idempotent.
+func idempotentToolPlugin(t *testing.T, base, id string, spec fakeSpec) string {
+	t.Helper()
+	spec.Init = json.RawMessage(idempotentToolInit)
+	return toolPlugin(t, base, id, spec)
 }
 
 func logOf(t *testing.T, base, id string) string {
@@ -57,38 +73,93 @@ func TestFaultHangDuringInitialize(t *testing.T) {
 	}
 }
 
-func TestFaultCrashMidCallRestartsAndRetries(t *testing.T) {
-	base := t.TempDir()
-	toolPlugin(t, base, "flaky", fakeSpec{Modes: map[string]string{"tool:t": "crash-once"}})
-	h := startHost(t, base, nil)
-	if res := callTool(t, h, "flaky_t", `{}`); res.IsError || res.Output != "ok" {
-		t.Fatalf("retried call = %+v", res)
-	}
-	st := statusOf(t, h, "flaky")
-	if st.State != StateDegraded || st.Restarts != 1 {
-		t.Fatalf("status = %+v", st)
-	}
-	if res := callTool(t, h, "flaky_t", `{}`); res.IsError {
-		t.Fatalf("call after restart = %+v", res)
+// A tool call whose process crashes runs the tool at most once unless the
+// tool is declared idempotent: otherwise the call is not sent again, and
+// the result says which extension crashed, how, its last stderr line, that
+// the call was not retried and that the extension is being restarted —
+// not "jsonrpc: connection closed: EOF".
+func TestFaultToolCrashIsRetriedOnlyIfIdempotent(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		plugin     func(*testing.T, string, string, fakeSpec) string
+		first      string // the first call's output
+		firstError bool
+		runs       string // how many requests reached the tool, as the fake counted
+	}{{
+		name:       "not declared",
+		plugin:     toolPlugin,
+		first:      `extension flaky crashed while running tool t (exited with status 4; last stderr line: "fake: crash-at 1 on tool:t"); not retried, since the tool may have had side effects (a tool is retried after a crash only if it declares "idempotent": true); synaps is restarting it`,
+		firstError: true,
+		runs:       "1",
+	}, {
+		name:   "idempotent",
+		plugin: idempotentToolPlugin,
+		first:  "ok",
+		runs:   "2",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			dir := tc.plugin(t, base, "flaky", fakeSpec{Modes: map[string]string{"tool:t": "crash-at:1"}})
+			h := startHost(t, base, nil)
+			res := callTool(t, h, "flaky_t", `{}`)
+			if diff := cmp.Diff(tc.first, res.Output); diff != "" || res.IsError != tc.firstError {
+				t.Errorf("first call: is_error %v, output (-want +got):\n%s", res.IsError, diff)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "count-tool_t")); string(b) != tc.runs {
+				t.Errorf("the tool ran %q times, want %s", b, tc.runs)
+			}
+			if res := callTool(t, h, "flaky_t", `{}`); res.IsError || res.Output != "ok" {
+				t.Fatalf("call after restart = %+v", res)
+			}
+			if st := statusOf(t, h, "flaky"); st.State != StateDegraded || st.Restarts != 1 {
+				t.Fatalf("status = %+v", st)
+			}
+		})
 	}
 }
 
+// A tool that crashes on every call: each call says it was not retried and
+// that synaps restarts the extension, until the crash that exhausts
+// MaxRestarts, which says the extension is now failed; later calls fail at
+// once.
 func TestFaultCrashForeverEndsFailed(t *testing.T) {
 	base := t.TempDir()
 	toolPlugin(t, base, "doomed", fakeSpec{Modes: map[string]string{"tool:t": "crash"}})
 	h := startHost(t, base, nil)
-	for i := 0; i < 3; i++ {
-		if res := callTool(t, h, "doomed_t", `{}`); !res.IsError {
-			t.Fatalf("call %d = %+v", i, res)
+	for i := 1; i <= MaxRestarts+1; i++ {
+		res := callTool(t, h, "doomed_t", `{}`)
+		want := "synaps is restarting it"
+		if i == MaxRestarts+1 {
+			want = "it has crashed 4 times in a row and is now failed; `synaps extensions logs doomed` shows its log"
+		}
+		if !res.IsError || !strings.HasPrefix(res.Output, "extension doomed crashed while running tool t (exited with status 4; nothing on stderr); not retried") || !strings.HasSuffix(res.Output, want) {
+			t.Fatalf("call %d = %+v, want the crash, not retried, and %q", i, res, want)
 		}
 	}
+	waitFor(t, func() bool { return statusOf(t, h, "doomed").State == StateFailed })
 	st := statusOf(t, h, "doomed")
-	if st.State != StateFailed || st.Restarts != MaxRestarts || !strings.Contains(st.Error, "crashed 4 times in a row") || !strings.Contains(st.Error, "exited with status 4") {
+	if st.Restarts != MaxRestarts || !strings.Contains(st.Error, "crashed 4 times in a row") || !strings.Contains(st.Error, "exited with status 4") {
 		t.Fatalf("status = %+v", st)
 	}
 	res := callTool(t, h, "doomed_t", `{}`)
 	if !res.IsError || !strings.Contains(res.Output, "not running") {
 		t.Errorf("call to failed extension = %+v", res)
+	}
+}
+
+// A hook is retried after a crash (hooks decide, they do not act); if the
+// retry crashes too, the fault names both crashes.
+func TestFaultHookCrashIsRetriedAndReported(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "guard", map[string]any{
+		"permissions": []string{"tools.intercept"}, "failure_policy": "closed",
+		"hooks": []map[string]any{{"hook": "before_tool_call"}},
+	}, fakeSpec{Modes: map[string]string{"hook:before_tool_call": "crash-random:1"}})
+	h := startHost(t, base, nil)
+	d := h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{"command":"ls"}`), "s", nil)
+	want := `Tool call blocked by extension guard: the extension failed (extension guard crashed while handling before_tool_call (exited with status 4; last stderr line: "fake: crash-random on hook:before_tool_call"), and again when the call was retried on a restarted process (exited with status 4; last stderr line: "fake: crash-random on hook:before_tool_call"); synaps is restarting it) and its failure_policy is closed`
+	if diff := cmp.Diff(want, d.Reason); diff != "" || !d.Blocked {
+		t.Fatalf("blocked %v, reason (-want +got):\n%s", d.Blocked, diff)
 	}
 }
 
@@ -190,7 +261,7 @@ func TestFaultNoShutdownReplyIsKilledAndReaped(t *testing.T) {
 
 func TestFaultGrandchildHoldingPipes(t *testing.T) {
 	base := t.TempDir()
-	dir := toolPlugin(t, base, "forker", fakeSpec{Grandchild: true, Modes: map[string]string{"tool:t": "crash-once"}})
+	dir := idempotentToolPlugin(t, base, "forker", fakeSpec{Grandchild: true, Modes: map[string]string{"tool:t": "crash-once"}})
 	h := startHost(t, base, nil)
 	// The crash must be noticed although the grandchild keeps stdout open.
 	if res := callTool(t, h, "forker_t", `{}`); res.IsError {
@@ -226,6 +297,10 @@ func TestFaultKilledBetweenCallsIsRetried(t *testing.T) {
 			t.Fatalf("round %d: no pid", i)
 		}
 		syscall.Kill(pid, syscall.SIGKILL)
+		// Call once the process is dead and its pipes closed, so the call
+		// finds it gone — a broken pipe, a closed connection or a restart
+		// under way — and never a process that may have read the request.
+		waitFor(t, func() bool { return processReaped(pid) })
 		if res := callTool(t, h, "victim_t", `{}`); res.IsError {
 			t.Fatalf("round %d: call after kill = %+v", i, res)
 		}
@@ -260,6 +335,16 @@ func TestFaultHungProcessIsRestartedThenFailed(t *testing.T) {
 	if st := statusOf(t, h, "stuck"); !strings.Contains(st.Error, "hung") {
 		t.Fatalf("status = %+v", st)
 	}
+}
+
+// processReaped reports whether pid is gone from /proc: it has exited and
+// synaps has reaped it, so its pipes are closed. (Waiting for a zombie is
+// not enough: a Go process's main thread can be a zombie while its other
+// threads still hold the descriptor table, and with it the read end of its
+// stdin — a request written then looks delivered.)
+func processReaped(pid int) bool {
+	_, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid)))
+	return err != nil
 }
 
 // waitFor polls cond for up to 10 s (a bound, not a timing assertion).

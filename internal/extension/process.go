@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -35,7 +36,19 @@ type process struct {
 	waitErr error
 	// drained is closed when the stderr reader has finished.
 	drained chan struct{}
+	// lastStderr is the last stderrKept lines of stderr, oldest first.
+	// Written only by the stderr reader; read only after drained.
+	lastStderr []string
+	// lossOnce guards loss: the first goroutine to notice that the
+	// process is gone reaps it and writes the report, the others wait for
+	// it (see Extension.lost).
+	lossOnce sync.Once
+	loss     crashReport
 }
+
+// stderrKept is how many of its last stderr lines a process keeps for its
+// crash report (the log keeps them all).
+const stderrKept = 5
 
 // spawnSpec is everything needed to start a process.
 type spawnSpec struct {
@@ -100,7 +113,16 @@ func spawn(s spawnSpec) (*process, error) {
 	}()
 	go func() {
 		defer close(p.drained)
-		readLines(p.errReader, s.stderr)
+		readLines(p.errReader, func(line string) {
+			if len(p.lastStderr) == stderrKept {
+				copy(p.lastStderr, p.lastStderr[1:])
+				p.lastStderr = p.lastStderr[:stderrKept-1]
+			}
+			p.lastStderr = append(p.lastStderr, line)
+			if s.stderr != nil {
+				s.stderr(line)
+			}
+		})
 	}()
 	p.conn = jsonrpc.NewConn(outR, inW, s.connOpt)
 	return p, nil
@@ -126,6 +148,14 @@ func resolveCommand(name, dir string) (string, error) {
 		return "", fmt.Errorf("command %q was not found on PATH; install it or give a path relative to the plugin root", name)
 	}
 	return path, nil
+}
+
+// stderrTail returns the last lines the process wrote to stderr. It waits
+// for the stderr reader to finish, so call it once the process has been
+// killed or stopped.
+func (p *process) stderrTail() []string {
+	<-p.drained
+	return append([]string(nil), p.lastStderr...)
 }
 
 // pid returns the child's pid.

@@ -127,7 +127,7 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 	raw, err := p.ext.call(ctx, MethodProviderComplete, providerParams{
 		ProviderID: p.providerID, ModelID: p.modelID, Model: p.model, Messages: req.Messages,
 		SystemPrompt: req.System, Tools: tools, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
-	})
+	}, callOpts{doing: "answering provider.complete for", what: p.model, retry: true})
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {

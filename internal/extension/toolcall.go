@@ -35,16 +35,24 @@ func (t *extTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.ext.env.deadline(MethodToolCall))
 	defer cancel()
-	raw, err := t.ext.call(ctx, MethodToolCall, toolCallParams{Name: t.decl.Name, Input: input})
+	raw, err := t.ext.call(ctx, MethodToolCall, toolCallParams{Name: t.decl.Name, Input: input}, callOpts{
+		doing:   "running tool",
+		what:    t.decl.Name,
+		retry:   t.decl.Idempotent,
+		noRetry: "since the tool may have had side effects (a tool is retried after a crash only if it declares \"idempotent\": true)",
+	})
 	if err != nil {
 		var rpcErr *jsonrpc.Error
+		var crash *CrashError
 		switch {
 		case errors.As(err, &rpcErr):
 			return tool.Result{Output: fmt.Sprintf("extension %s: %s", t.ext.ID(), rpcErr.Message), IsError: true}, nil
-		case errors.Is(err, context.DeadlineExceeded):
+		case errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded:
 			return tool.Result{Output: fmt.Sprintf("extension %s: tool %s did not answer within %s", t.ext.ID(), t.decl.Name, t.ext.env.deadline(MethodToolCall)), IsError: true}, nil
 		case ctx.Err() != nil:
 			return tool.Result{}, ctx.Err()
+		case errors.As(err, &crash):
+			return tool.Result{Output: crash.Error(), IsError: true}, nil
 		default:
 			return tool.Result{Output: fmt.Sprintf("extension %s: %v", t.ext.ID(), err), IsError: true}, nil
 		}

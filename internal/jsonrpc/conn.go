@@ -12,9 +12,23 @@ import (
 	"time"
 )
 
-// ErrClosed is returned by calls on a Conn that has been closed or whose
-// read loop has ended; errors for the latter also wrap the loop's reason.
+// ErrClosed is wrapped by the errors of calls on a Conn that has been closed
+// or whose read loop has ended (test with errors.Is); errors for the latter
+// also wrap the loop's reason.
 var ErrClosed = errors.New("jsonrpc: connection closed")
+
+// ErrNotSent is wrapped, next to the real cause, by the error of a Call
+// whose request never reached the peer whole: the Conn had already closed
+// or ended, or writing the frame failed (a broken pipe). The peer cannot
+// have acted on such a request, so a caller may send it again even when
+// it has side effects; after any other failure it may have run.
+var ErrNotSent = errors.New("jsonrpc: request not sent")
+
+// notSent marks err as ErrNotSent without changing its text.
+type notSent struct{ err error }
+
+func (e notSent) Error() string   { return e.err.Error() }
+func (e notSent) Unwrap() []error { return []error{e.err, ErrNotSent} }
 
 // Handler answers a request from the peer. It runs in its own goroutine with
 // a context that is cancelled when the Conn ends. A returned error that is
@@ -123,7 +137,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	if err := c.refuseLocked(); err != nil {
 		c.mu.Unlock()
 		replyChans.Put(ch)
-		return nil, err
+		return nil, notSent{err}
 	}
 	c.state.nextID++
 	id := c.state.nextID
@@ -145,8 +159,14 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 				return r.result, r.err
 			}
 		}
-	} else if r, ok := c.forget(id, ch); ok && r.err != nil {
-		err = r.err // the Conn closed under the Write: say so (ErrClosed)
+	} else {
+		if r, ok := c.forget(id, ch); ok && r.err != nil {
+			err = r.err // the Conn closed under the Write: say so (ErrClosed)
+		}
+		if ctx.Err() == nil {
+			// The frame was not written whole (or not encoded at all).
+			return nil, notSent{err}
+		}
 	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("jsonrpc: call %s (id %d): %w", method, id, ctx.Err())

@@ -511,7 +511,7 @@ func TestClose(t *testing.T) {
 	if err := c.Err(); err != ErrClosed {
 		t.Errorf("Err = %v, want ErrClosed", err)
 	}
-	if _, err := c.Call(context.Background(), "m", nil); err != ErrClosed {
+	if _, err := c.Call(context.Background(), "m", nil); !errors.Is(err, ErrClosed) || err.Error() != ErrClosed.Error() {
 		t.Errorf("Call after Close = %v, want ErrClosed", err)
 	}
 	if err := c.Close(); err != nil {
@@ -697,4 +697,59 @@ func TestInterruptedWriteOSPipe(t *testing.T) {
 	if err := c.Err(); !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "cut off after") {
 		t.Errorf("Err = %v", err)
 	}
+}
+
+// ErrNotSent tells a caller whether the peer can have seen the request: a
+// call refused by a closed or ended Conn, or whose write failed, wraps it;
+// a call the peer read and then never answered does not. Extensions rely
+// on it to resend a tool call only when the tool cannot have run.
+func TestCallErrNotSent(t *testing.T) {
+	t.Run("peer read the request, then closed", func(t *testing.T) {
+		c, p := newRawPeer(t, Options{})
+		ch := goCall(context.Background(), c, "m", nil)
+		p.read()
+		p.w.Close()
+		r := <-ch
+		if !errors.Is(r.err, ErrClosed) || errors.Is(r.err, ErrNotSent) {
+			t.Errorf("err = %v: want ErrClosed, not ErrNotSent", r.err)
+		}
+	})
+	t.Run("conn already ended", func(t *testing.T) {
+		c, p := newRawPeer(t, Options{})
+		p.w.Close()
+		<-c.Done()
+		_, err := c.Call(context.Background(), "m", nil)
+		if !errors.Is(err, ErrNotSent) || !errors.Is(err, ErrClosed) || !errors.Is(err, io.EOF) {
+			t.Errorf("err = %v: want ErrNotSent, ErrClosed and io.EOF", err)
+		}
+		if got, want := err.Error(), "jsonrpc: connection closed: EOF"; got != want {
+			t.Errorf("text = %q, want %q (ErrNotSent must not change it)", got, want)
+		}
+	})
+	t.Run("conn closed", func(t *testing.T) {
+		c, _ := newRawPeer(t, Options{})
+		c.Close()
+		if _, err := c.Call(context.Background(), "m", nil); !errors.Is(err, ErrNotSent) || !errors.Is(err, ErrClosed) {
+			t.Errorf("err = %v: want ErrNotSent and ErrClosed", err)
+		}
+	})
+	t.Run("broken pipe", func(t *testing.T) {
+		// The peer is gone: its read end of our pipe is closed, but our
+		// read loop has not seen EOF (the peer's write end is held open).
+		cr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, cw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr.Close()
+		c := NewConn(cr, cw, Options{})
+		defer func() { c.Close(); <-c.Done(); pw.Close() }()
+		_, err = c.Call(context.Background(), "m", nil)
+		if !errors.Is(err, ErrNotSent) {
+			t.Errorf("err = %v: want ErrNotSent", err)
+		}
+	})
 }
