@@ -118,8 +118,12 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		if err := a.Host.Start(ctx); err != nil {
 			return nil, err
 		}
-		// Nothing fails silently: a plugin that did not load is said at
-		// the start of the session, not only in /extensions list.
+		// Nothing fails silently: a plugins directory or a plugin that
+		// did not load is said at the start of the session, not only in
+		// /extensions list.
+		for _, w := range a.Host.Warnings() {
+			a.Notes = append(a.Notes, "extensions: "+w)
+		}
 		for _, st := range a.Host.Statuses() {
 			if st.State == extension.StateFailed {
 				a.Notes = append(a.Notes, fmt.Sprintf("extension %s failed to load: %s", st.ID, firstLine(st.Error)))
@@ -179,13 +183,12 @@ func (a *App) openSkills() error {
 		{Dir: filepath.Join(a.BaseDir, "skills"), Source: "user"},
 	}
 	if !a.opts.NoExtensions {
-		plugins, err := extension.Discover(extension.DiscoverOptions{
+		// A plugins directory that cannot be read is said once, by the
+		// extension host's warnings; the skills of the others still load.
+		plugins, _ := extension.Discover(extension.DiscoverOptions{
 			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
 			Disabled: a.Config.List("disabled_plugins"),
 		})
-		if err != nil {
-			return err
-		}
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
 				roots = append(roots, skill.Root{Dir: filepath.Join(p.Dir, "skills"), Source: "plugin:" + p.ID})

@@ -78,7 +78,11 @@ plugin failed to load, so a script or CI job notices.`,
 				return err
 			}
 			sts := h.Statuses()
+			warnings := h.Warnings()
 			h.Shutdown()
+			for _, w := range warnings {
+				fmt.Fprintln(stdio.Err, "warning: "+w)
+			}
 			if asJSON {
 				if sts == nil {
 					sts = []extension.Status{}

@@ -66,11 +66,20 @@ type DiscoverOptions struct {
 // Discover lists the plugins in id order, which is also the hook chain
 // order. A project plugin shadows a user plugin of the same id. Every
 // directory shows up, loaded or not, so nothing fails silently.
+//
+// A plugins directory that cannot be read (a file, a symlink loop, no
+// permission) is reported in the error, one per directory, and the plugins
+// of the directories that could be read are returned with it: at start
+// that is a warning, on reload a reason to keep the running set. An
+// untrusted project's plugins are never read: only the names of the
+// entries in its .synaps/plugins are listed, and if even that fails the
+// project simply has no plugins to list.
 func Discover(o DiscoverOptions) ([]*Plugin, error) {
 	byID := map[string]*Plugin{}
 	var extra []*Plugin // untrusted project plugins that share a user plugin's id
+	var problems []error
 	if err := scanDir(filepath.Join(o.BaseDir, "plugins"), ScopeUser, byID); err != nil {
-		return nil, err
+		problems = append(problems, err)
 	}
 	if o.ProjectDir != "" {
 		trusted := o.TrustProject
@@ -78,15 +87,19 @@ func Discover(o DiscoverOptions) ([]*Plugin, error) {
 			var err error
 			trusted, err = IsTrusted(o.BaseDir, o.ProjectDir)
 			if err != nil {
-				return nil, err
+				problems = append(problems, fmt.Errorf("cannot read %s, so the project counts as untrusted: %w", filepath.Join(o.BaseDir, TrustedProjectsFile), err))
 			}
 		}
 		project := map[string]*Plugin{}
-		if err := scanDir(filepath.Join(o.ProjectDir, ".synaps", "plugins"), ScopeProject, project); err != nil {
-			return nil, err
+		dir := filepath.Join(o.ProjectDir, ".synaps", "plugins")
+		if trusted {
+			if err := scanDir(dir, ScopeProject, project); err != nil {
+				problems = append(problems, err)
+			}
+		} else {
+			listUntrusted(dir, project)
 		}
 		for id, p := range project {
-			p.Untrusted = !trusted
 			if _, user := byID[id]; user && !trusted {
 				// An untrusted project must not switch off a user's
 				// plugin (a guard, say) by shipping one of the same id:
@@ -115,17 +128,17 @@ func Discover(o DiscoverOptions) ([]*Plugin, error) {
 		}
 		return out[i].Scope == ScopeUser
 	})
-	return out, nil
+	return out, errors.Join(problems...)
 }
 
 // scanDir reads one plugins directory. A missing directory has no plugins.
 func scanDir(dir string, scope Scope, into map[string]*Plugin) error {
-	entries, err := os.ReadDir(dir)
+	entries, err := readDirOnly(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot read the plugins directory %s: %w", dir, err)
+		return fmt.Errorf("cannot read the plugins directory %s (%w); its plugins are not loaded: make it a directory of plugin directories, or remove it", dir, err)
 	}
 	for _, ent := range entries {
 		name := ent.Name()
@@ -145,6 +158,51 @@ func scanDir(dir string, scope Scope, into map[string]*Plugin) error {
 		into[name] = LoadPlugin(name, path, scope)
 	}
 	return nil
+}
+
+// readDirOnly reads a directory, refusing anything else before opening it
+// (opening a named pipe would block).
+func readDirOnly(dir string) ([]os.DirEntry, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("it is a %s, not a directory", fileKind(info.Mode()))
+	}
+	return os.ReadDir(dir)
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "file"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
+}
+
+// listUntrusted lists the entries of an untrusted project's plugins
+// directory by name, without following a link or reading a file: whatever
+// is there, it cannot stop synaps or reach it. A plain file is not a
+// plugin; anything else is listed as an untrusted plugin.
+func listUntrusted(dir string, into map[string]*Plugin) {
+	entries, err := readDirOnly(dir)
+	if err != nil {
+		return
+	}
+	for _, ent := range entries {
+		name := ent.Name()
+		if strings.HasPrefix(name, ".") || ent.Type().IsRegular() {
+			continue
+		}
+		into[name] = &Plugin{ID: name, Dir: filepath.Join(dir, name), Scope: ScopeProject, Untrusted: true}
+	}
 }
 
 // LoadPlugin reads one plugin directory's manifest and checks what can be

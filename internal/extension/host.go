@@ -3,6 +3,7 @@ package extension
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -86,6 +87,9 @@ type Host struct {
 	// toolNames maps extension id to its tools' model-facing names.
 	// Guarded by mu.
 	toolNames map[string][]string
+	// warnings are the non-fatal problems of the last discovery. Guarded
+	// by mu.
+	warnings []string
 }
 
 // NewHost prepares a host; Start spawns the extensions.
@@ -137,21 +141,30 @@ func (h *Host) Registry() *tool.Registry { return h.registry }
 
 // Start discovers the plugins and starts every spawnable extension in
 // parallel, waiting until each has answered initialize or failed. Plugins
-// that fail are reported by Statuses; only a failure to read the plugin
-// directories themselves is an error.
+// that fail are reported by Statuses; a plugins directory that cannot be
+// read is a warning (Warnings), not an error: synaps starts with the
+// plugins it could read. The error is always nil; it is kept for callers
+// that may one day need it.
 func (h *Host) Start(ctx context.Context) error {
+	plugins, err := Discover(h.discoverOptions())
+	h.startWith(ctx, plugins, unjoinStrings(err))
+	return nil
+}
+
+func (h *Host) discoverOptions() DiscoverOptions {
 	h.mu.Lock()
-	dopts := DiscoverOptions{
+	defer h.mu.Unlock()
+	return DiscoverOptions{
 		BaseDir:      h.opts.BaseDir,
 		ProjectDir:   h.opts.ProjectDir,
 		TrustProject: h.opts.TrustProject,
 		Disabled:     h.opts.Config.List("disabled_plugins"),
 	}
-	h.mu.Unlock()
-	plugins, err := Discover(dopts)
-	if err != nil {
-		return err
-	}
+}
+
+// startWith starts the extensions of discovered plugins and makes them the
+// running set.
+func (h *Host) startWith(ctx context.Context, plugins []*Plugin, warnings []string) {
 	var exts []*Extension
 	for _, p := range plugins {
 		if p.Spawnable() {
@@ -181,10 +194,26 @@ func (h *Host) Start(ctx context.Context) error {
 	}
 	table := buildTable(exts, plugins)
 	h.mu.Lock()
-	h.plugins, h.exts, h.toolNames = plugins, exts, names
+	h.plugins, h.exts, h.toolNames, h.warnings = plugins, exts, names, warnings
 	h.mu.Unlock()
 	h.table.Store(&table)
-	return nil
+}
+
+// Warnings are the problems of the last discovery that did not stop it: a
+// plugins directory that could not be read, an unreadable trusted-projects
+// file. Each names the path and what to do.
+func (h *Host) Warnings() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.warnings...)
+}
+
+func unjoinStrings(err error) []string {
+	var out []string
+	for _, e := range unjoin(err) {
+		out = append(out, e.Error())
+	}
+	return out
 }
 
 // Shutdown stops every extension in parallel and removes their tools and
@@ -192,7 +221,8 @@ func (h *Host) Start(ctx context.Context) error {
 func (h *Host) Shutdown() {
 	h.mu.Lock()
 	exts := h.exts
-	h.exts, h.toolNames = nil, map[string][]string{}
+	// Nothing runs any more: the list must not show the plugins as loaded.
+	h.plugins, h.exts, h.toolNames = nil, nil, map[string][]string{}
 	h.mu.Unlock()
 	h.table.Store(&dispatchTable{})
 	var wg sync.WaitGroup
@@ -207,11 +237,22 @@ func (h *Host) Shutdown() {
 	wg.Wait()
 }
 
-// Reload stops everything, discovers again and starts again: added,
-// removed and edited plugins are picked up.
+// Reload discovers again and, only if every plugins directory could be
+// read, stops the running set and starts the new one: added, removed and
+// edited plugins are picked up. It is all or nothing: when discovery fails
+// (say .synaps/plugins was turned into a file) the running extensions —
+// fail-closed guards among them — keep running, and the error says why.
 func (h *Host) Reload(ctx context.Context) error {
+	plugins, err := Discover(h.discoverOptions())
+	if err != nil {
+		h.mu.Lock()
+		n := len(h.exts)
+		h.mu.Unlock()
+		return fmt.Errorf("reload failed, so the %d extension(s) already running keep running: %w", n, err)
+	}
 	h.Shutdown()
-	return h.Start(ctx)
+	h.startWith(ctx, plugins, nil)
+	return nil
 }
 
 // Status is one plugin as /extensions list shows it.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -484,4 +485,41 @@ func TestTraceFromEnvironment(t *testing.T) {
 			t.Fatalf("trace.jsonl is held open (fd %s)", fd.Name())
 		}
 	}
+}
+
+// Reload is all or nothing: when the plugins cannot be discovered again
+// (here the trusted project's .synaps/plugins was turned into a file), the
+// running set — a fail-closed guard — keeps running and guarding, the
+// error says why, and the list shows what really runs.
+func TestFailedReloadKeepsTheRunningSet(t *testing.T) {
+	base, proj := t.TempDir(), t.TempDir()
+	fakePlugin(t, filepath.Join(proj, ".synaps"), "guard", map[string]any{
+		"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": "before_tool_call"}}, "failure_policy": "closed",
+	}, fakeSpec{Results: map[string]json.RawMessage{"hook:before_tool_call": json.RawMessage(`{"action":"block","reason":"no rm"}`)}})
+	h := startHost(t, base, func(o *Options) { o.ProjectDir, o.TrustProject = proj, true })
+	rm := json.RawMessage(`{"command":"rm -rf build"}`)
+	if d := h.BeforeToolCall(context.Background(), bashSpec(), rm, "s", nil); !d.Blocked {
+		t.Fatalf("not blocked before the reload: %+v", d)
+	}
+	plugins := filepath.Join(proj, ".synaps", "plugins")
+	if err := os.RemoveAll(plugins); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plugins, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := h.Reload(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "reload failed, so the 1 extension(s) already running keep running: cannot read the plugins directory "+plugins+" (it is a file, not a directory)") {
+		t.Errorf("reload error = %v", err)
+	}
+	if d := h.BeforeToolCall(context.Background(), bashSpec(), rm, "s", nil); !d.Blocked || d.BlockedBy != "guard" {
+		t.Errorf("after the failed reload the rm was not blocked by the guard: %+v", d)
+	}
+	if st := statusOf(t, h, "guard"); st.State != StateLoaded || st.PID == 0 || !processAlive(st.PID) {
+		t.Errorf("list after the failed reload: %+v", st)
+	}
+}
+
+func processAlive(pid int) bool {
+	return syscall.Kill(pid, 0) == nil
 }
