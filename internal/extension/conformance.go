@@ -156,7 +156,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 
 	cfg := o.Config
 	if cfg == nil {
-		cfg, err = resolveConfig(o.Getenv, nil, p)
+		cfg, _, err = resolveConfig(o.Getenv, nil, p, nil)
 		if err != nil {
 			c.add("config resolves", CheckFail, err.Error())
 			return r

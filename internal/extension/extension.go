@@ -65,6 +65,9 @@ type Extension struct {
 	providers   json.RawMessage
 	config      map[string]any
 	initialized bool
+	// envOwners are the config variable names of every discovered plugin,
+	// set before start, so a name two plugins share is never read.
+	envOwners envOwners
 
 	mu sync.Mutex
 	// state is the health shown to users. Guarded by mu.
@@ -107,7 +110,13 @@ func (e *Extension) ID() string { return e.plugin.ID }
 // start spawns and initialises the first process. A failure leaves the
 // extension failed with the reason and the tail of its stderr.
 func (e *Extension) start(ctx context.Context) {
-	cfg, err := resolveConfig(e.env.getenv, e.env.config, e.plugin)
+	cfg, warnings, err := resolveConfig(e.env.getenv, e.env.config, e.plugin, e.envOwners)
+	for _, w := range warnings {
+		e.log.note("%s", w)
+	}
+	e.mu.Lock()
+	e.problems = append(e.problems, warnings...)
+	e.mu.Unlock()
 	if err != nil {
 		e.fail(fmt.Sprintf("%s: extension.config: %v", e.plugin.manifestFile(), err))
 		return

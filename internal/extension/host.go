@@ -165,10 +165,13 @@ func (h *Host) discoverOptions() DiscoverOptions {
 // startWith starts the extensions of discovered plugins and makes them the
 // running set.
 func (h *Host) startWith(ctx context.Context, plugins []*Plugin, warnings []string) {
+	owners := configEnvOwners(plugins)
 	var exts []*Extension
 	for _, p := range plugins {
 		if p.Spawnable() {
-			exts = append(exts, newExtension(p, h.env))
+			e := newExtension(p, h.env)
+			e.envOwners = owners
+			exts = append(exts, e)
 		}
 	}
 	var wg sync.WaitGroup

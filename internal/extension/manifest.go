@@ -639,7 +639,7 @@ func (p *manifestParser) parseConfig(e *ExtensionManifest, obj *jsonObject) {
 					sug = "my_setting"
 				}
 				p.fail(base+".key", fmt.Sprintf("config key %q is not valid", s),
-					fmt.Sprintf(`Use letters, digits and '_', starting with a letter (e.g. %q): the key becomes part of the environment variable SYNAPS_EXTENSION_<ID>_<KEY>`, sug))
+					fmt.Sprintf(`Use letters, digits and '_', starting with a letter (e.g. %q): the key becomes part of the environment variable SYNAPS_EXTENSION_<ID>__<KEY>`, sug))
 			} else {
 				keyOK = true
 			}
