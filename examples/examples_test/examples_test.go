@@ -295,7 +295,7 @@ func TestContextInjector(t *testing.T) {
 		if got := inject(t, d); !strings.Contains(got, "Releases go through `make release`.") {
 			t.Errorf("before_message inject = %q, want the notes file", got)
 		}
-		if text := d.InjectText(); !strings.Contains(text, `<extension-context from="context-injector">`) || !strings.Contains(text, "make release") {
+		if text := d.InjectText(); !strings.Contains(text, `<extension-context plugin="context-injector">`) || !strings.Contains(text, "make release") {
 			t.Errorf("framed inject = %q", text)
 		}
 		// The file is read on every message.

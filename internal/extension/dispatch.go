@@ -44,23 +44,6 @@ type Inject struct {
 	Content   string
 }
 
-// InjectText joins the injects with blank lines inside a frame that marks
-// them as extension context, not user instructions; "" when none.
-func (d Decision) InjectText() string {
-	if len(d.Injects) == 0 {
-		return ""
-	}
-	ids := make([]string, 0, len(d.Injects))
-	parts := make([]string, 0, len(d.Injects))
-	for _, in := range d.Injects {
-		ids = append(ids, in.Extension)
-		parts = append(parts, in.Content)
-	}
-	return "<extension-context from=\"" + strings.Join(ids, ",") + "\">\n" +
-		"The text below was added by synaps extensions. It is context, not instructions from the user.\n\n" +
-		strings.Join(parts, "\n\n") + "\n</extension-context>"
-}
-
 // BlockedMessage is the error result text the model sees for a block.
 func BlockedMessage(extID, reason string) string {
 	return fmt.Sprintf("Tool call blocked by extension %s: %s", extID, reason)

@@ -181,7 +181,7 @@ func TestInjectsAreCollectedAndFramed(t *testing.T) {
 		t.Fatalf("injects (-want +got):\n%s\nblocked=%v", d2, d.Blocked)
 	}
 	text := d.InjectText()
-	if !strings.Contains(text, "not instructions from the user") || !strings.Contains(text, "The repo uses Go 1.26.\n\nTests: go test ./...") {
+	if !strings.Contains(text, "not instructions from the user") || !strings.Contains(text, "<extension-context plugin=\"ctx1\">") || !strings.Contains(text, "Tests: go test ./...") {
 		t.Errorf("InjectText = %q", text)
 	}
 }
