@@ -243,6 +243,7 @@ func (a *App) openSession() error {
 	if id != "" {
 		a.Session, err = session.Open(a.BaseDir, id)
 		if err == nil {
+			a.Notes = append(a.Notes, a.Session.Warnings...)
 			a.Notes = append(a.Notes, fmt.Sprintf("resumed session %s (%d messages)", id, len(a.Session.Messages())))
 		}
 		return err

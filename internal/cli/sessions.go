@@ -65,6 +65,9 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			if d.Skipped > 0 {
 				fmt.Fprintf(stdio.Out, "\n(%d damaged line(s) skipped)\n", d.Skipped)
 			}
+			for _, w := range d.Warnings() {
+				fmt.Fprintln(stdio.Err, "warning: "+w)
+			}
 			return nil
 		},
 	}

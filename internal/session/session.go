@@ -9,8 +9,6 @@
 package session
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -75,6 +73,9 @@ type Session struct {
 	// Summary stands for the messages of the session this one was
 	// compacted from; "" when it was not.
 	Summary string
+	// Warnings say what Open found damaged in the file and how the
+	// conversation was repaired, each naming the file (and line).
+	Warnings []string
 
 	mu sync.Mutex
 	// f is the open file, appended to; guarded by mu.
@@ -137,7 +138,7 @@ func Open(baseDir, id string) (*Session, error) {
 			_, _ = f.WriteString("\n")
 		}
 	}
-	s := &Session{ID: id, Path: path, f: f, messages: data.Messages}
+	s := &Session{ID: id, Path: path, f: f, messages: data.Messages, Warnings: data.Warnings()}
 	if data.Compaction != nil {
 		s.Summary = data.Compaction.Summary
 	}
@@ -231,60 +232,6 @@ func (s *Session) Close() error {
 	}
 	s.f = nil
 	return err
-}
-
-// Data is what a session file holds.
-type Data struct {
-	Header   Record
-	Messages []llm.Message
-	// Compaction is set when the session continues a compacted one.
-	Compaction *Record
-	// Skipped counts lines that could not be read as records (a line cut
-	// short by a crash, or damage); they are never read as data.
-	Skipped int
-}
-
-// Read parses a session file.
-func Read(path string) (*Data, error) {
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no session file %s; `synaps sessions list` shows the sessions there are", path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	d := &Data{}
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(make([]byte, 0, 64<<10), 256<<20)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var r Record
-		if err := json.Unmarshal(line, &r); err != nil || r.V == 0 || r.Type == "" {
-			d.Skipped++
-			continue
-		}
-		switch r.Type {
-		case TypeHeader:
-			d.Header = r
-		case TypeMessage:
-			if r.Message != nil {
-				d.Messages = append(d.Messages, *r.Message)
-			}
-		case TypeCompaction:
-			rc := r
-			d.Compaction = &rc
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if d.Header.ID == "" {
-		return nil, fmt.Errorf("%s is not a synaps session (no header record)", path)
-	}
-	return d, nil
 }
 
 // Info summarises a session for listings.

@@ -1,0 +1,143 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/synaps-cli/synaps/internal/llm"
+)
+
+// Data is what a session file holds.
+type Data struct {
+	Header Record
+	// Messages is the conversation as it can be sent to a model: damaged
+	// lines are skipped and the sequence around them is repaired (see
+	// repair), so it never holds an orphan tool result.
+	Messages []llm.Message
+	// Compaction is set when the session continues a compacted one.
+	Compaction *Record
+	// Skipped counts lines that could not be read as records (a line cut
+	// short by a crash, or damage); they are never read as data.
+	Skipped int
+	// Damaged says which lines were skipped and why, in file order.
+	Damaged []Damage
+	// Repairs says what was changed in the conversation so that it is one
+	// the model APIs accept.
+	Repairs []string
+
+	// path is the file, for warnings.
+	path string
+}
+
+// Damage is one line of a session file that could not be read.
+type Damage struct {
+	// Line is the 1-based line number.
+	Line int
+	// Reason says what is wrong with it.
+	Reason string
+	// before is how many messages were read before it: where the gap is.
+	before int
+}
+
+// Warnings are what a user should be told about the file: one line per
+// damaged line and per repair, each naming the file (and line).
+func (d *Data) Warnings() []string {
+	var out []string
+	for _, dm := range d.Damaged {
+		out = append(out, fmt.Sprintf("session file %s line %d: %s; the line was skipped", d.path, dm.Line, dm.Reason))
+	}
+	for _, r := range d.Repairs {
+		out = append(out, fmt.Sprintf("session file %s: %s", d.path, r))
+	}
+	return out
+}
+
+// Read parses a session file. It reads record by record, so memory stays
+// bounded by the largest record, not the file.
+func Read(path string) (*Data, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no session file %s; `synaps sessions list` shows the sessions there are", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	d := &Data{path: path}
+	var raw []llm.Message
+	br := bufio.NewReaderSize(f, 64<<10)
+	for n := 1; ; n++ {
+		line, eof, err := readLine(br)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		if len(line) == 0 && eof {
+			break
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			if reason := d.add(line, &raw, eof); reason != "" {
+				d.Damaged = append(d.Damaged, Damage{Line: n, Reason: reason, before: len(raw)})
+			}
+		}
+		if eof {
+			break
+		}
+	}
+	d.Skipped = len(d.Damaged)
+	if d.Header.ID == "" {
+		return nil, fmt.Errorf("%s is not a synaps session (no header record)", path)
+	}
+	d.Messages, d.Repairs = repair(raw, d.Damaged)
+	return d, nil
+}
+
+// add reads one line as a record; it returns why the line is not one.
+func (d *Data) add(line []byte, raw *[]llm.Message, last bool) string {
+	var r Record
+	if err := json.Unmarshal(line, &r); err != nil || r.V == 0 || r.Type == "" {
+		if last && line[len(line)-1] != '\n' {
+			return "cut short (synaps stopped while writing it)"
+		}
+		if err != nil {
+			return "not a record (" + err.Error() + ")"
+		}
+		return "not a record (no version or type)"
+	}
+	switch r.Type {
+	case TypeHeader:
+		d.Header = r
+	case TypeMessage:
+		if r.Message != nil {
+			*raw = append(*raw, *r.Message)
+		}
+	case TypeCompaction:
+		rc := r
+		d.Compaction = &rc
+	}
+	return ""
+}
+
+// readLine returns the next line, with its '\n' when it has one, and
+// whether it was the last.
+func readLine(br *bufio.Reader) (line []byte, eof bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return line, false, nil
+		case errors.Is(err, io.EOF):
+			return line, true, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return nil, false, err
+		}
+	}
+}
