@@ -47,3 +47,6 @@ func (h *history) next() (string, bool) {
 	}
 	return h.entries[h.pos], true
 }
+
+// reset stops browsing, forgetting the draft (ctrl+c cleared the input).
+func (h *history) reset() { h.pos, h.draft = len(h.entries), "" }

@@ -25,7 +25,7 @@ import (
 
 // Timing of the UI.
 const (
-	// quitWindow: a second ctrl+c within it quits while work runs.
+	// quitWindow: a second ctrl+c on an empty idle prompt within it quits.
 	quitWindow = 2 * time.Second
 	// healthEvery is how often the status line re-reads extension health
 	// (crashes and restarts happen between turns too).
@@ -41,8 +41,8 @@ const placeholder = "Ask anything · / for commands · alt+enter or ctrl+j for a
 
 // keysHelp is appended to /help.
 const keysHelp = `
-keys: enter send · alt+enter or ctrl+j newline · up/down history · tab complete /commands
-      ctrl+c cancel the running turn, twice (or when idle) quit · ctrl+d on empty input quit`
+keys: enter send (queued while a turn runs) · alt+enter or ctrl+j newline · up/down history · tab complete /commands
+      esc interrupt the turn · ctrl+c clear the input, else interrupt, twice on an empty prompt quit · ctrl+d quit`
 
 // Messages the program receives besides Bubble Tea's own.
 type (
@@ -68,6 +68,8 @@ type (
 	// interruptMsg is SIGINT; shutdownMsg the Run context ending.
 	interruptMsg struct{}
 	shutdownMsg  struct{}
+	// disarmMsg: the window for a second ctrl+c has passed.
+	disarmMsg struct{}
 )
 
 // state is what the status line and completion show of the app, read by
@@ -140,7 +142,14 @@ type model struct {
 	untrusted int
 	draft     string // the input put aside while a question is answered
 
-	lastCtrlC time.Time
+	// quitArmed is when ctrl+c was pressed on an empty idle prompt: a
+	// second press within quitWindow quits. interrupted: the running
+	// work was told to stop.
+	quitArmed   time.Time
+	interrupted bool
+
+	// queue holds what the user sent while work ran, oldest first.
+	queue []string
 
 	// Printing: outbox waits while a print is in flight, so that lines
 	// reach the terminal in order.
@@ -245,6 +254,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthMsg{} })
 	case interruptMsg:
 		return m.ctrlC()
+	case disarmMsg:
+		if !m.quitArmed.IsZero() && time.Since(m.quitArmed) >= quitWindow {
+			m.quitArmed = time.Time{}
+		}
+		return nil
 	case shutdownMsg:
 		return m.quit()
 	}
@@ -257,6 +271,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "ctrl+c":
 		return m.ctrlC()
+	case "esc":
+		return m.esc()
 	case "ctrl+d":
 		if m.input.Value() == "" && m.busy == "" && m.asking == promptNone {
 			return m.quit()
@@ -287,30 +303,70 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	}
+	m.quitArmed = time.Time{} // any other key disarms the second ctrl+c
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return cmd
 }
 
-// ctrlC cancels the running work; a second press within quitWindow, or
-// one when idle, quits. At a question it answers no.
+// ctrlC is ctrl+c (and SIGINT), as in Claude Code and pi: it takes back
+// one thing at a time. At a question it answers no and interrupts the
+// turn; with text typed it clears the text; while work runs it
+// interrupts the work; on an empty idle prompt it arms quitting, and a
+// second press within quitWindow quits. Pressed again while an
+// interrupted worker is still winding down, it quits.
 func (m *model) ctrlC() tea.Cmd {
-	now := time.Now()
-	if m.busy == "" {
-		return m.quit()
-	}
-	if !m.lastCtrlC.IsZero() && now.Sub(m.lastCtrlC) < quitWindow {
-		return m.quit()
-	}
-	m.lastCtrlC = now
-	if m.asking == promptConfirm {
+	switch {
+	case m.asking == promptConfirm:
 		m.answerConfirm(false)
+		m.interrupt()
+		return nil
+	case m.asking == promptTrust:
+		m.input.SetValue("n")
+		return m.submit()
+	case m.input.Value() != "":
+		m.input.Reset()
+		m.hist.reset()
+		m.quitArmed = time.Time{}
+		return nil
+	case m.busy != "" && !m.interrupted:
+		m.interrupt()
+		return nil
+	case m.busy != "":
+		return m.quit() // the interrupted work does not end: leave anyway
 	}
-	if m.cancel != nil {
-		m.cancel()
+	now := time.Now()
+	if !m.quitArmed.IsZero() && now.Sub(m.quitArmed) < quitWindow {
+		return m.quit()
 	}
-	m.print(m.st.dim.Render("· cancelling — press ctrl+c again to quit"))
+	m.quitArmed = now
+	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return disarmMsg{} })
+}
+
+// esc interrupts the running turn (Claude Code's Escape); at a question
+// it answers no. Idle, it does nothing, so a stray escape loses nothing.
+func (m *model) esc() tea.Cmd {
+	switch {
+	case m.asking == promptConfirm:
+		m.answerConfirm(false)
+		m.interrupt()
+	case m.busy != "" && !m.interrupted:
+		m.interrupt()
+	}
 	return nil
+}
+
+// interrupt cancels the running work. What it produced stays: the
+// agent keeps the partial answer and finished tool results in the
+// session, and the transcript keeps what was shown.
+func (m *model) interrupt() {
+	if m.cancel == nil || m.interrupted {
+		return
+	}
+	m.interrupted = true
+	m.busy = "interrupting"
+	m.cancel()
+	m.unqueue()
 }
 
 // quit ends the program once everything queued is printed.
@@ -354,21 +410,51 @@ func (m *model) submit() tea.Cmd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	if m.busy != "" {
-		if cmd := strings.TrimSpace(text); cmd == "/quit" || cmd == "/exit" {
-			m.input.Reset()
-			return m.quit()
-		}
-		m.print(m.st.dim.Render("· still working — wait for it, or press ctrl+c to cancel"))
-		return nil
-	}
 	m.hist.add(text)
 	m.input.Reset()
+	if m.busy != "" {
+		if cmd := strings.TrimSpace(text); cmd == "/quit" || cmd == "/exit" {
+			return m.quit()
+		}
+		// Queued, as in Claude Code: it runs when the work ends.
+		m.queue = append(m.queue, text)
+		return nil
+	}
+	return m.run(text)
+}
+
+// run starts what the user sent: a slash command or a message.
+func (m *model) run(text string) tea.Cmd {
 	m.print(m.userLines(text))
 	if app.IsSlash(text) {
 		return m.startSlash(strings.TrimSpace(text))
 	}
 	return m.startTurn(text)
+}
+
+// next starts the oldest queued input, if any.
+func (m *model) next() tea.Cmd {
+	if len(m.queue) == 0 || m.quitting || m.busy != "" || m.asking != promptNone {
+		return nil
+	}
+	text := m.queue[0]
+	m.queue = m.queue[1:]
+	return m.run(text)
+}
+
+// unqueue puts queued inputs back into the input, before what is typed
+// there, so that an interrupt runs nothing the user did not see coming
+// and loses nothing they typed.
+func (m *model) unqueue() {
+	if len(m.queue) == 0 {
+		return
+	}
+	parts := append(m.queue, m.input.Value())
+	if parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	m.queue = nil
+	m.input.SetValue(strings.Join(parts, "\n"))
 }
 
 func yes(s string) bool {
@@ -446,7 +532,7 @@ func (m *model) startTrust() tea.Cmd {
 // work runs fn in a worker goroutine; its result arrives as workDoneMsg.
 func (m *model) work(label string, fn func(context.Context) workDoneMsg) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.busy, m.cancel, m.lastCtrlC = label, cancel, time.Time{}
+	m.busy, m.cancel, m.interrupted, m.quitArmed = label, cancel, false, time.Time{}
 	a, br := m.app, m.br
 	m.wg.Add(1)
 	go func() {
@@ -460,7 +546,7 @@ func (m *model) work(label string, fn func(context.Context) workDoneMsg) tea.Cmd
 }
 
 func (m *model) workDone(msg workDoneMsg) tea.Cmd {
-	m.busy, m.cancel = "", nil
+	m.busy, m.cancel, m.interrupted = "", nil, false
 	m.flushTurn()
 	m.state = msg.state
 	m.cands = defaultCandidates(msg.state.ids)
@@ -473,7 +559,7 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 	if msg.quit {
 		return m.quit()
 	}
-	return nil
+	return m.next()
 }
 
 // flushTurn prints what is left of an interrupted turn: the partial
@@ -626,6 +712,9 @@ func (m *model) View() tea.View {
 		parts = append(parts, fit(m.st.warn.Render(m.trustQuestion()), w))
 	}
 
+	for _, q := range m.queue {
+		parts = append(parts, fit(m.st.dim.Render("queued › "+oneLine(q, summaryMax)), w))
+	}
 	parts = append(parts, m.input.View())
 
 	if m.asking == promptNone {
@@ -648,10 +737,16 @@ func (m *model) View() tea.View {
 
 	status := m.st.dim.Render(statusText(m.state.model, m.state.usage, m.state.health, ""))
 	switch {
+	case !m.quitArmed.IsZero():
+		status = m.st.warn.Render("press ctrl+c again to quit") + m.st.dim.Render(" · ") + status
 	case m.asking != promptNone:
 		status = m.st.warn.Render("waiting for your answer") + m.st.dim.Render(" · ") + status
 	case m.busy != "":
-		status = m.spin.View() + " " + m.busy + m.st.dim.Render(" · ") + status
+		hint := ""
+		if !m.interrupted {
+			hint = m.st.dim.Render(" (esc to interrupt)")
+		}
+		status = m.spin.View() + " " + m.busy + hint + m.st.dim.Render(" · ") + status
 	}
 	parts = append(parts, fit(status, w))
 	return tea.NewView(strings.Join(parts, "\n"))

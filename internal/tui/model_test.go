@@ -171,12 +171,16 @@ func TestModelConfirm(t *testing.T) {
 	if got := <-reply; got || !cancelled {
 		t.Errorf("ctrl+c at the prompt: confirm = %v, cancelled = %v; want false, true", got, cancelled)
 	}
-	if h.m.quitting {
-		t.Error("one ctrl+c while busy quit")
+	if h.m.quitting || h.m.input.Value() != "half-typed" {
+		t.Errorf("one ctrl+c while busy: quitting %v, input %q; want the draft back", h.m.quitting, h.m.input.Value())
+	}
+	h.press('c', tea.ModCtrl) // clears the draft
+	if h.m.quitting || h.m.input.Value() != "" {
+		t.Errorf("second ctrl+c: quitting %v, input %q; want the input cleared", h.m.quitting, h.m.input.Value())
 	}
 	h.press('c', tea.ModCtrl)
 	if !h.m.quitting {
-		t.Error("a second ctrl+c did not quit")
+		t.Error("ctrl+c while an interrupted turn winds down did not quit")
 	}
 	h.m.busy, h.m.cancel = "", nil
 }
@@ -184,8 +188,15 @@ func TestModelConfirm(t *testing.T) {
 func TestModelCtrlCIdleQuits(t *testing.T) {
 	h := newHarness(t, `{"text":"x"}`)
 	h.press('c', tea.ModCtrl)
+	if h.m.quitting {
+		t.Fatal("one ctrl+c on an empty idle prompt quit")
+	}
+	if v := h.view(); !strings.Contains(v, "press ctrl+c again to quit") {
+		t.Errorf("no hint after the first ctrl+c:\n%s", v)
+	}
+	h.press('c', tea.ModCtrl)
 	if !h.m.quitting {
-		t.Fatal("ctrl+c when idle did not quit")
+		t.Fatal("a second ctrl+c on an empty idle prompt did not quit")
 	}
 	if v := h.m.View().Content; v != "" {
 		t.Errorf("view after quit = %q, want empty", v)
@@ -209,7 +220,7 @@ func TestModelCancelTurn(t *testing.T) {
 		t.Error("one ctrl+c quit")
 	}
 	got := h.transcript()
-	for _, want := range []string{"cancelling", "✗ bash sleep 30", "cancelled"} {
+	for _, want := range []string{"✗ bash sleep 30", "cancelled"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, got)
 		}
@@ -281,5 +292,116 @@ func TestModelShowsInjectedContext(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestModelCtrlC: ctrl+c takes back one thing at a time — the typed
+// text, then the running work, then (twice) the session.
+func TestModelCtrlC(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		busy, typed   bool
+		wantInput     string
+		wantCancel    bool
+		wantArmed     bool
+		wantStillBusy bool
+	}{
+		{name: "text while a turn runs: cleared, the turn goes on", busy: true, typed: true, wantStillBusy: true},
+		{name: "empty while a turn runs: interrupted", busy: true, wantCancel: true, wantStillBusy: true},
+		{name: "text when idle: cleared, not armed", typed: true},
+		{name: "empty when idle: armed to quit", wantArmed: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, `{"text":"x"}`)
+			cancelled := false
+			if tc.busy {
+				h.m.busy, h.m.cancel = "thinking", func() { cancelled = true }
+			}
+			if tc.typed {
+				h.typeText("half a thought")
+			}
+			h.press('c', tea.ModCtrl)
+			if got := h.m.input.Value(); got != tc.wantInput {
+				t.Errorf("input = %q, want %q", got, tc.wantInput)
+			}
+			if cancelled != tc.wantCancel {
+				t.Errorf("cancelled = %v, want %v", cancelled, tc.wantCancel)
+			}
+			if armed := !h.m.quitArmed.IsZero(); armed != tc.wantArmed {
+				t.Errorf("armed to quit = %v, want %v", armed, tc.wantArmed)
+			}
+			if busy := h.m.busy != ""; busy != tc.wantStillBusy {
+				t.Errorf("busy = %v, want %v", busy, tc.wantStillBusy)
+			}
+			if h.m.quitting {
+				t.Error("quit on one ctrl+c")
+			}
+			h.m.busy, h.m.cancel = "", nil
+		})
+	}
+}
+
+func TestModelEscInterrupts(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.typeText("draft")
+	h.press(tea.KeyEscape, 0)
+	if h.m.input.Value() != "draft" || h.m.quitting {
+		t.Fatalf("esc when idle changed something: input %q, quitting %v", h.m.input.Value(), h.m.quitting)
+	}
+	cancelled := false
+	h.m.busy, h.m.cancel = "thinking", func() { cancelled = true }
+	h.press(tea.KeyEscape, 0)
+	if !cancelled {
+		t.Error("esc during a turn did not interrupt it")
+	}
+	if h.m.input.Value() != "draft" {
+		t.Errorf("esc lost the typed input: %q", h.m.input.Value())
+	}
+	h.m.busy, h.m.cancel = "", nil
+}
+
+// TestModelQueuesInputWhileBusy: what is sent during a turn waits its
+// turn, is shown as queued, and runs when the turn ends; an interrupt
+// gives it back to the input instead.
+func TestModelQueuesInputWhileBusy(t *testing.T) {
+	h := newHarness(t, `{"text":"first answer","delay_ms":3600000}
+{"text":"second answer"}
+`)
+	h.typeText("one")
+	h.press(tea.KeyEnter, 0)
+	h.until("the answer to start", func(msg tea.Msg) bool {
+		em, ok := msg.(eventMsg)
+		return ok && em.ev.Type == agent.EventText
+	})
+	h.typeText("two")
+	h.press(tea.KeyEnter, 0)
+	if v := h.view(); !strings.Contains(v, "queued › two") {
+		t.Errorf("queued input not shown:\n%s", v)
+	}
+	if h.m.input.Value() != "" {
+		t.Errorf("input after queueing = %q", h.m.input.Value())
+	}
+	h.typeText("three")
+	h.press(tea.KeyEnter, 0)
+	h.press(tea.KeyEscape, 0)
+	if got, want := h.m.input.Value(), "two\nthree"; got != want {
+		t.Errorf("after the interrupt the input is %q, want the queue back: %q", got, want)
+	}
+	h.until("the interrupted turn to end", isWorkDone)
+	if h.m.busy != "" {
+		t.Fatalf("busy %q after an interrupt with the queue given back", h.m.busy)
+	}
+
+	// Queued while busy, it runs after.
+	h.m.input.Reset()
+	h.typeText("next")
+	h.press(tea.KeyEnter, 0)
+	h.typeText("/model")
+	h.press(tea.KeyEnter, 0)
+	h.until("the turn to end", isWorkDone)
+	h.until("the queued /model to end", isWorkDone)
+	got := h.transcript()
+	if i, j := strings.Index(got, "second answer"), strings.Index(got, "model: script:"); i < 0 || j < i {
+		t.Errorf("queued /model did not run after the turn:\n%s", got)
 	}
 }

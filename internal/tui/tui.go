@@ -23,12 +23,15 @@
 //
 // # Keys
 //
-//	enter                      send the input (or answer the open [y/N] question)
+// docs/keys.md is the user's reference; in short:
+//
+//	enter                      send the input (queued while work runs), or answer the open [y/N] question
 //	alt+enter, ctrl+j          a newline in the input (shift+enter where the terminal reports it)
 //	up, down                   input history (on the input's first / last line)
 //	tab                        complete a /command; matching commands show under the input
-//	ctrl+c                     cancel the running turn; again within 2 s, or when idle: quit
-//	ctrl+d                     quit, on an empty input
+//	esc                        interrupt the running turn
+//	ctrl+c                     clear the input; else interrupt; twice on an empty idle prompt: quit
+//	ctrl+d                     quit, on an empty idle input
 //
 // NO_COLOR turns colours off (bold and faint stay); GLAMOUR_STYLE picks
 // the markdown style.
@@ -37,6 +40,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -103,6 +107,10 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	// A worker may still run (quit during a turn): cancel it and wait, so
 	// that Close does not race the agent.
 	m.stopWork()
+	if n := len(a.Session.Messages()); n > 0 {
+		// As Codex does: the way back is on the screen when the UI is gone.
+		fmt.Fprintf(out, "resume this session with: synaps --resume %s\n", a.Session.ID)
+	}
 
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
 	defer cancel()

@@ -217,6 +217,13 @@ type tmux struct {
 // startTmux runs argv with env in dir, in a pane of 120x40. The shell
 // around it records the exit code and stderr in tmp.
 func startTmux(t *testing.T, bin, tmp, dir string, env, argv []string) *tmux {
+	return startTmuxSized(t, bin, tmp, dir, 120, 40, env, argv)
+}
+
+// startTmuxSized is startTmux with a pane of cols x rows. The pane stays
+// after the program ends (remain-on-exit), so that what it printed last
+// can be read; waitExit waits for that end.
+func startTmuxSized(t *testing.T, bin, tmp, dir string, cols, rows int, env, argv []string) *tmux {
 	t.Helper()
 	// A socket of our own (short: sockets paths are limited to ~100
 	// bytes) keeps this server apart from any other.
@@ -234,8 +241,13 @@ func startTmux(t *testing.T, bin, tmp, dir string, env, argv []string) *tmux {
 		cmd.WriteString(" " + shellQuote(a))
 	}
 	fmt.Fprintf(&cmd, " 2>%s; echo $? >%s", shellQuote(filepath.Join(tmp, "stderr")), shellQuote(filepath.Join(tmp, "exit-code")))
-	if out, err := tm.run("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "tui", "-c", dir, cmd.String()); err != nil {
+	if out, err := tm.run("-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-s", "tui", "-c", dir, cmd.String()); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	if cols != 120 || rows != 40 {
+		if out, err := tm.run("set-option", "-t", "tui", "remain-on-exit", "on"); err != nil {
+			t.Fatalf("tmux set-option: %v\n%s", err, out)
+		}
 	}
 	t.Cleanup(func() {
 		tm.run("kill-server")
@@ -331,4 +343,110 @@ func processesRunning(path string) []string {
 		}
 	}
 	return pids
+}
+
+// waitExit waits for the program to end and returns its exit code.
+func (tm *tmux) waitExit() string {
+	tm.t.Helper()
+	path := filepath.Join(tm.tmp, "exit-code")
+	deadline := time.Now().Add(e2eWait)
+	for {
+		if b, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(b)) > 0 {
+			return strings.TrimSpace(string(b))
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the program did not end; screen:\n%s", tm.capture())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// e2e is one program under tmux with its own base and work directories.
+type e2e struct {
+	*tmux
+	tmp, base, work string
+	argv            []string // the program and its model flag, without the model
+	env             []string
+}
+
+// newE2E prepares directories, the scripted model and the binary, but
+// starts nothing.
+func newE2E(t *testing.T, script string) *e2e {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds binaries and drives tmux")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (apt-get install -y tmux); the TUI end-to-end test needs it")
+	}
+	root := repoRoot(t)
+	tmp := t.TempDir()
+	e := &e2e{tmp: tmp, base: filepath.Join(tmp, "base"), work: filepath.Join(tmp, "work")}
+	e.argv = tuiCommand(t, root, tmp)
+	writeFile(t, filepath.Join(e.work, "script.jsonl"), script)
+	e.env = []string{"HOME=" + filepath.Join(tmp, "home"), "SYNAPS_BASE_DIR=" + e.base, "TERM=xterm-256color"}
+	return e
+}
+
+// start runs the program (with extra arguments after the model) in a
+// cols x rows pane.
+func (e *e2e) start(t *testing.T, cols, rows int, args ...string) {
+	t.Helper()
+	bin, _ := exec.LookPath("tmux")
+	run := filepath.Join(e.tmp, fmt.Sprintf("run%d", time.Now().UnixNano()))
+	if err := os.MkdirAll(run, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	argv := append(append(append([]string(nil), e.argv...), "script:"+filepath.Join(e.work, "script.jsonl")), args...)
+	e.tmux = startTmuxSized(t, bin, run, e.work, cols, rows, e.env, argv)
+}
+
+// sessionText is the session file of id, for what the session kept.
+func (e *e2e) sessionText(t *testing.T, id string) string {
+	t.Helper()
+	return readFile(t, filepath.Join(e.base, "sessions", id+".jsonl"))
+}
+
+// resumeID reads the session id from the hint printed at exit.
+func resumeID(t *testing.T, screen string) string {
+	t.Helper()
+	m := regexp.MustCompile(`resume this session with: synaps --resume (\S+)`).FindStringSubmatch(screen)
+	if m == nil {
+		t.Fatalf("no resume hint after exit; screen:\n%s", screen)
+	}
+	return m[1]
+}
+
+// TestTUIInterrupt: ctrl+c with text typed clears the text and the turn
+// goes on; esc stops the turn and the session keeps the partial answer;
+// two ctrl+c on an empty idle prompt quit and print how to resume.
+func TestTUIInterrupt(t *testing.T) {
+	e := newE2E(t, `{"text":"Partial answer then a very long pause","delay_ms":600000}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	e.start(t, 100, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"), contains("tokens"))
+	e.send("talk slowly")
+	e.waitFor("the answer to start", matches(`(?m)^Partial\s*$`), contains("thinking"))
+
+	e.keys("-l", "draft text")
+	e.waitFor("the typed text", matches(`(?m)^› draft text\s*$`))
+	e.keys("C-c")
+	e.waitFor("the text cleared, the turn still running",
+		contains("Ask anything"), absent("draft text"), contains("thinking (esc to interrupt)"), absent("cancelled"))
+
+	e.keys("Escape")
+	e.waitFor("the turn interrupted", matches(`(?m)^· cancelled\s*$`), absent("thinking"))
+	e.keys("C-c")
+	e.waitFor("the quit hint", contains("press ctrl+c again to quit"))
+	e.keys("C-c")
+	if code := e.waitExit(); code != "0" {
+		t.Errorf("exit code %s", code)
+	}
+	id := resumeID(t, e.capture())
+	if got := e.sessionText(t, id); !strings.Contains(got, `"role":"assistant","content":[{"type":"text","text":"Partial"}]`) {
+		t.Errorf("the session lacks the partial answer:\n%s", got)
+	}
 }
