@@ -126,9 +126,9 @@ func TestFaultAgentSession(t *testing.T) {
 			blocked: "Tool call blocked by extension guard: the extension failed (extension is not running (failed: process ended during initialize", state: extension.StateFailed,
 			statusError: "process ended during initialize", restarts: 0},
 		{name: "hang-during-initialize/open", policy: "open", spec: exttest.Spec{InitMode: "hang"}, initTimeout: 300 * time.Millisecond, ran: []bool{true, true},
-			state: extension.StateFailed, statusError: "no answer to initialize within 300ms", restarts: 0},
+			state: extension.StateFailed, statusError: "no initialize response within 300ms", restarts: 0},
 		{name: "hang-during-initialize/closed", policy: "closed", spec: exttest.Spec{InitMode: "hang"}, initTimeout: 300 * time.Millisecond, ran: []bool{false, false}, blocked: closedBy,
-			state: extension.StateFailed, statusError: "no answer to initialize within 300ms", restarts: 0},
+			state: extension.StateFailed, statusError: "no initialize response within 300ms", restarts: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runFaultSession(t, tc) })
 	}

@@ -19,16 +19,21 @@ func extNewCmd(stdio Stdio) *cobra.Command {
 		Long: `new writes NAME/ with a manifest and a dependency-free program in
 Python, Node.js or Go: a hello tool (--tool, the default) and/or
 subscriptions to hooks (--hook HOOK, repeatable) that let every event
-through. Then: synaps extensions test NAME`,
+through. A Go extension is built here (go build -o NAME .) and its
+manifest starts the binary, so its first start does not compile; rebuild
+after editing. Then: synaps extensions test NAME`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target := filepath.Join(dir, args[0])
 			files, err := scaffold.Write(target, scaffold.Options{Name: args[0], Lang: lang, Tool: withTool, Hooks: hooks})
-			if err != nil {
-				return usageError{err}
-			}
 			for _, f := range files {
 				fmt.Fprintln(stdio.Out, "created", f)
+			}
+			if err != nil && len(files) == 0 {
+				return usageError{err}
+			}
+			if err != nil {
+				return err // written, but the Go build failed: the error says how to finish
 			}
 			fmt.Fprintf(stdio.Out, "Next: synaps extensions test %s\n      synaps extensions install --link %s\n", target, target)
 			return nil

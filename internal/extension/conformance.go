@@ -410,7 +410,11 @@ func protocolCheck(file string) (string, string) {
 func describeHandshakeFailure(p *process, err error, timeout time.Duration) string {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("no answer to initialize within %s: the extension hangs at initialize. Flush stdout after every write (sys.stdout.buffer.flush() in Python) and end each header with \\r\\n\\r\\n", timeout)
+		reason := initTimeoutReason(p.cmd.Args, timeout)
+		if compilesOnStart(p.cmd.Args) == "" {
+			reason += " (in Python: sys.stdout.buffer.flush() after each write)"
+		}
+		return reason
 	case !p.alive() || errors.Is(err, jsonrpc.ErrClosed):
 		p.waitExit(200 * time.Millisecond)
 		return "the process ended during initialize (" + p.exitDescription() + "); its stderr is below"

@@ -3,9 +3,13 @@ package extension
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
 )
 
 const unknownCheckName = "unknown methods tolerated (no crash)"
@@ -63,5 +67,61 @@ func TestConformanceUnknownMethod(t *testing.T) {
 				t.Errorf("the probe's answer was taken for noise: %s", c.Detail)
 			}
 		})
+	}
+}
+
+// An initialize that goes unanswered is explained by how the extension
+// starts: `go run` (a compile on a cold build cache) gets the advice to
+// build a binary, not the framing hint that sent authors the wrong way.
+func TestConformanceInitTimeoutReason(t *testing.T) {
+	for _, tc := range []struct {
+		name, entry   string
+		want, notWant string
+	}{
+		{"go run", "./go run .", "no initialize response within 1s: `go run` builds the program before it starts", `\r\n\r\n`},
+		{"a silent process", "./go", "no initialize response within 1s: the process is running but sent no response; check that it flushes stdout after each write and ends each header with \\r\\n\\r\\n", "builds the program"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			// A stand-in named go that never answers: exec keeps one
+			// process, which the harness kills.
+			if err := os.WriteFile(filepath.Join(dir, "go"), []byte("#!/bin/sh\nexec sleep 60\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(dir, ".synaps-plugin"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			exttest.WriteJSON(t, filepath.Join(dir, ".synaps-plugin", "plugin.json"), map[string]any{"name": "slow", "extension": map[string]any{"entry_point": tc.entry, "permissions": []string{}}})
+			rep := Conformance(context.Background(), dir, ConformanceOptions{Timeout: time.Second})
+			got := findCheck(rep, "initialize answered")
+			if got == nil || got.Status != CheckFail || !strings.Contains(got.Detail, tc.want) || strings.Contains(got.Detail, tc.notWant) {
+				t.Errorf("initialize check = %+v, want a failure saying %q and not %q", got, tc.want, tc.notWant)
+			}
+		})
+	}
+}
+
+func TestCompilesOnStart(t *testing.T) {
+	for argv, want := range map[string]string{
+		"go run .":                             "go run",
+		"/usr/local/go/bin/go run ./cmd/ext":   "go run",
+		"cargo run --release":                  "cargo run",
+		"npx tsx main.ts":                      "npx",
+		"uv run main.py":                       "uv run",
+		"go build":                             "",
+		"./ext":                                "",
+		"python3 main.py go run":               "", // a plain argv: only its command counts
+		"/bin/sh -c cd\x00sub && go run .":     "go run",
+		"/bin/sh -c exec\x00python3 main.py":   "",
+		"/bin/sh -c uv\x00sync && ./ext":       "",
+		"/bin/sh -c echo\x00go\x00run\x00>&2;": "go run", // conservative: any "go run" in a shell line
+	} {
+		args := strings.Fields(argv)
+		if args[0] == "/bin/sh" {
+			args = []string{"/bin/sh", "-c", strings.ReplaceAll(strings.Join(args[2:], " "), "\x00", " ")}
+		}
+		if got := compilesOnStart(args); got != want {
+			t.Errorf("compilesOnStart(%q) = %q, want %q", args, got, want)
+		}
 	}
 }

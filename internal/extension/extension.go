@@ -198,9 +198,10 @@ func (e *Extension) describeCallFailure(p *process, method string, err error) st
 	var b strings.Builder
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		fmt.Fprintf(&b, "no answer to %s within %s", method, e.env.deadline(method))
 		if method == MethodInitialize {
-			b.WriteString(" (check that every frame ends its header with \\r\\n\\r\\n and that stdout is flushed after each write)")
+			b.WriteString(initTimeoutReason(p.cmd.Args, e.env.deadline(method)))
+		} else {
+			fmt.Fprintf(&b, "no answer to %s within %s", method, e.env.deadline(method))
 		}
 	case errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed):
 		fmt.Fprintf(&b, "process ended during %s (%s)", method, p.exitDescription())

@@ -68,7 +68,7 @@ func TestFaultHangDuringInitialize(t *testing.T) {
 	toolPlugin(t, base, "mute", fakeSpec{InitMode: "hang"})
 	h := startHost(t, base, func(o *Options) { o.Deadlines = map[string]time.Duration{MethodInitialize: 300 * time.Millisecond} })
 	st := statusOf(t, h, "mute")
-	if st.State != StateFailed || !strings.Contains(st.Error, "no answer to initialize within 300ms") || !strings.Contains(st.Error, `\r\n\r\n`) {
+	if st.State != StateFailed || !strings.Contains(st.Error, "no initialize response within 300ms") || !strings.Contains(st.Error, `\r\n\r\n`) {
 		t.Fatalf("status = %+v", st)
 	}
 }

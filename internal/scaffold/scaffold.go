@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -65,18 +66,16 @@ func Write(dir string, o Options) ([]string, error) {
 	for _, h := range o.Hooks {
 		perms = append(perms, extension.HookPermissionPrefix+h)
 	}
-	entry := map[string]string{"python": "python3 main.py", "node": "node main.js", "go": "go run ."}[o.Lang]
+	// A Go extension runs as a binary built here, not with `go run`: that
+	// compiles at every start, and on a cold build cache the first start
+	// takes longer than synaps waits for initialize.
+	entry := map[string]string{"python": "python3 main.py", "node": "node main.js", "go": "./" + o.Name}[o.Lang]
 	ext := map[string]any{"entry_point": entry, "extension_protocol_version": 1, "permissions": perms}
-	if o.Lang == "go" {
-		// `go run` needs the Go settings that the scrubbed environment
-		// would otherwise drop (a custom cache or module path).
-		ext["env"] = []string{"GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"}
-	}
 	manifest, _ := json.MarshalIndent(map[string]any{
 		"name": o.Name, "version": "0.1.0", "description": "A synaps extension", "extension": ext,
 	}, "", "  ")
 	hooksJSON, _ := json.Marshal(append([]string{}, o.Hooks...))
-	data := map[string]any{"Name": o.Name, "Tool": o.Tool, "Hooks": o.Hooks, "HooksJSON": string(hooksJSON), "Entry": entry}
+	data := map[string]any{"Name": o.Name, "Tool": o.Tool, "Hooks": o.Hooks, "HooksJSON": string(hooksJSON), "Entry": entry, "Build": buildCommand(o)}
 	files := map[string][]byte{filepath.Join(".synaps-plugin", "plugin.json"): append(manifest, '\n')}
 	for src, dst := range map[string]string{
 		"python": "main.py", "node": "main.js", "go": "main.go", "readme": "README.md",
@@ -92,6 +91,7 @@ func Write(dir string, o Options) ([]string, error) {
 	}
 	if o.Lang == "go" {
 		files["go.mod"] = []byte("module " + o.Name + "\n\ngo 1.22\n")
+		files[".gitignore"] = []byte("/" + o.Name + "\n")
 	}
 	var written []string
 	for name, content := range files {
@@ -108,8 +108,37 @@ func Write(dir string, o Options) ([]string, error) {
 		}
 		written = append(written, path)
 	}
+	if o.Lang == "go" {
+		if err := build(dir, o); err != nil {
+			return written, err
+		}
+		written = append(written, filepath.Join(dir, o.Name))
+	}
 	slices.Sort(written)
 	return written, nil
+}
+
+// buildCommand is how the author rebuilds after an edit ("" for languages
+// that run their source).
+func buildCommand(o Options) string {
+	if o.Lang == "go" {
+		return "go build -o " + o.Name + " ."
+	}
+	return ""
+}
+
+// build compiles a Go scaffold into dir/<name>, the binary its manifest
+// starts. It uses the author's own Go environment (cache, proxy, flags).
+func build(dir string, o Options) error {
+	if _, err := exec.LookPath("go"); err != nil {
+		return fmt.Errorf("wrote the Go extension to %s, but building it needs the go command, which is not on PATH; install Go, then run `%s` in %s", dir, buildCommand(o), dir)
+	}
+	cmd := exec.Command("go", "build", "-o", o.Name, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("wrote the Go extension to %s, but `%s` failed (%v):\n%s\nfix that, then run `%s` in %s", dir, buildCommand(o), err, bytes.TrimSpace(out), buildCommand(o), dir)
+	}
+	return nil
 }
 
 func render(name string, data any) ([]byte, error) {

@@ -2,11 +2,12 @@ package scaffold
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/synaps-cli/synaps/internal/extension"
 )
@@ -32,7 +33,9 @@ func TestScaffoldsPassConformance(t *testing.T) {
 				if _, err := Write(dir, o); err != nil {
 					t.Fatal(err)
 				}
-				rep := extension.Conformance(context.Background(), dir, extension.ConformanceOptions{Timeout: 60 * time.Second})
+				// The default deadlines: a scaffold answers initialize at
+				// once, with no compile on its first start.
+				rep := extension.Conformance(context.Background(), dir, extension.ConformanceOptions{})
 				for _, c := range rep.Checks {
 					if c.Status != extension.CheckPass {
 						t.Errorf("%s: %s: %s", c.Status, c.Name, c.Detail)
@@ -62,5 +65,54 @@ func TestWriteRefusesBadInput(t *testing.T) {
 	}
 	if _, err := Write(dir, Options{Name: "ok", Lang: "go"}); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("existing dir: %v", err)
+	}
+}
+
+// A Go scaffold is built when it is written and its manifest starts the
+// binary: `go run .` compiled at every start, and on a cold build cache
+// the first start outlasted the initialize deadline.
+func TestGoScaffoldIsBuilt(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not installed")
+	}
+	dir := filepath.Join(t.TempDir(), "go-ext")
+	files, err := Write(dir, Options{Name: "go-ext", Lang: "go", Tool: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "go-ext")
+	if !slices.Contains(files, bin) {
+		t.Errorf("files %v do not list the binary", files)
+	}
+	if info, err := os.Stat(bin); err != nil || info.Mode()&0o111 == 0 {
+		t.Fatalf("binary not built: %v", err)
+	}
+	p := extension.LoadPlugin("go-ext", dir, extension.ScopeUser)
+	if p.Err != nil {
+		t.Fatal(p.Err)
+	}
+	if got := p.Manifest.Extension.EntryPoint; got != "./go-ext" {
+		t.Errorf("entry_point = %q, want ./go-ext", got)
+	}
+	if err := extension.CheckLaunch(p, nil); err != nil {
+		t.Error(err)
+	}
+	readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+	if !strings.Contains(string(readme), "go build -o go-ext .") {
+		t.Errorf("README does not say how to rebuild:\n%s", readme)
+	}
+}
+
+// A Go scaffold that cannot be built says so, with the files written and
+// the command that finishes the job.
+func TestGoScaffoldWithoutGo(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "go-ext")
+	files, err := Write(dir, Options{Name: "go-ext", Lang: "go", Tool: true})
+	if err == nil || !strings.Contains(err.Error(), "needs the go command, which is not on PATH") || !strings.Contains(err.Error(), "go build -o go-ext .") {
+		t.Errorf("err = %v", err)
+	}
+	if len(files) == 0 {
+		t.Error("no files reported as written")
 	}
 }
