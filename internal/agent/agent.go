@@ -281,14 +281,14 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 
 	t, spec, ok := a.cfg.Tools.Lookup(use.Name)
 	if !ok {
-		return finish(fmt.Sprintf("unknown tool %q; the available tools are: %s", use.Name, strings.Join(a.cfg.Tools.Names(), ", ")), true)
+		return finish(a.capped(fmt.Sprintf("unknown tool %q; the available tools are: %s", use.Name, strings.Join(a.cfg.Tools.Names(), ", "))), true)
 	}
 	// The schema gate comes before the hooks: no guard or extension ever
 	// sees an input the tool would refuse (or one nested deep enough to
 	// crash its parser), and unknown top-level fields are gone.
 	input, err := tool.Prepare(spec, input)
 	if err != nil {
-		return finish(err.Error(), true)
+		return finish(a.capped(err.Error()), true)
 	}
 	call.Input = input
 	if a.cfg.Hooks != nil {
@@ -303,13 +303,13 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 				call.Input = d.Input
 			}
 			call.BlockedBy = d.BlockedBy
-			return finish(d.Reason, true)
+			return finish(a.capped(d.Reason), true)
 		}
 		if d.Input != nil {
 			// A modify passes the same gate.
 			if input, err = tool.Prepare(spec, d.Input); err != nil {
 				call.Input = d.Input
-				return finish(err.Error(), true)
+				return finish(a.capped(err.Error()), true)
 			}
 			call.Input = input
 		}
@@ -320,7 +320,7 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	}
 	// Cut before the hooks: a redactor must see all of what the model
 	// will get, and what the model gets is what the hooks saw.
-	res.Output = tool.CapOutput(res.Output, a.cfg.MaxToolOutput)
+	res.Output = a.capped(res.Output)
 	if a.cfg.Hooks != nil {
 		d := a.cfg.Hooks.AfterToolCall(ctx, spec, input, res.Output, a.cfg.Session.ID)
 		if d.Output != nil {
@@ -330,6 +330,12 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	}
 	return finish(res.Output, res.IsError)
 }
+
+// capped bounds what a tool result says, whoever wrote it (the tool, a
+// guard's block reason, an input error quoting the model's keys): results
+// are saved and re-sent with every later request. A replace's output is
+// bounded by the extension contract instead.
+func (a *Agent) capped(s string) string { return tool.CapOutput(s, a.cfg.MaxToolOutput) }
 
 // emitInjects tells the UI which extensions added context, so injected
 // text never reaches the model unseen.

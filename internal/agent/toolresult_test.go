@@ -79,3 +79,25 @@ func TestToolOutputCapFitsHookEvent(t *testing.T) {
 		t.Errorf("a capped result (%d bytes) is longer than a hook event's tool_output (%d)", tool.DefaultMaxOutput+tool.OutputNoteSlack, extension.MaxToolOutputHook)
 	}
 }
+
+// A guard's block reason is a tool result too, and is capped like one.
+func TestBlockReasonCapped(t *testing.T) {
+	base := t.TempDir()
+	reason, _ := json.Marshal(map[string]string{"action": "block", "reason": strings.Repeat("no ", 1<<20)})
+	guardPlugin(t, base, "guard", []string{"tools.intercept"},
+		[]map[string]any{{"hook": "before_tool_call", "tool": "bash"}},
+		map[string]string{"hook:before_tool_call": string(reason)})
+	r := newRig(t, base, `{"tool_calls":[{"name":"bash","input":{"command":"echo hi"}}]}
+{"text":"ok"}
+`, nil)
+	if err := r.agent.Send(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	res := r.toolResults()
+	if len(res) != 1 || !res[0].IsError || !strings.HasPrefix(res[0].Content, "Tool call blocked by extension guard: no no") {
+		t.Fatalf("tool results = %.300v", res)
+	}
+	if n := len(res[0].Content); n > tool.DefaultMaxOutput+tool.OutputNoteSlack {
+		t.Errorf("the block reason reached the model with %d bytes; the cap is %d", n, tool.DefaultMaxOutput)
+	}
+}
