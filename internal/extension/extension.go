@@ -157,8 +157,9 @@ func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
 		env:    env,
 		stderr: e.log.stderr,
 		connOpt: jsonrpc.Options{
-			MaxBody: e.env.maxBody,
-			Logf:    e.log.note,
+			MaxBody:      e.env.maxBody,
+			StallTimeout: e.env.stall,
+			Logf:         e.log.note,
 			OnNotify: func(method string, params json.RawMessage) {
 				e.log.note("notification %s %s", method, truncate(string(params), 200))
 			},
@@ -405,6 +406,20 @@ func (e *Extension) handleLoss(p *process, reason string) crashReport {
 	}
 	if err := p.conn.Err(); err != nil && errors.Is(err, jsonrpc.ErrFrameTooLarge) {
 		c.exit = "protocol error: " + err.Error()
+	}
+	if err := p.conn.Err(); errors.Is(err, jsonrpc.ErrPeerNotReading) {
+		// Not a crash a restart would cure: the extension's design floods
+		// synaps. It is failed at once.
+		c.exit = "protocol error: " + err.Error()
+		why := c.exit + "; an extension must keep reading its stdin while it sends requests, or synaps stops reading from it"
+		c.outlook = fmt.Sprintf("it is now failed and will not be restarted; `synaps extensions logs %s` shows its log", e.ID())
+		e.log.note("failed: %s", why)
+		e.mu.Lock()
+		done := e.restarting
+		e.state, e.reason, e.restarting = StateFailed, why, nil
+		e.mu.Unlock()
+		close(done)
+		return c
 	}
 	why := c.String()
 	if inARow > MaxRestarts {

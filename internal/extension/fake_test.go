@@ -25,6 +25,13 @@ func TestMain(m *testing.M) {
 // child process is left) when the test ends.
 func startHost(t testing.TB, base string, mod func(*Options)) *Host {
 	t.Helper()
+	return startHostEnv(t, base, mod, nil)
+}
+
+// startHostEnv is startHost with envMod applied to the host's internal
+// settings before it starts.
+func startHostEnv(t testing.TB, base string, mod func(*Options), envMod func(*hostEnv)) *Host {
+	t.Helper()
 	o := Options{BaseDir: base, Version: "test", Getenv: func(k string) string {
 		if k == "SYNAPS_EXTENSIONS_TRACE" {
 			return ""
@@ -38,6 +45,9 @@ func startHost(t testing.TB, base string, mod func(*Options)) *Host {
 	// Short waits keep stop-sequence tests quick; the order of the steps
 	// is what they check.
 	h.env.stop = stopTimeouts{reply: 500 * time.Millisecond, exit: 300 * time.Millisecond}
+	if envMod != nil {
+		envMod(h.env)
+	}
 	if err := h.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,15 @@ package extension
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/jsonrpc"
 )
 
 // Host-level checks of the fault modes added for the fault-injection suite
@@ -113,4 +117,65 @@ func TestFaultStderrFloodIsBounded(t *testing.T) {
 	if cur.Size() > maxLogFile || old.Size() > maxLogFile || cur.Size()+old.Size() < 2<<20 {
 		t.Errorf("log sizes %d and %d (limit %d)", cur.Size(), old.Size(), maxLogFile)
 	}
+}
+
+// An extension that sends requests without reading its stdin cannot grow
+// synaps's memory: at most jsonrpc.DefaultMaxInFlight of its requests are
+// served at once, then synaps stops reading from it, and when that lasts
+// (stall; 10 s by default, shortened here) the extension is failed with
+// the reason, not restarted into the same flood. Before the bound, every
+// request held a goroutine waiting to write its reply.
+func TestFaultRequestFloodIsBounded(t *testing.T) {
+	const flood = 20000
+	base := t.TempDir()
+	toolPlugin(t, base, "flooder", fakeSpec{Modes: map[string]string{"tool:t": fmt.Sprintf("flood-requests:%d", flood)}})
+	h := startHostEnv(t, base, func(o *Options) { o.Deadlines = map[string]time.Duration{MethodToolCall: 20 * time.Second} },
+		func(env *hostEnv) { env.stall = 300 * time.Millisecond })
+	before := memInUse()
+	baseG := runtime.NumGoroutine()
+	// Sample the goroutine count while the flood is under way.
+	stop, peak := make(chan struct{}), make(chan int)
+	go func() {
+		max := 0
+		for {
+			if n := runtime.NumGoroutine(); n > max {
+				max = n
+			}
+			select {
+			case <-stop:
+				peak <- max
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	res := callTool(t, h, "flooder_t", `{}`)
+	close(stop)
+	maxG := <-peak
+	after := memInUse()
+	t.Logf("flood of %d requests: goroutines %d → peak %d; heap+stacks %.1f → %.1f MiB", flood, baseG, maxG, float64(before)/(1<<20), float64(after)/(1<<20))
+	if maxG > baseG+jsonrpc.DefaultMaxInFlight+20 {
+		t.Errorf("goroutines peaked at %d (from %d) during a flood of %d requests; want at most %d more", maxG, baseG, flood, jsonrpc.DefaultMaxInFlight+20)
+	}
+	if grow := int64(after) - int64(before); grow > 16<<20 {
+		t.Errorf("heap+stacks grew by %.1f MiB during the flood", float64(grow)/(1<<20))
+	}
+	if !res.IsError || !strings.Contains(res.Output, "does not read the replies") || !strings.Contains(res.Output, "will not be restarted") {
+		t.Errorf("tool result = %+v", res)
+	}
+	st := statusOf(t, h, "flooder")
+	if st.State != StateFailed || st.Restarts != 0 || !strings.Contains(st.Error, "protocol error: jsonrpc: connection closed: the peer sends requests but does not read the replies") || !strings.Contains(st.Error, "must keep reading its stdin") {
+		t.Errorf("status = %+v", st)
+	}
+	if log := logOf(t, base, "flooder"); !strings.Contains(log, "not reading from it until one is") {
+		t.Errorf("log lacks the back-pressure note:\n%s", log)
+	}
+}
+
+// memInUse is the heap and goroutine stacks in use after a GC.
+func memInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse + m.StackInuse
 }

@@ -59,7 +59,16 @@ type hostEnv struct {
 	intercept   *interceptLog
 	// stop are the waits of the stop sequence (tests shorten them).
 	stop stopTimeouts
+	// stall is how long an extension may leave jsonrpc.DefaultMaxInFlight
+	// replies to its own requests unread before it is failed (tests
+	// shorten it).
+	stall time.Duration
 }
+
+// defaultStall is hostEnv.stall. Reaching the in-flight bound already
+// takes a pipe buffer full of unread replies (some 1,000 of them); an
+// extension that reads its stdin at all catches up long before this.
+const defaultStall = 10 * time.Second
 
 func (h *hostEnv) deadline(method string) time.Duration {
 	if d, ok := h.deadlines[method]; ok && d > 0 {
@@ -109,6 +118,7 @@ func NewHost(o Options) *Host {
 		deadlines:   o.Deadlines,
 		intercept:   &interceptLog{path: filepath.Join(o.BaseDir, "extensions", "intercept.jsonl")},
 		stop:        defaultStop,
+		stall:       defaultStall,
 	}
 	if env.hookTimeout <= 0 {
 		env.hookTimeout = MethodDeadlines[MethodHookHandle]

@@ -24,6 +24,14 @@ var ErrClosed = errors.New("jsonrpc: connection closed")
 // it has side effects; after any other failure it may have run.
 var ErrNotSent = errors.New("jsonrpc: request not sent")
 
+// ErrPeerNotReading is wrapped (with ErrClosed) by the error that ends a
+// Conn whose peer kept sending requests without reading the replies for
+// Options.StallTimeout.
+var ErrPeerNotReading = errors.New("the peer sends requests but does not read the replies")
+
+// DefaultMaxInFlight is the default Options.MaxInFlight.
+const DefaultMaxInFlight = 64
+
 // notSent marks err as ErrNotSent without changing its text.
 type notSent struct{ err error }
 
@@ -55,6 +63,17 @@ type Options struct {
 	// FrameReader kinds ("noise", "bad-header", "lf-framing") or "bad-json",
 	// "not-jsonrpc", "unknown-id". It is called on the read loop.
 	OnNoise func(kind, detail string)
+	// MaxInFlight bounds the peer's requests being answered at once (the
+	// Handler running, or its reply waiting to be written). At the bound the
+	// read loop stops reading until one is done, so a peer that sends
+	// requests without reading the replies is held back by its own full
+	// pipe instead of growing this process's memory. 0 means
+	// DefaultMaxInFlight.
+	MaxInFlight int
+	// StallTimeout ends the Conn with ErrPeerNotReading when the read loop
+	// has waited this long for one of the MaxInFlight requests to be done.
+	// 0 means it waits as long as the Conn lives.
+	StallTimeout time.Duration
 }
 
 // Conn is one JSON-RPC 2.0 connection over a framed byte stream, typically
@@ -67,6 +86,12 @@ type Conn struct {
 	fr   *FrameReader // used only by the read loop
 	msg  Message      // decode scratch, used only by the read loop
 	done chan struct{}
+	// inFlight holds one token per peer request being served; the read
+	// loop puts one in before serving and waits while it is full.
+	inFlight chan struct{}
+	// throttled says the read loop last had to wait for a slot, so the
+	// wait is logged once per episode, not per request. Read loop only.
+	throttled bool
 
 	// ctx is passed to handlers and cancelled when the Conn ends.
 	ctx    context.Context
@@ -111,7 +136,10 @@ var replyChans = sync.Pool{New: func() any { return make(chan reply, 1) }}
 // NewConn returns a Conn reading frames from r and writing them to w, and
 // starts its read loop.
 func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
-	c := &Conn{r: r, w: w, opts: opts, done: make(chan struct{}), wlock: make(chan struct{}, 1)}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = DefaultMaxInFlight
+	}
+	c := &Conn{r: r, w: w, opts: opts, done: make(chan struct{}), wlock: make(chan struct{}, 1), inFlight: make(chan struct{}, opts.MaxInFlight)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.state.pending = make(map[ID]chan reply)
 	c.fr = NewFrameReader(r, opts.MaxBody, c.report)
@@ -340,7 +368,10 @@ func (c *Conn) readLoop() {
 		if body, err = c.fr.ReadFrame(); err != nil {
 			break
 		}
-		c.dispatch(body)
+		if err = c.dispatch(body); err != nil {
+			c.close(err)
+			break
+		}
 	}
 	c.mu.Lock()
 	if c.state.closing {
@@ -355,7 +386,8 @@ func (c *Conn) readLoop() {
 
 // dispatch routes one body. The body is only valid until the next read, so
 // everything kept from it is copied by json.Unmarshal (RawMessage copies).
-func (c *Conn) dispatch(body []byte) {
+// An error ends the Conn: the peer's requests stalled (see admit).
+func (c *Conn) dispatch(body []byte) error {
 	m := &c.msg
 	*m = Message{} // fresh RawMessages: the old ones belong to their receivers
 	if err := json.Unmarshal(body, m); err != nil {
@@ -365,7 +397,7 @@ func (c *Conn) dispatch(body []byte) {
 		if m.Method == "" && m.ID != nil {
 			c.deliver(&Message{ID: m.ID, Error: &Error{Code: CodeParseError, Message: "malformed response: " + err.Error()}})
 		}
-		return
+		return nil
 	}
 	// "id": null with a method is treated as a notification: some writers
 	// serialise a notification's absent id as null, and a reply would be
@@ -373,6 +405,9 @@ func (c *Conn) dispatch(body []byte) {
 	hasID := len(m.ID) > 0 && string(m.ID) != "null"
 	switch {
 	case m.Method != "" && hasID:
+		if err := c.admit(); err != nil {
+			return err
+		}
 		go c.serve(m.ID, m.Method, m.Params)
 	case m.Method != "":
 		if c.opts.OnNotify != nil {
@@ -382,6 +417,38 @@ func (c *Conn) dispatch(body []byte) {
 		c.deliver(m)
 	default:
 		c.report("not-jsonrpc", fmt.Sprintf("skipping body without method or id: %q", clip(body)))
+	}
+	return nil
+}
+
+// admit takes an in-flight slot for a peer request, waiting while all
+// MaxInFlight are taken — the read loop reads nothing meanwhile, which is
+// the back-pressure — for at most StallTimeout. It fails when the Conn ends
+// or the wait times out.
+func (c *Conn) admit() error {
+	select {
+	case c.inFlight <- struct{}{}:
+		c.throttled = false
+		return nil
+	default:
+	}
+	var stall <-chan time.Time
+	if c.opts.StallTimeout > 0 {
+		t := time.NewTimer(c.opts.StallTimeout)
+		defer t.Stop()
+		stall = t.C
+	}
+	if !c.throttled {
+		c.throttled = true
+		c.logf("jsonrpc: %d requests from the peer are waiting for their replies to be read; not reading from it until one is", c.opts.MaxInFlight)
+	}
+	select {
+	case c.inFlight <- struct{}{}:
+		return nil
+	case <-c.ctx.Done():
+		return ErrClosed
+	case <-stall:
+		return fmt.Errorf("%w: %w: %d of its requests waited %s for their replies to be read", ErrClosed, ErrPeerNotReading, c.opts.MaxInFlight, c.opts.StallTimeout)
 	}
 }
 
@@ -412,8 +479,10 @@ func (c *Conn) deliver(m *Message) {
 	}
 }
 
-// serve runs the Handler for one request and writes its reply.
+// serve runs the Handler for one request and writes its reply, then gives
+// back the in-flight slot admit took for it.
 func (c *Conn) serve(id json.RawMessage, method string, params json.RawMessage) {
+	defer func() { <-c.inFlight }()
 	result, err := c.handle(method, params)
 	f := newFrameBuf()
 	defer f.free()

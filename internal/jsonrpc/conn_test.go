@@ -753,3 +753,49 @@ func TestCallErrNotSent(t *testing.T) {
 		}
 	})
 }
+
+// A peer that sends requests and never reads the replies costs at most
+// MaxInFlight requests being served: past that the Conn stops reading
+// (the peer's writes block), and after StallTimeout it ends with
+// ErrPeerNotReading. Before, every request got a goroutine blocked on the
+// reply, without bound.
+func TestPeerNotReadingIsBounded(t *testing.T) {
+	var mu sync.Mutex
+	handled := 0
+	c, p := newRawPeer(t, Options{
+		MaxInFlight:  4,
+		StallTimeout: 200 * time.Millisecond,
+		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+			mu.Lock()
+			handled++
+			mu.Unlock()
+			return "a reply nobody reads", nil
+		},
+	})
+	sent := make(chan int, 1)
+	go func() {
+		n := 0
+		for ; n < 10000; n++ {
+			if WriteFrame(p.w, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"flood"}`, n+1))) != nil {
+				break
+			}
+		}
+		sent <- n
+	}()
+	<-c.Done()
+	if err := c.Err(); !errors.Is(err, ErrPeerNotReading) || !errors.Is(err, ErrClosed) {
+		t.Fatalf("Err = %v, want ErrPeerNotReading and ErrClosed", err)
+	}
+	p.w.CloseWithError(io.ErrClosedPipe) // unblock the flood if it is still writing
+	n := <-sent
+	mu.Lock()
+	defer mu.Unlock()
+	// The Conn read MaxInFlight requests and the one it was holding when
+	// it stalled; the rest of the flood was never read.
+	if handled > 4 || n > 6 {
+		t.Errorf("handled %d requests and read %d of 10000; want at most 4 handled and 6 read", handled, n)
+	}
+	if _, err := c.Call(context.Background(), "m", nil); !errors.Is(err, ErrPeerNotReading) {
+		t.Errorf("Call after the stall = %v", err)
+	}
+}

@@ -70,6 +70,8 @@ type Spec struct {
 	//   - crash-random:P: exit (status 4, without answering) with
 	//     probability P (0..1) on each call of this key; the generator is
 	//     seeded per process, so each restart draws afresh.
+	//   - flood-requests:N: send N requests to synaps (method "flood",
+	//     ids 1..N) without ever reading stdin again, then hang.
 	//   - redact:WORD: a redactor for hook:after_tool_call: when the
 	//     event's tool_output holds WORD, answer replace with every WORD
 	//     turned into [REDACTED]; otherwise continue.
@@ -259,6 +261,12 @@ func Run() int {
 			time.Sleep(time.Duration(ms) * time.Millisecond)
 		case "stderr-flood":
 			floodStderr()
+		case "flood-requests":
+			n, _ := strconv.Atoi(arg)
+			for i := 1; i <= n; i++ {
+				send(map[string]any{"jsonrpc": "2.0", "id": i, "method": "flood"})
+			}
+			select {}
 		case "drip":
 			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
 			var frame strings.Builder
