@@ -275,7 +275,14 @@ func FormatSessions(list []session.Info) string {
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tMESSAGES\tMODEL\tTITLE")
 	for _, s := range list {
-		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", s.ID, s.Messages, dash(s.Model), dash(s.Title))
+		title := dash(s.Title)
+		switch {
+		case s.Error != "":
+			title = "[unreadable: " + s.Error + "]"
+		case s.Damaged > 0:
+			title += fmt.Sprintf(" [damaged: %d line(s) skipped; `synaps sessions show %s` says which]", s.Damaged, s.ID)
+		}
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", s.ID, s.Messages, dash(s.Model), title)
 	}
 	w.Flush()
 	return b.String()

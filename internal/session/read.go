@@ -73,14 +73,17 @@ func Read(path string) (*Data, error) {
 	var raw []llm.Message
 	br := bufio.NewReaderSize(f, 64<<10)
 	for n := 1; ; n++ {
-		line, eof, err := readLine(br)
+		line, size, eof, err := readLine(br, MaxRecord)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
 		}
-		if len(line) == 0 && eof {
+		if size == 0 && eof {
 			break
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
+		if line == nil {
+			d.Damaged = append(d.Damaged, Damage{Line: n, before: len(raw),
+				Reason: fmt.Sprintf("a record of %d bytes, more than the %d a record may hold", size, MaxRecord)})
+		} else if len(bytes.TrimSpace(line)) > 0 {
 			if reason := d.add(line, &raw, eof); reason != "" {
 				d.Damaged = append(d.Damaged, Damage{Line: n, Reason: reason, before: len(raw)})
 			}
@@ -123,21 +126,27 @@ func (d *Data) add(line []byte, raw *[]llm.Message, last bool) string {
 	return ""
 }
 
-// readLine returns the next line, with its '\n' when it has one, and
-// whether it was the last.
-func readLine(br *bufio.Reader) (line []byte, eof bool, err error) {
+// readLine returns the next line, with its '\n' when it has one, its
+// length, and whether it was the last. A line longer than limit is read
+// to its end but not kept (line is nil): memory stays bounded by limit.
+func readLine(br *bufio.Reader, limit int) (line []byte, size int, eof bool, err error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
+		size += len(chunk)
+		if size <= limit+1 { // +1: the newline
+			line = append(line, chunk...)
+		} else {
+			line = nil
+		}
 		switch {
 		case err == nil:
-			return line, false, nil
+			return line, size, false, nil
 		case errors.Is(err, io.EOF):
-			return line, true, nil
+			return line, size, true, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		default:
-			return nil, false, err
+			return nil, size, false, err
 		}
 	}
 }

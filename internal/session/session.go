@@ -169,33 +169,59 @@ func lastByte(path string) (byte, error) {
 	return b[0], err
 }
 
-// Append records a complete message.
+// Append records a complete message, bounded as it is saved (see bound
+// and fit): what the session holds in memory and what a resume reads are
+// the same.
 func (s *Session) Append(m llm.Message) error {
+	m = bound(m)
+	line, err := s.encode(Record{Type: TypeMessage, Message: &m})
+	if err != nil {
+		return err
+	}
+	if len(line) > MaxRecord {
+		m = fit(m)
+		if line, err = s.encode(Record{Type: TypeMessage, Message: &m}); err != nil {
+			return err
+		}
+	}
 	s.mu.Lock()
 	s.messages = append(s.messages, m)
 	s.mu.Unlock()
-	return s.append(Record{Type: TypeMessage, Message: &m})
+	return s.write(line)
 }
 
 // AppendRecord writes any record (compaction notes).
 func (s *Session) AppendRecord(r Record) error { return s.append(r) }
 
 func (s *Session) append(r Record) error {
+	line, err := s.encode(r)
+	if err != nil {
+		return err
+	}
+	return s.write(line)
+}
+
+// encode is r as one line of the file.
+func (s *Session) encode(r Record) ([]byte, error) {
 	r.V = Version
 	if r.Time == "" {
 		r.Time = time.Now().UTC().Format(time.RFC3339Nano)
 	}
 	b, err := json.Marshal(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return append(b, '\n'), nil
+}
+
+func (s *Session) write(line []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.f == nil {
 		return errors.New("session is closed")
 	}
 	// One write per record: a crash leaves at most this line cut short.
-	if _, err := s.f.Write(append(b, '\n')); err != nil {
+	if _, err := s.f.Write(line); err != nil {
 		return fmt.Errorf("writing session %s: %w", s.ID, err)
 	}
 	return nil
@@ -242,6 +268,11 @@ type Info struct {
 	Cwd      string `json:"cwd,omitempty"`
 	Messages int    `json:"messages"`
 	Title    string `json:"title"` // the first user message, cut short
+	// Damaged counts the lines of the file that could not be read and
+	// were skipped; the rest of the session can be resumed.
+	Damaged int `json:"damaged_lines,omitempty"`
+	// Error says why the session cannot be read at all ("" when it can).
+	Error string `json:"error,omitempty"`
 }
 
 // List returns the sessions, newest first.
@@ -261,9 +292,16 @@ func List(baseDir string) ([]Info, error) {
 		}
 		d, err := Read(filepath.Join(Dir(baseDir), e.Name()))
 		if err != nil {
+			// Listed, not hidden: the user sees that it is there and why
+			// it cannot be resumed.
+			info := Info{ID: id, Error: err.Error()}
+			if t, perr := time.Parse("20060102-150405", idPart(id, 0)+"-"+idPart(id, 1)); perr == nil {
+				info.Time = t.UTC().Format(time.RFC3339Nano)
+			}
+			out = append(out, info)
 			continue
 		}
-		info := Info{ID: id, Time: d.Header.Time, Model: d.Header.Model, Cwd: d.Header.Cwd, Messages: len(d.Messages)}
+		info := Info{ID: id, Time: d.Header.Time, Model: d.Header.Model, Cwd: d.Header.Cwd, Messages: len(d.Messages), Damaged: d.Skipped}
 		for _, m := range d.Messages {
 			if m.Role == llm.RoleUser {
 				if t := firstText(m); t != "" {
@@ -288,12 +326,26 @@ func List(baseDir string) ([]Info, error) {
 }
 
 // Latest returns the id of the newest session, or "" when there is none.
+// When the newest cannot be read, that is an error: continuing an older
+// session instead would be a silent surprise.
 func Latest(baseDir string) (string, error) {
 	list, err := List(baseDir)
 	if err != nil || len(list) == 0 {
 		return "", err
 	}
+	if list[0].Error != "" {
+		return "", fmt.Errorf("the newest session, %s, cannot be read: %s; resume another with --resume ID (`synaps sessions list` shows them)", list[0].ID, list[0].Error)
+	}
 	return list[0].ID, nil
+}
+
+// idPart is the i-th dash-separated part of a session id, or "".
+func idPart(id string, i int) string {
+	parts := strings.SplitN(id, "-", 3)
+	if i < len(parts) {
+		return parts[i]
+	}
+	return ""
 }
 
 func firstText(m llm.Message) string {
