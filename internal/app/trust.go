@@ -16,6 +16,11 @@ func Trust(baseDir, dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	// The file holds one path a line: a newline in a name would trust
+	// the path after it too. Nothing is trimmed, on write or on read.
+	if err := extension.CheckTrustPath(abs); err != nil {
+		return false, err
+	}
 	ok, err := extension.IsTrusted(baseDir, abs)
 	if err != nil || ok {
 		return false, err

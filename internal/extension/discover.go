@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Scope says where a plugin was found.
@@ -236,10 +238,16 @@ func LoadPlugin(id, dir string, scope Scope) *Plugin {
 const TrustedProjectsFile = "trusted-projects"
 
 // IsTrusted reports whether projectDir is listed in trusted-projects.
+// A line must be the exact path: nothing is trimmed (a project "proj "
+// is not "proj"), and a path with a control character is never trusted,
+// since a newline in it would make one entry read as two.
 func IsTrusted(baseDir, projectDir string) (bool, error) {
 	abs, err := filepath.Abs(projectDir)
 	if err != nil {
 		return false, err
+	}
+	if CheckTrustPath(abs) != nil {
+		return false, nil
 	}
 	f, err := os.Open(filepath.Join(baseDir, TrustedProjectsFile))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -251,10 +259,24 @@ func IsTrusted(baseDir, projectDir string) (bool, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+		line := strings.TrimSuffix(sc.Text(), "\r") // a file edited on Windows
 		if line != "" && !strings.HasPrefix(line, "#") && filepath.Clean(line) == abs {
 			return true, nil
 		}
 	}
 	return false, sc.Err()
+}
+
+// CheckTrustPath says why a directory cannot be stored in
+// trusted-projects (one path a line), or returns nil.
+func CheckTrustPath(dir string) error {
+	for _, r := range dir {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("cannot trust %q: its path holds the control character %U, which trusted-projects cannot store exactly (one path a line); rename the directory", dir, r)
+		}
+	}
+	if !utf8.ValidString(dir) {
+		return fmt.Errorf("cannot trust %q: its path is not valid UTF-8; rename the directory", dir)
+	}
+	return nil
 }
