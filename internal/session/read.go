@@ -35,6 +35,10 @@ type Data struct {
 	path string
 }
 
+// reasonCut is the reason of a line that ends in the middle of its
+// record: what a crash (or SIGKILL) leaves of the record being written.
+const reasonCut = "cut short (synaps stopped while writing it)"
+
 // Damage is one line of a session file that could not be read.
 type Damage struct {
 	// Line is the 1-based line number.
@@ -84,7 +88,7 @@ func Read(path string) (*Data, error) {
 			d.Damaged = append(d.Damaged, Damage{Line: n, before: len(raw),
 				Reason: fmt.Sprintf("a record of %d bytes, more than the %d a record may hold", size, MaxRecord)})
 		} else if len(bytes.TrimSpace(line)) > 0 {
-			if reason := d.add(line, &raw, eof); reason != "" {
+			if reason := d.add(line, &raw); reason != "" {
 				d.Damaged = append(d.Damaged, Damage{Line: n, Reason: reason, before: len(raw)})
 			}
 		}
@@ -101,11 +105,12 @@ func Read(path string) (*Data, error) {
 }
 
 // add reads one line as a record; it returns why the line is not one.
-func (d *Data) add(line []byte, raw *[]llm.Message, last bool) string {
+func (d *Data) add(line []byte, raw *[]llm.Message) string {
 	var r Record
 	if err := json.Unmarshal(line, &r); err != nil || r.V == 0 || r.Type == "" {
-		if last && line[len(line)-1] != '\n' {
-			return "cut short (synaps stopped while writing it)"
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) && syn.Offset >= int64(len(bytes.TrimRight(line, "\r\n"))) {
+			return reasonCut
 		}
 		if err != nil {
 			return "not a record (" + err.Error() + ")"

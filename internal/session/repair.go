@@ -16,8 +16,9 @@ const ResultLost = "no result: the session file line that held this tool call's 
 // A skipped line can leave a tool result whose tool call is gone (the
 // APIs reject the whole request for it), a tool call with no result, or
 // two messages of one role in a row. repair drops orphan results, answers
-// calls that lost their results, and marks every gap with a note in a
-// user message, so the model knows part of the conversation is missing.
+// calls that lost their results, and marks every gap but a cut-short
+// line with a note in a user message, so the model knows part of the
+// conversation is missing.
 // The file itself is never rewritten: it is append-only, and the same
 // repair is made on every read.
 //
@@ -26,7 +27,10 @@ const ResultLost = "no result: the session file line that held this tool call's 
 func repair(msgs []llm.Message, damaged []Damage) ([]llm.Message, []string) {
 	gaps := map[int][]int{}
 	for _, d := range damaged {
-		if d.before < len(msgs) {
+		// A line cut short is where a crash stopped the session; the
+		// resumed turn follows it, and an interrupted tool call says so
+		// itself, so it is not marked. Any other damage is.
+		if d.before < len(msgs) && d.Reason != reasonCut {
 			gaps[d.before] = append(gaps[d.before], d.Line)
 		}
 	}
@@ -44,6 +48,11 @@ func repair(msgs []llm.Message, damaged []Damage) ([]llm.Message, []string) {
 	}
 	for i, m := range msgs {
 		lines = append(lines, gaps[i]...)
+		if len(m.Content) == 0 {
+			// An empty answer (a model that said nothing) carries
+			// nothing, and the APIs refuse an empty message.
+			continue
+		}
 		m.Content = append([]llm.Block(nil), m.Content...)
 		switch m.Role {
 		case llm.RoleUser:

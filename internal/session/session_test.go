@@ -94,7 +94,7 @@ func TestReaderSkipsDamagedLines(t *testing.T) {
 	r.Append(text(llm.RoleUser, "three"))
 	r.Close()
 	d, _ = Read(s.Path)
-	if last := d.Messages[len(d.Messages)-1]; len(d.Messages) != 3 || last.Content[len(last.Content)-1].Text != "three" {
+	if len(d.Messages) != 3 || d.Messages[2].Content[0].Text != "three" {
 		t.Fatalf("after append: %+v", d.Messages)
 	}
 }
