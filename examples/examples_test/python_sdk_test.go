@@ -72,3 +72,45 @@ ext.run()
 		t.Errorf("hello = %+v, %v", res, err)
 	}
 }
+
+// A manifest that subscribes with a tool filter (the SynapsCLI dialect) is
+// the one source of truth for that hook: @ext.hook only names the handler.
+// The helper used to declare the hook again, unfiltered, in initialize,
+// and the merged subscriptions sent the guard every tool call.
+func TestPythonHelperKeepsManifestToolFilter(t *testing.T) {
+	needs(t, "python3")
+	module, err := os.ReadFile(filepath.Join(examplesDir, "..", "..", "sdk", "python", "synaps_ext.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "py-filter")
+	os.MkdirAll(filepath.Join(dir, ".synaps-plugin"), 0o755)
+	for name, content := range map[string]string{
+		"synaps_ext.py": string(module),
+		".synaps-plugin/plugin.json": `{"name":"py-filter","version":"0.1.0","extension":{"entry_point":"python3 main.py",
+			"extension_protocol_version":1,"permissions":["hooks.before_tool_call"],
+			"hooks":[{"hook":"before_tool_call","tool":"bash"}]}}`,
+		"main.py": `from synaps_ext import Extension, block
+
+ext = Extension("py-filter", "0.1.0")
+
+@ext.hook("before_tool_call")
+def guard(event):
+    return block("guarded " + event["tool_name"])
+
+ext.run()
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, _ := startHost(t, map[string]string{"py-filter": dir}, env(nil))
+	requireLoaded(t, h, "py-filter")
+	if d := h.BeforeToolCall(context.Background(), bashTool, bashInput("ls"), "s", nil); !d.Blocked || !strings.Contains(d.Reason, "guarded bash") {
+		t.Errorf("bash, which the manifest filters for, was not guarded: %+v", d)
+	}
+	if d := h.BeforeToolCall(context.Background(), readTool, json.RawMessage(`{"path":"x"}`), "s", nil); d.Blocked {
+		t.Errorf("the helper widened the manifest's tool filter: read reached the guard: %+v", d)
+	}
+}

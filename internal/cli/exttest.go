@@ -50,7 +50,7 @@ the reason; the exit code is 1 when any line fails.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON (for CI)")
 	cmd.Flags().StringArrayVar(&calls, "call", nil, "tool input to use: TOOL='{...}' (repeatable)")
-	cmd.Flags().DurationVar(&timeout, "timeout", 0, "how long to wait for each answer (default 5s, 10s for initialize)")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "how long to wait for each answer (default 5s; initialize 10s and shutdown 2s, as synaps waits)")
 	return cmd
 }
 

@@ -46,9 +46,9 @@ type Report struct {
 
 // ConformanceOptions tune a test run.
 type ConformanceOptions struct {
-	// Timeout is the wait for each answer. Default 5 s, and 10 s (the
-	// runtime's deadline) for initialize, which may include a compile
-	// (`go run .`).
+	// Timeout is the wait for each answer. Default 5 s, and for
+	// initialize (10 s) and shutdown (2 s) the runtime's own deadlines,
+	// MethodDeadlines, so the test is exactly as patient as synaps.
 	Timeout time.Duration
 	// Calls are tool inputs to use instead of ones built from the schemas,
 	// by tool name.
@@ -69,10 +69,13 @@ func (c *checker) add(name, status, detail string) {
 
 // Conformance tests the plugin in dir.
 func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report {
-	initTimeout := o.Timeout
+	// initialize and shutdown wait as long as the runtime does (one
+	// source: MethodDeadlines), unless --timeout says otherwise.
+	initTimeout, shutdownTimeout := o.Timeout, o.Timeout
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Second
 		initTimeout = MethodDeadlines[MethodInitialize]
+		shutdownTimeout = MethodDeadlines[MethodShutdown]
 	}
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
@@ -164,8 +167,11 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	}
 	call := func(method string, params any) (json.RawMessage, error) {
 		d := o.Timeout
-		if method == MethodInitialize {
+		switch method {
+		case MethodInitialize:
 			d = initTimeout
+		case MethodShutdown:
+			d = shutdownTimeout
 		}
 		cctx, cancel := context.WithTimeout(ctx, d)
 		defer cancel()
@@ -357,7 +363,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	}
 	switch {
 	case err != nil:
-		c.add("shutdown response sent before exit", CheckFail, "no reply to shutdown within "+o.Timeout.String()+`; reply {"jsonrpc":"2.0","id":<id>,"result":{}} and then exit`)
+		c.add("shutdown response sent before exit", CheckFail, "no reply to shutdown within "+shutdownTimeout.String()+" (synaps waits as long, then closes stdin and signals the process)"+`; reply {"jsonrpc":"2.0","id":<id>,"result":{}} and then exit`)
 	case !proc.waitExit(2 * time.Second):
 		c.add("shutdown response sent before exit", CheckFail, "replied to shutdown but was still running 2 s later; leave the read loop and exit after replying")
 	default:

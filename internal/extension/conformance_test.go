@@ -125,3 +125,20 @@ func TestCompilesOnStart(t *testing.T) {
 		}
 	}
 }
+
+// `extensions test` waits for the shutdown reply exactly as long as synaps
+// does (MethodDeadlines, the figure in the docs and contract.json); it
+// used to wait 5 s while the runtime waits 2 s.
+func TestConformanceShutdownDeadlineIsTheRuntimes(t *testing.T) {
+	withTool := json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Greet","input_schema":{"type":"object"}}]}}`)
+	dir := fakePlugin(t, t.TempDir(), "deafshutdown", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: withTool, Shutdown: "ignore"})
+	rep := Conformance(context.Background(), dir, ConformanceOptions{})
+	got := findCheck(rep, "shutdown response sent before exit")
+	want := "no reply to shutdown within " + MethodDeadlines[MethodShutdown].String() + " (synaps waits as long"
+	if got == nil || got.Status != CheckFail || !strings.Contains(got.Detail, want) {
+		t.Errorf("shutdown check = %+v, want a failure saying %q", got, want)
+	}
+	if defaultStop.reply != MethodDeadlines[MethodShutdown] {
+		t.Errorf("the host waits %s for the shutdown reply, the contract says %s", defaultStop.reply, MethodDeadlines[MethodShutdown])
+	}
+}

@@ -177,7 +177,9 @@ type stopTimeouts struct {
 	exit  time.Duration // after closing stdin, and again after SIGTERM
 }
 
-var defaultStop = stopTimeouts{reply: 2 * time.Second, exit: time.Second}
+// defaultStop waits for the shutdown reply as long as MethodDeadlines says,
+// the figure the docs and contract.json quote.
+var defaultStop = stopTimeouts{reply: MethodDeadlines[MethodShutdown], exit: time.Second}
 
 // stop ends the process politely and then less so, and always reaps it:
 //  1. ask it to shut down and wait for the reply (extensions written from

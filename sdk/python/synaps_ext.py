@@ -29,6 +29,7 @@ Write logs with ext.log(...): they go to stderr, which synaps keeps in
 ~/.synaps-cli/extensions/logs/<id>.log.
 """
 import json
+import os
 import sys
 import traceback
 
@@ -83,7 +84,11 @@ class Extension:
     def hook(self, name, tool=None):
         """Decorator: fn(event: dict) -> action dict or None (= continue).
 
-        tool limits before_tool_call/after_tool_call to one tool."""
+        tool limits before_tool_call/after_tool_call to one tool. When the
+        manifest subscribes to the hook itself (extension.hooks, with its
+        tool and match filters), the manifest is the one source of truth:
+        fn handles those events and nothing is declared again, so the
+        manifest's filter is never widened."""
         def register(fn):
             self._hooks[name] = (tool, fn)
             return fn
@@ -123,12 +128,38 @@ class Extension:
                 length = int(value.strip())
         return json.loads(sys.stdin.buffer.read(length))
 
+    def _manifest_hooks(self, params):
+        """The hooks the manifest subscribes to (extension.hooks), read from
+        the plugin root synaps passes in initialize."""
+        root = (params or {}).get("plugin_root") or os.environ.get("SYNAPS_PLUGIN_ROOT")
+        if not root:
+            return set()
+        try:
+            with open(os.path.join(root, ".synaps-plugin", "plugin.json"), encoding="utf-8") as f:
+                manifest = json.load(f)
+            subs = (manifest.get("extension") or {}).get("hooks") or []
+        except (OSError, ValueError, AttributeError):
+            return set()
+        names = set()
+        for sub in subs if isinstance(subs, list) else []:
+            if isinstance(sub, str):
+                names.add(sub)
+            elif isinstance(sub, dict):
+                names.add(sub.get("hook") or sub.get("name"))
+        return names
+
     def _initialize(self, params):
         self.config = (params or {}).get("config") or {}
         if self._on_init:
             self._on_init(self.config)
+        in_manifest = self._manifest_hooks(params)
         hooks = []
         for name, (tool, _) in self._hooks.items():
+            if name in in_manifest:
+                if tool:
+                    self.log("synaps_ext: @ext.hook(%r, tool=%r): the manifest subscribes to %s, "
+                             "so its filter applies and tool= is ignored" % (name, tool, name))
+                continue
             sub = {"name": name}
             if tool:
                 sub["tool"] = tool
