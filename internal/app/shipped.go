@@ -31,7 +31,7 @@ var shippedHash = sync.OnceValue(func() string {
 // returns the skills directory. An up-to-date copy is left alone.
 func writeShipped(baseDir string) (string, error) {
 	root := filepath.Join(baseDir, "shipped")
-	skills := filepath.Join(root, "skills")
+	skills := filepath.Join(root, filepath.FromSlash(synaps.SkillsDir))
 	stamp := filepath.Join(root, ".stamp")
 	if b, err := os.ReadFile(stamp); err == nil && string(b) == shippedHash() {
 		return skills, nil

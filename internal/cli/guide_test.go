@@ -10,10 +10,10 @@ import (
 )
 
 // guidePath is the extension-authoring guide, verbatim: the text new
-// authors follow word for word. Its code is not copied anywhere else in
-// the tests; writeGuideFixture cuts it out of this file, so a guide edit
-// that breaks an author breaks the tests.
-const guidePath = "testdata/guide/SKILL.md"
+// authors follow word for word, shipped as the built-in skill. Its code is
+// not copied anywhere else in the tests; writeGuideFixture cuts it out of
+// this file, so a guide edit that breaks an author breaks the tests.
+const guidePath = "../../builtin/skills/extension-authoring/SKILL.md"
 
 // guideFixture is what an author has after following the guide: the
 // files of steps 1–6 and the shell commands of step 7.
