@@ -55,6 +55,9 @@ func TestScripts(t *testing.T) {
 			if err := writeGuideFixture(env.WorkDir); err != nil {
 				return err
 			}
+			if err := writeReadmeFixture(env.WorkDir); err != nil {
+				return err
+			}
 			return os.MkdirAll(home, 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
