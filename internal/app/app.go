@@ -114,6 +114,13 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		a.Host = extension.NewHost(extension.Options{
 			BaseDir: base, ProjectDir: work, TrustProject: o.TrustProject, Config: cfg,
 			Getenv: getenv, Version: o.Version, Registry: a.Tools, HookTimeout: hookTimeout(cfg),
+			// A hung or vanished guard is news during the session, in the
+			// same stream as the tool calls it concerns.
+			Notify: func(msg string) {
+				if o.OnEvent != nil {
+					o.OnEvent(agent.Event{Type: agent.EventNotice, Text: msg})
+				}
+			},
 		})
 		if err := a.Host.Start(ctx); err != nil {
 			return nil, err

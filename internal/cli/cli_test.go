@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
 )
 
 // The command line is tested end to end with testscript: each
@@ -25,6 +27,9 @@ func TestMain(m *testing.M) {
 		"synaps": func() {
 			os.Exit(Main(context.Background(), os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 		},
+		// The Go fake extension: a plugin whose command is
+		// fake-extension behaves as the fake.json in its root says.
+		"fake-extension": func() { os.Exit(exttest.Run()) },
 	})
 }
 

@@ -96,6 +96,11 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, forma
 				progress.event(ev)
 			}
 		}
+		if format != "text" && ev.Type == agent.EventNotice {
+			// Notices (a guard that hangs or is gone) reach stderr in
+			// every format, not only in the JSON a script may not read.
+			progress.event(ev)
+		}
 	}
 	a, err := app.Open(ctx, opts)
 	if err != nil {

@@ -230,6 +230,15 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 					h.env.intercept.record(ev, id, ActionBlock, nil)
 					return d.withConfirms(confirms)
 				}
+				if spec.ToolFilter && s.ext != nil {
+					if why := s.ext.goneForGood(); why != "" {
+						// Fail-open and gone for the session: every call
+						// it would have judged says so, or a guard could
+						// vanish with nobody noticing.
+						h.env.notify.say("extension %s is not running (failed: %s), so it did not check this %s call (failure_policy open)",
+							id, why, ev.ToolName)
+					}
+				}
 				continue
 			}
 			switch res.Action {
@@ -349,6 +358,19 @@ func (h *Host) callHook(ctx context.Context, s *subscriber, spec HookSpec, param
 		}
 		e.log.note("%s: %v", spec.Name, err)
 		h.env.trace.hook(spec.Name, e, "fault", elapsed, timedOut, err)
+		if timedOut && e.firstTimeout() {
+			// A hung guard costs the whole deadline on every call; the
+			// user must hear of it, once, not only the log.
+			then := "synaps went on without it"
+			if spec.ToolFilter {
+				then = "the call went on without it (failure_policy open)"
+				if s.closed {
+					then = "the call was blocked (failure_policy closed)"
+				}
+			}
+			h.env.notify.say("extension %s did not answer %s within %s, so %s; every call it hangs on waits that long (said once; `synaps extensions logs %s` has more)",
+				e.ID(), spec.Name, h.env.hookTimeout, then, e.ID())
+		}
 		return res, err
 	case !spec.Allows(res.Action):
 		e.log.note("%s: action %q is not allowed for this hook; treated as continue", spec.Name, res.Action)

@@ -88,6 +88,9 @@ type Extension struct {
 	restarts int
 	// timeouts counts calls in a row that hit their deadline. Guarded by mu.
 	timeouts int
+	// timeoutShown: the user has been told this extension timed out on a
+	// hook (said once per extension). Guarded by mu.
+	timeoutShown bool
 	// restarting is closed when the restart under way ends; nil when none.
 	// Guarded by mu.
 	restarting chan struct{}
@@ -644,6 +647,27 @@ func (e *Extension) fail(reason string) {
 	e.state, e.reason = StateFailed, reason
 	e.mu.Unlock()
 	e.log.note("failed to load: %s", reason)
+}
+
+// firstTimeout reports whether this is the first hook timeout the user
+// hears about, and marks it told.
+func (e *Extension) firstTimeout() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	first := !e.timeoutShown
+	e.timeoutShown = true
+	return first
+}
+
+// goneForGood returns why the extension is failed, or "" when it runs or
+// may run again.
+func (e *Extension) goneForGood() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.state == StateFailed {
+		return e.reason
+	}
+	return ""
 }
 
 // snapshot returns the health fields under the lock.

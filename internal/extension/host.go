@@ -43,6 +43,12 @@ type Options struct {
 	// Trace receives trace records; nil: extensions/trace.jsonl when
 	// SYNAPS_EXTENSIONS_TRACE is on, else none.
 	Trace interface{ Write([]byte) (int, error) }
+	// Notify receives what the user must see while the session runs, one
+	// message at a time: a hook that timed out (once per extension), a
+	// guard that is gone for good (on every tool call it would have
+	// judged). The UI shows it (the TUI, stderr with -p). Nil: only the
+	// extension's log has it.
+	Notify func(string)
 }
 
 // hostEnv is the immutable part of the host that extensions share.
@@ -57,6 +63,7 @@ type hostEnv struct {
 	deadlines   map[string]time.Duration
 	trace       *tracer
 	intercept   *interceptLog
+	notify      *notifier
 	// stop are the waits of the stop sequence (tests shorten them).
 	stop stopTimeouts
 	// stall is how long an extension may leave jsonrpc.DefaultMaxInFlight
@@ -117,6 +124,7 @@ func NewHost(o Options) *Host {
 		hookTimeout: o.HookTimeout,
 		deadlines:   o.Deadlines,
 		intercept:   &interceptLog{path: filepath.Join(o.BaseDir, "extensions", "intercept.jsonl")},
+		notify:      &notifier{f: o.Notify},
 		stop:        defaultStop,
 		stall:       defaultStall,
 	}
