@@ -127,6 +127,11 @@ const (
 	MaxToolOutputHook = 32 << 10 // bytes of tool_output sent in a hook event
 	MaxReplaceOutput  = 1 << 20  // bytes a replace action may return
 	MaxToolNameLen    = 64
+	// MaxSendDepth and MaxSendBytes bound the params of every request
+	// synaps sends to an extension (sendbound.go): nesting of objects and
+	// arrays, and bytes.
+	MaxSendDepth = 100
+	MaxSendBytes = 16 << 20
 )
 
 // LookupHook returns the spec of the named hook.

@@ -76,6 +76,8 @@ type contractLimits struct {
 	MaxToolOutputInHookBytes int `json:"max_tool_output_in_hook_bytes"`
 	MaxReplaceOutputBytes    int `json:"max_replace_output_bytes"`
 	MaxToolNameLength        int `json:"max_tool_name_length"`
+	MaxSendDepth             int `json:"max_send_depth"`
+	MaxSendBytes             int `json:"max_send_bytes"`
 }
 
 func loadContractDoc(t *testing.T) contractDoc {
@@ -147,6 +149,8 @@ func expectedContract() contractDoc {
 			MaxToolOutputInHookBytes: MaxToolOutputHook,
 			MaxReplaceOutputBytes:    MaxReplaceOutput,
 			MaxToolNameLength:        MaxToolNameLen,
+			MaxSendDepth:             MaxSendDepth,
+			MaxSendBytes:             MaxSendBytes,
 		},
 	}
 	for _, h := range Hooks {

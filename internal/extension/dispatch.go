@@ -177,6 +177,9 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 	// may hold (1 MiB), not the 32 KiB prefix others see: a redactor
 	// working on a prefix would cut the output short.
 	var params, fullParams json.RawMessage
+	// paramsErr and fullParamsErr say why params and fullParams cannot be
+	// sent (checkSendable); set whenever they are encoded.
+	var paramsErr, fullParamsErr error
 	// judged[i] is the input subs[i] last judged or wrote; nil: none yet.
 	// confirms[i] is its pending confirm about that input.
 	var judged []json.RawMessage
@@ -193,20 +196,25 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 			if judged != nil && judged[i] != nil && sameJSON(judged[i], input) {
 				continue
 			}
-			p := &params
+			p, perr := &params, &paramsErr
 			limit := MaxToolOutputHook
 			if s.transform && ev.Kind == HookAfterToolCall {
-				p, limit = &fullParams, MaxReplaceOutput
+				p, perr, limit = &fullParams, &fullParamsErr, MaxReplaceOutput
 			}
 			if *p == nil {
 				*p = ev.encodeLimit(limit)
+				*perr = checkSendable("the "+spec.Name+" event", *p)
 			}
 			id := s.id
 			var res HookResult
 			var err error
-			if s.broken != nil {
+			switch {
+			case s.broken != nil:
 				err = s.broken
-			} else {
+			case *perr != nil:
+				err = *perr
+				s.ext.log.note("%s: %v", spec.Name, err)
+			default:
 				res, err = h.callHook(ctx, s, spec, *p)
 			}
 			if spec.ToolFilter && judged == nil {
@@ -216,6 +224,17 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 				judged[i], confirms[i] = input, nil
 			}
 			if err != nil {
+				if why := inputFault(err); why != "" && ev.Kind == HookBeforeToolCall && !s.closed {
+					// The guard could not judge this input because of the
+					// input itself. Letting it run would make an input
+					// that breaks guards a way past them, so even a
+					// fail-open guard blocks it (a fail-closed one blocks
+					// below, as for any fault).
+					d.Blocked, d.BlockedBy = true, id
+					d.Reason = BlockedMessage(id, why+"; an input a guard cannot judge does not run, whatever its failure_policy")
+					h.env.intercept.record(ev, id, ActionBlock, nil)
+					return d.withConfirms(confirms)
+				}
 				if s.closed && spec.ToolFilter {
 					reason := fmt.Sprintf("the extension failed (%v) and its failure_policy is closed", err)
 					if ev.Kind == HookAfterToolCall {
@@ -288,6 +307,22 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 			return d.withConfirms(confirms)
 		}
 	}
+}
+
+// inputFault says how a handler's fault was caused by the input rather
+// than the extension — the event could not be sent, or the same request
+// crashed the process and, retried, its restarted successor — or "" when
+// it was not.
+func inputFault(err error) string {
+	var un *unsendableError
+	if errors.As(err, &un) {
+		return "the extension could not judge this call: " + un.Error() + "; send a smaller or flatter input"
+	}
+	var crash *CrashError
+	if errors.As(err, &crash) && crash.Retry != nil {
+		return "the extension crashed on this input twice, also after a restart (" + crash.Retry.brief() + "), so it could not judge it; it is restarted for the next call"
+	}
+	return ""
 }
 
 // unjudged reports whether some handler that matches input has not judged
@@ -388,6 +423,12 @@ func (h *Host) callHook(ctx context.Context, s *subscriber, spec HookSpec, param
 // and waits for them all.
 func (h *Host) observe(ctx context.Context, spec HookSpec, ev *Event, subs []*subscriber) {
 	params := ev.encode()
+	if err := checkSendable("the "+spec.Name+" event", params); err != nil {
+		for _, s := range subs {
+			s.ext.log.note("%s: %v", spec.Name, err)
+		}
+		return
+	}
 	var wg sync.WaitGroup
 	for _, s := range subs {
 		wg.Add(1)

@@ -88,6 +88,9 @@ type Extension struct {
 	restarts int
 	// timeouts counts calls in a row that hit their deadline. Guarded by mu.
 	timeouts int
+	// inputCrashes counts calls in a row whose request crashed the process
+	// and, retried, its successor (excuseInputCrash). Guarded by mu.
+	inputCrashes int
 	// timeoutShown: the user has been told this extension timed out on a
 	// hook (said once per extension). Guarded by mu.
 	timeoutShown bool
@@ -572,12 +575,46 @@ func (e *Extension) call(ctx context.Context, method string, params any, o callO
 	if connLost(err) {
 		second := e.crashed(p2)
 		crash.Retry = &second
+		e.excuseInputCrash(ctx)
 		return nil, crash
 	}
 	if !e.timedOut(ctx, err) {
 		e.answered(err)
 	}
 	return res, err
+}
+
+// maxInputCrashes is how many calls in a row may crash the extension on
+// the call and on its retry and still be put down to their input; after
+// that the crashes count, so an extension that crashes on every input
+// still ends failed.
+const maxInputCrashes = 5
+
+// excuseInputCrash is called when one request crashed a process and,
+// retried, its restarted successor: the input, not the extension, is the
+// likely cause (a guard whose parser chokes on it). Once the restart under
+// way is over, those two crashes are taken off the count that leaves an
+// extension failed, so an input sent again and again cannot switch a guard
+// off for the session: it is restarted for the next call.
+func (e *Extension) excuseInputCrash(ctx context.Context) {
+	e.mu.Lock()
+	e.inputCrashes++
+	n, wait := e.inputCrashes, e.restarting
+	e.mu.Unlock()
+	if n > maxInputCrashes {
+		return
+	}
+	if wait != nil {
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return
+		}
+	}
+	e.mu.Lock()
+	e.failures = max(0, e.failures-2)
+	e.mu.Unlock()
+	e.log.note("the same request crashed the extension twice, also after a restart: put down to its input, not counted toward giving up (%d such call(s) in a row)", n)
 }
 
 // connLost reports whether a call failed because the process or its pipes
@@ -616,7 +653,7 @@ func (e *Extension) answered(err error) {
 		return
 	}
 	e.mu.Lock()
-	e.failures, e.timeouts = 0, 0
+	e.failures, e.timeouts, e.inputCrashes = 0, 0, 0
 	e.mu.Unlock()
 }
 

@@ -33,6 +33,9 @@ func (t *extTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, 
 	if isNull(input) {
 		input = json.RawMessage("{}")
 	}
+	if err := checkSendable("the input of tool "+t.decl.Name, input); err != nil {
+		return tool.Result{Output: fmt.Sprintf("extension %s: %v; send a smaller or flatter input", t.ext.ID(), err), IsError: true}, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, t.ext.env.deadline(MethodToolCall))
 	defer cancel()
 	raw, err := t.ext.call(ctx, MethodToolCall, toolCallParams{Name: t.decl.Name, Input: input}, callOpts{

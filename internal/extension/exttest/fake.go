@@ -92,6 +92,9 @@ type Rule struct {
 	Hook          string          `json:"hook"`
 	InputContains string          `json:"input_contains"`
 	Result        json.RawMessage `json:"result"`
+	// Crash: exit (status 4, without answering) instead, as a guard whose
+	// parser chokes on the input would.
+	Crash bool `json:"crash,omitempty"`
 }
 
 func Run() int {
@@ -183,6 +186,10 @@ func Run() int {
 			result = spec.Results[key]
 			for _, r := range spec.Rules {
 				if r.Hook == p.Kind && strings.Contains(string(p.ToolInput), r.InputContains) {
+					if r.Crash {
+						fmt.Fprintf(os.Stderr, "fake: crashing on input holding %q\n", r.InputContains)
+						return 4
+					}
 					result = r.Result
 					break
 				}
