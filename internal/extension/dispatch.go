@@ -224,7 +224,7 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 				judged[i], confirms[i] = input, nil
 			}
 			if err != nil {
-				if why := inputFault(err); why != "" && ev.Kind == HookBeforeToolCall && !s.closed {
+				if why := inputFault(err, s.ext); why != "" && ev.Kind == HookBeforeToolCall && !s.closed {
 					// The guard could not judge this input because of the
 					// input itself. Letting it run would make an input
 					// that breaks guards a way past them, so even a
@@ -311,15 +311,15 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 
 // inputFault says how a handler's fault was caused by the input rather
 // than the extension — the event could not be sent, or the same request
-// crashed the process and, retried, its restarted successor — or "" when
-// it was not.
-func inputFault(err error) string {
+// crashed the process and, retried, its restarted successor, while the
+// extension has answered other requests before — or "" when it was not.
+func inputFault(err error, e *Extension) string {
 	var un *unsendableError
 	if errors.As(err, &un) {
 		return "the extension could not judge this call: " + un.Error() + "; send a smaller or flatter input"
 	}
 	var crash *CrashError
-	if errors.As(err, &crash) && crash.Retry != nil {
+	if errors.As(err, &crash) && crash.Retry != nil && e != nil && e.provenOnOtherInput() {
 		return "the extension crashed on this input twice, also after a restart (" + crash.Retry.brief() + "), so it could not judge it; it is restarted for the next call"
 	}
 	return ""

@@ -88,6 +88,9 @@ type Extension struct {
 	restarts int
 	// timeouts counts calls in a row that hit their deadline. Guarded by mu.
 	timeouts int
+	// answeredOnce: a request after initialize got a reply; the extension
+	// has been seen to work. Guarded by mu.
+	answeredOnce bool
 	// inputCrashes counts calls in a row whose request crashed the process
 	// and, retried, its successor (excuseInputCrash). Guarded by mu.
 	inputCrashes int
@@ -575,13 +578,25 @@ func (e *Extension) call(ctx context.Context, method string, params any, o callO
 	if connLost(err) {
 		second := e.crashed(p2)
 		crash.Retry = &second
-		e.excuseInputCrash(ctx)
+		if e.provenOnOtherInput() {
+			e.excuseInputCrash(ctx)
+		}
 		return nil, crash
 	}
 	if !e.timedOut(ctx, err) {
 		e.answered(err)
 	}
 	return res, err
+}
+
+// provenOnOtherInput reports whether the extension has answered a request
+// before: only then is a crash on the call and on its retry put down to the
+// input. One that has never answered (it crashes on everything) is broken,
+// and its crashes count.
+func (e *Extension) provenOnOtherInput() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.answeredOnce
 }
 
 // maxInputCrashes is how many calls in a row may crash the extension on
@@ -654,6 +669,7 @@ func (e *Extension) answered(err error) {
 	}
 	e.mu.Lock()
 	e.failures, e.timeouts, e.inputCrashes = 0, 0, 0
+	e.answeredOnce = true
 	e.mu.Unlock()
 }
 
