@@ -144,6 +144,13 @@ A git URL is cloned (git must be installed).`,
 			for _, w := range res.Warnings {
 				fmt.Fprintln(stdio.Err, "warning:", w)
 			}
+			// The manifest is valid, but the extension may still be unable
+			// to start here; say so now rather than at the next session.
+			if p := extension.LoadPlugin(res.ID, res.Dir, extension.ScopeUser); p.Err == nil {
+				if err := extension.CheckLaunch(p, os.Getenv); err != nil {
+					fmt.Fprintf(stdio.Err, "warning: installed, but it will not start here until this is fixed: %v\n", err)
+				}
+			}
 			how := "installed"
 			if link {
 				how = "linked"
