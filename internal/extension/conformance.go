@@ -304,7 +304,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	// is written straight to stdin (nothing else is in flight) so that it
 	// is on the wire before the next real request, which is the one whose
 	// answer decides. With no tool and no hook, shutdown is that request.
-	probeErr := sendUnknownProbe(proc)
+	probeErr := sendUnknownProbe(proc, o.Timeout)
 	var next func() error
 	nextName := "shutdown"
 	switch {
@@ -387,10 +387,15 @@ const unknownProbeID = 1<<53 - 1
 
 var unknownProbeNoise = fmt.Sprintf("dropping response with unknown id %d", unknownProbeID)
 
-// sendUnknownProbe writes a request for a method no extension knows.
-func sendUnknownProbe(p *process) error {
+// sendUnknownProbe writes a request for a method no extension knows. A
+// process that stopped reading with its stdin pipe full cannot block it
+// for longer than timeout.
+func sendUnknownProbe(p *process, timeout time.Duration) error {
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"synaps.test/unknown_method","params":{}}`, unknownProbeID)
-	_, err := fmt.Fprintf(p.stdin, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	frame := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+	_ = p.stdin.SetWriteDeadline(time.Now().Add(timeout))
+	defer p.stdin.SetWriteDeadline(time.Time{})
+	_, err := p.stdin.WriteString(frame)
 	return err
 }
 
