@@ -100,6 +100,8 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{BaseDir: base, WorkDir: work, Config: cfg, Tools: tool.NewRegistry(), opts: o}
+	// A setting that would silently do nothing is said at the start.
+	a.Notes = append(a.Notes, cfg.Check()...)
 	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.toolEnv()}) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
@@ -171,15 +173,8 @@ func (a *App) toolEnv() []string {
 }
 
 func hookTimeout(cfg *config.File) time.Duration {
-	v, ok := cfg.Get("extension_hook_timeout_ms")
-	if !ok {
-		return 0
-	}
-	var ms int
-	if _, err := fmt.Sscan(v, &ms); err != nil || ms <= 0 {
-		return 0
-	}
-	return time.Duration(ms) * time.Millisecond
+	d, _ := cfg.HookTimeout() // a bad value is warned by cfg.Check
+	return d
 }
 
 // openSkills finds skills in the project, the user's skills dir and every

@@ -131,22 +131,19 @@ func SetDisabled(baseDir, id string, disabled bool) error {
 	if err := extension.CheckID(id); err != nil {
 		return err
 	}
-	path := filepath.Join(baseDir, "config")
-	cfg, err := config.Load(path)
-	if err != nil {
-		return err
-	}
-	list := cfg.List("disabled_plugins")
-	has := slices.Contains(list, id)
-	switch {
-	case disabled && !has:
-		list = append(list, id)
-	case !disabled && has:
-		list = slices.DeleteFunc(list, func(s string) bool { return s == id })
-	default:
-		return nil
-	}
-	return config.Set(path, "disabled_plugins", strings.Join(list, ","))
+	// Read and written under the config's lock: concurrent enables and
+	// disables each see the one before.
+	return config.Update(filepath.Join(baseDir, "config"), config.KeyDisabledPlugins, func(v string, _ bool) (string, error) {
+		list := config.SplitList(v)
+		has := slices.Contains(list, id)
+		switch {
+		case disabled && !has:
+			list = append(list, id)
+		case !disabled && has:
+			list = slices.DeleteFunc(list, func(s string) bool { return s == id })
+		}
+		return strings.Join(list, ","), nil
+	})
 }
 
 // NewSession ends the current session and starts an empty one.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,8 @@ and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
 
 // startHost starts every extension of the user's plugins (and the trusted
 // project's) for a one-off look.
-func startHost(ctx context.Context, trustProject bool) (*extension.Host, string, error) {
+// Config warnings (a setting that would do nothing) go to errw.
+func startHost(ctx context.Context, trustProject bool, errw io.Writer) (*extension.Host, string, error) {
 	base, err := baseDir()
 	if err != nil {
 		return nil, "", err
@@ -51,6 +53,9 @@ func startHost(ctx context.Context, trustProject bool) (*extension.Host, string,
 	cfg, err := config.Load(filepath.Join(base, "config"))
 	if err != nil {
 		return nil, "", err
+	}
+	for _, w := range cfg.Check() {
+		fmt.Fprintln(errw, "warning: "+w)
 	}
 	wd, _ := os.Getwd()
 	h := extension.NewHost(extension.Options{BaseDir: base, ProjectDir: wd, TrustProject: trustProject, Config: cfg, Version: Version})
@@ -73,7 +78,7 @@ warning, as does ` + "`synaps extensions info ID`" + `. The exit code is 1 when 
 plugin failed to load, so a script or CI job notices.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			h, _, err := startHost(cmd.Context(), trust)
+			h, _, err := startHost(cmd.Context(), trust, stdio.Err)
 			if err != nil {
 				return err
 			}

@@ -28,7 +28,7 @@ func extInfoCmd(stdio Stdio) *cobra.Command {
 			if err := extension.CheckID(id); err != nil {
 				return usageError{err}
 			}
-			h, base, err := startHost(cmd.Context(), trust)
+			h, base, err := startHost(cmd.Context(), trust, stdio.Err)
 			if err != nil {
 				return err
 			}

@@ -82,9 +82,10 @@ func Parse(path string, data []byte) (*File, error) {
 }
 
 // unquote strips one pair of matching surrounding quotes, so `key = "a b"`
-// and `key = a b` mean the same.
+// and `key = a b` mean the same. `"a", "b"` is not one quoted string but
+// a list of two: quotes inside leave it as it is.
 func unquote(v string) string {
-	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] && !strings.ContainsRune(v[1:len(v)-1], rune(v[0])) {
 		return v[1 : len(v)-1]
 	}
 	return v
@@ -112,59 +113,25 @@ func (f *File) Keys() []string {
 	return keys
 }
 
-// List splits a comma-separated value into trimmed, non-empty items.
+// List splits a comma-separated value into trimmed, non-empty items. The
+// bracketed form other tools use, `["a", "b"]`, means the same: brackets
+// around the list and quotes around an item are dropped.
 func (f *File) List(key string) []string {
 	v, _ := f.Get(key)
+	return SplitList(v)
+}
+
+// SplitList is List for a value.
+func SplitList(v string) []string {
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
+		v = v[1 : len(v)-1]
+	}
 	var out []string
 	for _, item := range strings.Split(v, ",") {
-		if item = strings.TrimSpace(item); item != "" {
+		if item = unquote(strings.TrimSpace(item)); item != "" {
 			out = append(out, item)
 		}
 	}
 	return out
-}
-
-// Set writes key = value into the file at path, replacing the key's last
-// assignment in place (so comments and order survive) or appending it. An
-// empty value removes the key.
-func Set(path, key, value string) error {
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	if len(data) == 0 {
-		lines = nil
-	}
-	last := -1
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "#") {
-			continue
-		}
-		if k, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(k) == key {
-			last = i
-		}
-	}
-	entry := key + " = " + value
-	switch {
-	case last >= 0 && value == "":
-		lines = append(lines[:last], lines[last+1:]...)
-	case last >= 0:
-		lines[last] = entry
-	case value != "":
-		lines = append(lines, entry)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	out := strings.Join(lines, "\n")
-	if out != "" {
-		out += "\n"
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(out), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }

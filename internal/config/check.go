@@ -1,0 +1,136 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Keys of the global config that synaps reads. Check knows them, so a
+// misspelt one is a warning instead of a setting that silently does
+// nothing. Plugin settings (`extension.<id>.<key>`) are the plugins'.
+const (
+	KeyModel            = "model"
+	KeyIdentity         = "identity"
+	KeyDisabledPlugins  = "disabled_plugins"
+	KeyHookTimeoutMS    = "extension_hook_timeout_ms"
+	KeyAnthropicAPIKey  = "anthropic_api_key"
+	KeyAnthropicBaseURL = "anthropic_base_url"
+	KeyOpenAIAPIKey     = "openai_api_key"
+	KeyOpenAIBaseURL    = "openai_base_url"
+)
+
+var knownKeys = []string{
+	KeyModel, KeyIdentity, KeyDisabledPlugins, KeyHookTimeoutMS, ToolEnvAllow,
+	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL,
+}
+
+// Check returns a warning for every setting of the global config that
+// would do nothing, or less than its writer meant: a value of the wrong
+// type, a list item that cannot be a plugin id, a key that is a known key
+// misspelt. Each warning names the file, the key and the fix. (Bad
+// tool_env_allow entries are warned where they are read: EnvNames.)
+func (f *File) Check() []string {
+	if f == nil {
+		return nil
+	}
+	var out []string
+	if _, w := f.HookTimeout(); w != "" {
+		out = append(out, w)
+	}
+	out = append(out, f.checkPluginList(KeyDisabledPlugins)...)
+	for _, k := range f.Keys() {
+		if strings.Contains(k, ".") || contains(knownKeys, k) {
+			continue
+		}
+		if near := nearestKey(k); near != "" {
+			out = append(out, fmt.Sprintf("%s: unknown key %q, so it does nothing; did you mean %q?", f.Path, k, near))
+		}
+	}
+	return out
+}
+
+// HookTimeout is extension_hook_timeout_ms: the deadline of one hook call.
+// It is 0 when the key is not set or its value is not usable, and then
+// warning (when set) says why, naming file and key, and how to fix it.
+// A number of milliseconds is what the key means; a duration with its
+// unit ("20s", "1500ms") is what people also write, and is read too.
+func (f *File) HookTimeout() (d time.Duration, warning string) {
+	v, ok := f.Get(KeyHookTimeoutMS)
+	if !ok {
+		return 0, ""
+	}
+	v = strings.TrimSpace(v)
+	if ms, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64); err == nil && ms > 0 && ms <= int64(time.Hour/time.Millisecond) {
+		return time.Duration(ms) * time.Millisecond, ""
+	}
+	if pd, err := time.ParseDuration(v); err == nil && pd >= time.Millisecond && pd <= time.Hour {
+		return pd, ""
+	}
+	return 0, fmt.Sprintf("%s: %s = %q is not a number of milliseconds between 1 and 3600000, so the default (5000) is used; write e.g. `%s = 20000`", f.Path, KeyHookTimeoutMS, v, KeyHookTimeoutMS)
+}
+
+// checkPluginList warns about items of a plugin-id list that can never
+// name a plugin (left-over brackets or quotes, spaces, paths).
+func (f *File) checkPluginList(key string) []string {
+	var out []string
+	for _, item := range f.List(key) {
+		if strings.ContainsAny(item, "[]\"' \t/\\") {
+			out = append(out, fmt.Sprintf("%s: %s: %q is not a plugin id, so it disables nothing; list plugin directory names separated by commas, e.g. `%s = p1, p2` (`synaps extensions list` shows the ids)", f.Path, key, item, key))
+		}
+	}
+	return out
+}
+
+// nearestKey is the known key k is most likely a misspelling of, or "".
+func nearestKey(k string) string {
+	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
+	type cand struct {
+		key  string
+		dist int
+	}
+	var cands []cand
+	for _, known := range knownKeys {
+		d := distance(norm(k), known)
+		if d == 0 || d <= 2 && len(known) >= 5 {
+			cands = append(cands, cand{known, d})
+		}
+	}
+	if len(cands) == 0 {
+		return ""
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].dist < cands[j].dist })
+	return cands[0].key
+}
+
+// distance is the Levenshtein distance of a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
