@@ -150,7 +150,7 @@ type Confirmer interface {
 // last pass (rewriters undoing each other) is blocked.
 const MaxChainPasses = 3
 
-// dispatch runs the chain for ev. See the package doc for the chain rules.
+// dispatch runs the chain for ev. The package doc lists the chain rules.
 //
 // The rule the tool hooks keep: the input that runs is an input every
 // matching handler has judged. A modify changes the input, so after the
