@@ -17,9 +17,10 @@ import (
 )
 
 // closedPolicy finds a request to fail closed in raw manifest text, however
-// the rest is broken: key and value in any case, '-' or '_' in the key,
-// quoted or not.
-var closedPolicy = regexp.MustCompile(`(?i)"?failure[_-]?policy"?\s*[:=]\s*"?\s*closed\b`)
+// the rest is broken: key and value in any case, '-', '_' or nothing inside
+// the key, the value quoted or not. The key must be quoted, as a JSON key
+// is, so a description that mentions the words is not taken for it.
+var closedPolicy = regexp.MustCompile(`(?i)["']failure[_-]?policy["']\s*:\s*["']?\s*closed\b`)
 
 // brokenGuardSubs returns the tool-hook subscriptions a plugin whose
 // manifest failed to load (m is what could be read, possibly nil; err the

@@ -336,9 +336,13 @@ func (h *Host) unjudged(spec HookSpec, ev *Event, subs []*subscriber, judged []j
 	return false
 }
 
-// withConfirms adds the pending confirms, in chain order: each handler's
-// latest, about the input that will run.
+// withConfirms finishes a decision: it adds the pending confirms, in chain
+// order (each handler's latest, about the input that will run), and names
+// each rewriter once, in the order they first rewrote.
 func (d Decision) withConfirms(confirms []*Confirm) Decision {
+	if len(d.ModifiedBy) > 1 {
+		d.ModifiedBy = dedupe(d.ModifiedBy)
+	}
 	for _, c := range confirms {
 		if c != nil {
 			d.Confirms = append(d.Confirms, *c)

@@ -288,7 +288,7 @@ func TestChainGuardsJudgeTheFinalInput(t *testing.T) {
 			c:     []exttest.Rule{rule(`"x"`, `{"action":"modify","input":{"command":"y"}}`)},
 			want: Decision{Blocked: true, BlockedBy: "c",
 				Reason: "Tool call blocked by extension c: the input was still being modified after 3 passes through the hook chain (modified by c, a), so not every guard approved the input that would run; the extensions that rewrite this input undo each other",
-				Input:  json.RawMessage(`{"command":"y"}`), ModifiedBy: []string{"c", "a", "c", "a", "c"}},
+				Input:  json.RawMessage(`{"command":"y"}`), ModifiedBy: []string{"c", "a"}},
 			seen: map[string][]string{"a": {"x", "y", "y"}, "b": {"x"}, "c": {"x", "x", "x"}},
 		},
 		{
