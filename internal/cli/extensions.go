@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
 func newExtensionsCmd(stdio Stdio) *cobra.Command {
@@ -251,7 +252,7 @@ and whether each is set now; values are never printed.`,
 			} else if err := extension.CheckLaunch(p, os.Getenv); err != nil {
 				errs = []string{err.Error()}
 			}
-			inputs := extension.EnvInputs(p, os.Getenv)
+			inputs := extension.EnvInputs(p, os.Getenv, builtin.LooksSecret)
 			if asJSON {
 				out := map[string]any{"dir": dir, "valid": len(errs) == 0, "warnings": p.Warnings}
 				if len(errs) > 0 {

@@ -1,9 +1,6 @@
 package extension
 
-import (
-	"os"
-	"regexp"
-)
+import "os"
 
 // EnvInput is one variable of the user's environment that a plugin's
 // extension receives beyond the scrubbed base set. `synaps extensions
@@ -18,16 +15,16 @@ type EnvInput struct {
 	// Set: the variable is set (non-empty) where validate ran. Its value
 	// is never printed.
 	Set bool `json:"set"`
-	// Credential: the name looks like a key, token, password or secret.
+	// Credential: the name looks like a secret, by the rule the caller
+	// passes (the CLI passes the built-in tools' rule, so "secret" means
+	// the same everywhere); a secret_env is always one.
 	Credential bool `json:"credential"`
 }
 
-var credentialName = regexp.MustCompile(`(?i)(KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|SESSION|COOKIE)`)
-
 // EnvInputs lists what p's extension reads from the environment, in
 // manifest order: extension.env names, then config secret_env names.
-// getenv nil means os.Getenv.
-func EnvInputs(p *Plugin, getenv func(string) string) []EnvInput {
+// getenv nil means os.Getenv; looksSecret classifies names.
+func EnvInputs(p *Plugin, getenv func(string) string, looksSecret func(string) bool) []EnvInput {
 	if p.Manifest == nil || p.Manifest.Extension == nil {
 		return nil
 	}
@@ -37,7 +34,7 @@ func EnvInputs(p *Plugin, getenv func(string) string) []EnvInput {
 	m := p.Manifest.Extension
 	var out []EnvInput
 	for _, name := range m.Env {
-		out = append(out, EnvInput{Name: name, Via: "extension.env", Set: getenv(name) != "", Credential: credentialName.MatchString(name)})
+		out = append(out, EnvInput{Name: name, Via: "extension.env", Set: getenv(name) != "", Credential: looksSecret(name)})
 	}
 	for _, c := range m.Config {
 		if c.SecretEnv != "" {
