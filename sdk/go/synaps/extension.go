@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -77,7 +78,10 @@ type hookConfig struct{ tool string }
 // tool's calls.
 func ForTool(name string) HookOption { return func(c *hookConfig) { c.tool = name } }
 
-// Hook subscribes to a hook. The manifest must grant its permission.
+// Hook subscribes to a hook. The manifest must grant its permission. When
+// the manifest subscribes to the hook itself (extension.hooks, with its
+// tool and match filters), the manifest is the one source of truth: h
+// handles those events and initialize declares nothing more for it.
 func (e *Extension) Hook(hook string, h HookHandler, opts ...HookOption) {
 	var c hookConfig
 	for _, o := range opts {
@@ -164,9 +168,11 @@ func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 
 func (e *Extension) initialize(params json.RawMessage) (any, error) {
 	var p struct {
-		Config map[string]any `json:"config"`
+		Config     map[string]any `json:"config"`
+		PluginRoot string         `json:"plugin_root"`
 	}
 	_ = json.Unmarshal(params, &p)
+	inManifest := manifestHooks(p.PluginRoot)
 	if e.onInit != nil {
 		if err := e.onInit(p.Config); err != nil {
 			return nil, err
@@ -178,6 +184,14 @@ func (e *Extension) initialize(params json.RawMessage) (any, error) {
 	}
 	hooks := make([]map[string]string, 0, len(e.hookOrder))
 	for _, h := range e.hookOrder {
+		if inManifest[h] {
+			// The manifest's subscription, with its filter, is the one
+			// source of truth; declaring the hook again would widen it.
+			if t := e.hookTools[h]; t != "" {
+				e.Logf("synaps sdk: Hook(%q, ForTool(%q)): the manifest subscribes to %s, so its filter applies and ForTool is ignored", h, t, h)
+			}
+			continue
+		}
 		sub := map[string]string{"name": h}
 		if t := e.hookTools[h]; t != "" {
 			sub["tool"] = t
@@ -238,4 +252,44 @@ func (e *Extension) reply(id json.RawMessage, result any, err error) {
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	_, _ = e.w.Write(frame(body))
+}
+
+// manifestHooks returns the hooks the plugin's manifest subscribes to
+// (extension.hooks), read from the plugin root synaps passes in
+// initialize; nil when there is none or it cannot be read.
+func manifestHooks(root string) map[string]bool {
+	if root == "" {
+		root = os.Getenv("SYNAPS_PLUGIN_ROOT")
+	}
+	if root == "" {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(root, ".synaps-plugin", "plugin.json"))
+	if err != nil {
+		return nil
+	}
+	var m struct {
+		Extension struct {
+			Hooks []json.RawMessage `json:"hooks"`
+		} `json:"extension"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, raw := range m.Extension.Hooks {
+		var name string
+		if json.Unmarshal(raw, &name) != nil {
+			var sub struct{ Hook, Name string }
+			_ = json.Unmarshal(raw, &sub)
+			name = sub.Hook
+			if name == "" {
+				name = sub.Name
+			}
+		}
+		if name != "" {
+			out[name] = true
+		}
+	}
+	return out
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -109,5 +111,30 @@ func TestResults(t *testing.T) {
 	want := `[{"action":"continue"},{"action":"block","reason":"r"},{"action":"confirm","message":"m"},{"action":"modify","input":{"command":"ls"}},{"action":"replace","output":""},{"action":"inject","content":"c"}]`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
+
+// A manifest that subscribes to a hook with a tool filter keeps it: Hook
+// only names the handler, and initialize does not declare the hook again
+// (the merged, unfiltered subscription would send every tool's calls).
+func TestManifestSubscriptionIsNotWidened(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".synaps-plugin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := `{"name":"g","extension":{"command":"./g","permissions":["tools.intercept"],"hooks":[{"hook":"before_tool_call","tool":"bash"},"on_session_end"]}}`
+	if err := os.WriteFile(filepath.Join(root, ".synaps-plugin", "plugin.json"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ext := New("g", "1.0.0")
+	allow := func(context.Context, *Event) Result { return Continue() }
+	ext.Hook(BeforeToolCall, allow)
+	ext.Hook(AfterToolCall, allow, ForTool("bash"))
+	p := start(t, ext)
+	init := p.call(t, 1, "initialize", map[string]any{"config": map[string]any{}, "plugin_root": root})
+	got := init["result"].(map[string]any)["capabilities"].(map[string]any)["hooks"]
+	want := []any{map[string]any{"name": "after_tool_call", "tool": "bash"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("declared hooks (-want +got):\n%s", d)
 	}
 }
