@@ -5,8 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,7 +19,9 @@ func newChatCmd(g *globals, stdio Stdio) *cobra.Command {
 		Short: "Line-oriented session on stdin/stdout, for pipes and scripts",
 		Long: `chat reads one message per line from stdin and prints the answer, tool
 calls and their results as plain text. Lines starting with / are slash
-commands (/help lists them). It ends at end of input or /quit.
+commands (/help lists them). It ends at end of input or /quit. Ctrl-C
+(SIGINT) during a turn cancels that turn, and the session goes on with the
+next line; between turns it ends chat (exit 130).
 
 Confirm requests from extensions are asked on the terminal; with piped
 input there is nobody to ask, so they are refused unless
@@ -33,8 +34,7 @@ input there is nobody to ask, so they are refused unless
 }
 
 func runChat(ctx context.Context, g *globals, stdio Stdio) error {
-	lines := bufio.NewScanner(stdio.In)
-	lines.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	lines := readLines(stdio.In)
 	opts, err := g.appOptions()
 	if err != nil {
 		return err
@@ -42,7 +42,10 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	r := &renderer{out: stdio.Out, color: colorOn(stdio.Out)}
 	opts.OnEvent = r.event
 	if opts.Confirmer == nil && isTerminal(stdio.In) {
-		opts.Confirmer = &lineConfirmer{out: stdio.Out, lines: lines}
+		opts.Confirmer = &lineConfirmer{out: stdio.Out, next: func() (string, bool) {
+			line, ok := <-lines.ch
+			return line, ok
+		}}
 	}
 	a, err := app.Open(ctx, opts)
 	if err != nil {
@@ -56,8 +59,20 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 		fmt.Fprintf(stdio.Out, "ℹ this project has %d plugin(s) in .synaps/plugins that are not loaded; run `synaps trust` to trust the project\n", n)
 	}
 	var failed bool
-	for lines.Scan() {
-		line := strings.TrimSpace(lines.Text())
+	for {
+		var line string
+		select {
+		case l, ok := <-lines.ch:
+			if !ok {
+				if failed {
+					return exitError{code: ExitError}
+				}
+				return lines.err
+			}
+			line = strings.TrimSpace(l)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 		if line == "" {
 			continue
 		}
@@ -76,9 +91,9 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 			continue
 		}
 		// Ctrl-C cancels the turn, not the session.
-		turnCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+		turnCtx, release := claimInterrupt(ctx)
 		err := a.Agent.Send(turnCtx, line)
-		stop()
+		release()
 		r.endText()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -90,8 +105,25 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 			}
 		}
 	}
-	if failed {
-		return exitError{code: ExitError}
-	}
-	return lines.Err()
+}
+
+// inputLines is stdin read a line at a time on a goroutine of its own, so
+// that chat stops waiting for input when Ctrl-C cancels it.
+type inputLines struct {
+	ch  chan string // closed at the end of input
+	err error       // why input ended (nil at EOF); written before ch is closed
+}
+
+func readLines(r io.Reader) *inputLines {
+	l := &inputLines{ch: make(chan string)}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	go func() {
+		for sc.Scan() {
+			l.ch <- sc.Text()
+		}
+		l.err = sc.Err()
+		close(l.ch)
+	}()
+	return l
 }

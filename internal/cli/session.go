@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,10 +38,10 @@ type approveAll struct{}
 func (approveAll) Confirm(context.Context, string, []extension.Confirm) bool { return true }
 
 // lineConfirmer asks on a terminal: the question goes to out and the
-// answer is the next line of in.
+// answer is the next input line.
 type lineConfirmer struct {
-	out   io.Writer
-	lines *bufio.Scanner
+	out  io.Writer
+	next func() (line string, ok bool)
 }
 
 func (c *lineConfirmer) Confirm(_ context.Context, tool string, msgs []extension.Confirm) bool {
@@ -50,10 +49,11 @@ func (c *lineConfirmer) Confirm(_ context.Context, tool string, msgs []extension
 		fmt.Fprintf(c.out, "? %s asks: %s\n", m.Extension, m.Message)
 	}
 	fmt.Fprintf(c.out, "Run %s? [y/N] ", tool)
-	if !c.lines.Scan() {
+	line, ok := c.next()
+	if !ok {
 		return false
 	}
-	a := strings.ToLower(strings.TrimSpace(c.lines.Text()))
+	a := strings.ToLower(strings.TrimSpace(line))
 	return a == "y" || a == "yes"
 }
 
