@@ -19,11 +19,11 @@ import (
 //	cat log | synaps -p "explain"  the argument, with stdin attached as context
 //
 // Claude Code reads stdin the same way but gives up on it after 3 s
-// without data (which breaks `vipe`-style pipelines) and joins it to the
-// prompt with a bare newline. synaps waits for stdin to end, says on stderr
-// what it is waiting for, and puts stdin in a <stdin> block after the
-// prompt, so that the model can tell the instruction from the data, as
-// `codex exec` does.
+// without data (which breaks `vipe`-style pipelines) and adds it to the
+// prompt as plain text. synaps waits for stdin to end, says on stderr what
+// it is waiting for, and puts stdin in a <stdin> block after the prompt,
+// so that the model can tell the instruction from the data, as `codex
+// exec` does.
 
 // stdinPrompt is the value of -p that means "the prompt is on stdin": a
 // bare -p is rewritten to it by barePrint.
