@@ -122,12 +122,22 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 	for i, t := range req.Tools {
 		tools[i] = providerTool{t.Name, t.Description, t.InputSchema}
 	}
-	ctx, cancel := context.WithTimeout(ctx, p.ext.env.deadline(MethodProviderComplete))
-	defer cancel()
-	raw, err := p.ext.call(ctx, MethodProviderComplete, providerParams{
+	// Encoded here, once, so the send bounds can be checked on what goes
+	// out (the connection sends the bytes as they are).
+	params, err := json.Marshal(providerParams{
 		ProviderID: p.providerID, ModelID: p.modelID, Model: p.model, Messages: req.Messages,
 		SystemPrompt: req.System, Tools: tools, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
-	}, callOpts{doing: "answering provider.complete for", what: p.model, retry: true})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("model %s: encoding the request: %w", p.model, err)
+	}
+	if err := checkSendable("the provider.complete request", params); err != nil {
+		return nil, fmt.Errorf("model %s: %w; /compact makes the conversation smaller", p.model, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.ext.env.deadline(MethodProviderComplete))
+	defer cancel()
+	raw, err := p.ext.call(ctx, MethodProviderComplete, json.RawMessage(params),
+		callOpts{doing: "answering provider.complete for", what: p.model, retry: true})
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/llm"
 )
 
 // deepInput is a bash input with an extra property nested n levels deep.
@@ -74,5 +75,31 @@ func TestExtensionToolInputIsBounded(t *testing.T) {
 	}
 	if res := callTool(t, h, "deep_t", `{"x":[[1]]}`); res.IsError {
 		t.Errorf("a plain input failed: %+v", res)
+	}
+}
+
+// A provider.complete request beyond the bounds is not sent: the model
+// call fails with the reason, and the extension keeps serving.
+func TestProviderRequestIsBounded(t *testing.T) {
+	base := t.TempDir()
+	dir := fakePlugin(t, base, "prov", map[string]any{"permissions": []string{"providers.register"}}, fakeSpec{Record: true,
+		Init:    json.RawMessage(`{"protocol_version":1,"capabilities":{"providers":[{"id":"p","models":["m"]}]}}`),
+		Results: map[string]json.RawMessage{"provider.complete": json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`)}})
+	h := startHost(t, base, nil)
+	p, err := h.Provider("prov:p:m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockToolUse, ID: "t1", Name: "bash", Input: deepInput("ls", 200)}}}
+	_, err = p.Complete(context.Background(), &llm.Request{Messages: []llm.Message{deep}}, func(llm.Event) {})
+	if err == nil || !strings.Contains(err.Error(), "model prov:p:m: the provider.complete request nests objects and arrays more than 100 levels deep, so it was not sent to the extension") {
+		t.Errorf("deep request: err = %v", err)
+	}
+	if rec := readRecord(t, dir); len(rec) != 0 {
+		t.Errorf("the extension was sent the request")
+	}
+	hi := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "hi"}}}
+	if _, err := p.Complete(context.Background(), &llm.Request{Messages: []llm.Message{hi}}, func(llm.Event) {}); err != nil {
+		t.Errorf("a plain request failed: %v", err)
 	}
 }
