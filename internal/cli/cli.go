@@ -141,7 +141,7 @@ the session is saved and can be resumed).`,
 	pf.StringVar(&g.resume, "resume", "", "resume the session with this id")
 	pf.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
 	pf.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins for this run without asking")
-	root.Flags().StringVarP(&prompt, "print", "p", "", "run one prompt, print the answer and exit; without a prompt (or with -) the prompt is read from stdin, with one piped stdin is attached to it")
+	root.Flags().StringVarP(&prompt, "print", "p", "", "run one `PROMPT`, print the answer and exit; without PROMPT (or with -) it is read from stdin; with both, piped stdin is attached to PROMPT")
 	root.Flags().StringVar(&format, "output-format", "text", "with -p: text, json or stream-json")
 
 	root.AddCommand(
