@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/lifeline"
 )
 
 // The command line is tested end to end with testscript: each
@@ -25,7 +27,14 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"synaps": func() {
-			os.Exit(Main(context.Background(), os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+			// As cmd/synaps does.
+			end, err := lifeline.Start()
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "synaps: warning:", err)
+			}
+			code := Main(context.Background(), os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+			end()
+			os.Exit(code)
 		},
 		// The Go fake extension: a plugin whose command is
 		// fake-extension behaves as the fake.json in its root says.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
+	"github.com/synaps-cli/synaps/internal/lifeline"
 )
 
 // process is one running OS process of an extension: its pipes, its
@@ -39,6 +40,9 @@ type process struct {
 	// lastStderr is the last stderrKept lines of stderr, oldest first.
 	// Written only by the stderr reader; read only after drained.
 	lastStderr []string
+	// unguard withdraws the group from the lifeline sentinel once release
+	// has killed it.
+	unguard func()
 	// lossOnce guards loss: the first goroutine to notice that the
 	// process is gone reaps it and writes the report, the others wait for
 	// it (see Extension.lost).
@@ -98,6 +102,8 @@ func spawn(s spawnSpec) (*process, error) {
 	}
 	// The child holds its own copies now.
 	closeAll(inR, outW, errW)
+	// Its group dies with synaps, whatever kills synaps.
+	unguard := lifeline.Guard(cmd.Process.Pid)
 	p := &process{
 		cmd:       cmd,
 		stdin:     inW,
@@ -106,6 +112,7 @@ func spawn(s spawnSpec) (*process, error) {
 		errReader: &pipeReader{f: errR},
 		exited:    make(chan struct{}),
 		drained:   make(chan struct{}),
+		unguard:   unguard,
 	}
 	go func() {
 		p.waitErr = cmd.Wait()
@@ -222,6 +229,7 @@ func (p *process) kill() {
 // stderr is read to the end of that before it is closed.
 func (p *process) release() {
 	p.signal(syscall.SIGKILL)
+	p.unguard()
 	p.stdin.Close()
 	p.conn.Close()
 	p.stdout.Close()

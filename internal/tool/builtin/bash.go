@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/synaps-cli/synaps/internal/lifeline"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -27,7 +28,9 @@ import (
 // pipe so their output interleaves as written. When the shell exits, times out or
 // ctx is cancelled, the whole group is sent SIGKILL: nothing the command
 // left running in the background survives it (a process that wants to must
-// leave the group, e.g. with setsid, and redirect its output).
+// leave the group, e.g. with setsid, and redirect its output). If synaps
+// itself dies first, the group is killed by the lifeline sentinel, and on
+// Linux the shell by its parent-death signal (internal/lifeline).
 type bashTool struct {
 	o     Options
 	shell string
@@ -92,7 +95,7 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	cmd.Env = b.o.env()
 	cmd.Stdout = pw // *os.File: no copying goroutine, so Wait returns when the shell exits
 	cmd.Stderr = pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // pgid = sid = pid
+	cmd.SysProcAttr = bashProcAttr() // pgid = sid = pid
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
@@ -100,6 +103,9 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	}
 	pw.Close()
 	pgid := cmd.Process.Pid
+	// Should synaps die before the group is killed below, the sentinel
+	// kills it: the shell's children too, not only the shell.
+	unguard := lifeline.Guard(pgid)
 
 	out := newHeadTail(b.o.MaxOutput)
 	readDone := make(chan struct{})
@@ -129,6 +135,7 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	// gone the pipe reaches EOF. A process that escaped the group (setsid)
 	// but still holds the pipe gets a moment, then the pipe is closed.
 	syscall.Kill(-pgid, syscall.SIGKILL)
+	unguard()
 	select {
 	case <-readDone:
 	case <-time.After(time.Second):

@@ -1,0 +1,69 @@
+package lifeline
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER from <linux/prctl.h>.
+const prSetChildSubreaper = 36
+
+func setSubreaper() error {
+	_, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// reapOrphans kills and reaps every child of this process: at Stop the
+// children synaps started itself have been stopped and reaped, so what is
+// left are orphans re-parented to the subreaper. Each is killed with its
+// process group (a setsid'd process leads its own); their own children
+// are re-parented to synaps in turn, hence the rounds.
+func reapOrphans() {
+	for round := 0; round < 16; round++ {
+		kids := children()
+		if len(kids) == 0 {
+			return
+		}
+		for _, pid := range kids {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		for _, pid := range kids {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, 0, nil)
+		}
+	}
+}
+
+// children lists the pids whose parent is this process.
+func children() []int {
+	self := strconv.Itoa(os.Getpid())
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		if f := strings.Fields(s[i+1:]); len(f) > 1 && f[1] == self {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
