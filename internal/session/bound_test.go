@@ -124,6 +124,7 @@ func TestOverlongRecordIsSkippedNotTheSession(t *testing.T) {
 		text(llm.RoleUser, "first"), use("t1"), result("t1"), text(llm.RoleAssistant, "done"),
 	})
 	old, _ := Create(base, "m", "/") // an older session --continue must not fall back to
+	old.Append(text(llm.RoleUser, "older"))
 	old.Close()
 	long := lines[3][:len(lines[3])-2] + strings.Repeat(" ", MaxRecord) + "]}}"
 	lines[3] = long
@@ -161,6 +162,7 @@ func TestOverlongRecordIsSkippedNotTheSession(t *testing.T) {
 func TestUnreadableSessionIsListedAndNotSkippedOver(t *testing.T) {
 	base := t.TempDir()
 	old, _ := Create(base, "m", "/")
+	old.Append(text(llm.RoleUser, "older"))
 	old.Close()
 	rewriteTime(t, old.Path, "2020-01-01T00:00:00Z")
 	bad := filepath.Join(Dir(base), "29990101-000000-bad1.jsonl")

@@ -78,30 +78,59 @@ type Session struct {
 	Warnings []string
 
 	mu sync.Mutex
-	// f is the open file, appended to; guarded by mu.
+	// f is the open file, appended to; guarded by mu. It is nil until
+	// the first record after the header is written (see header).
 	f *os.File
+	// header is the first line of a session not yet on disk; guarded by
+	// mu. A launch that sends nothing leaves no file, so --continue and
+	// `sessions list` never land on an empty session.
+	header *Record
+	// closed is set by Close; guarded by mu.
+	closed bool
 	// messages are the conversation so far; guarded by mu.
 	messages []llm.Message
 }
 
-// Create starts a new session file.
+// Create starts a new session. Its file is written with the first record
+// (a message, a compaction note): until then nothing is on disk, so a
+// launch that sends nothing leaves no session behind. The directory is
+// made now, so a base dir synaps cannot write to is said at start.
 func Create(baseDir, model, cwd string) (*Session, error) {
 	dir := Dir(baseDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the sessions directory: %w", err)
 	}
-	id := NewID(time.Now())
-	path := filepath.Join(dir, id+".jsonl")
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
+	now := time.Now()
+	id := NewID(now)
+	h := Record{V: Version, Type: TypeHeader, Time: now.UTC().Format(time.RFC3339Nano), ID: id, Model: model, Cwd: cwd}
+	return &Session{ID: id, Path: filepath.Join(dir, id+".jsonl"), header: &h}, nil
+}
+
+// Saved reports whether the session has a file: whether it can be
+// resumed.
+func (s *Session) Saved() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.header == nil
+}
+
+// createFile writes the pending header to a new file. Called with s.mu held.
+func (s *Session) createFile() error {
+	f, err := os.OpenFile(s.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("cannot create session file: %w", err)
+		return fmt.Errorf("cannot create session file: %w", err)
 	}
-	s := &Session{ID: id, Path: path, f: f}
-	if err := s.append(Record{Type: TypeHeader, ID: id, Model: model, Cwd: cwd}); err != nil {
+	b, err := json.Marshal(s.header)
+	if err == nil {
+		_, err = f.Write(append(b, '\n'))
+	}
+	if err != nil {
 		f.Close()
-		return nil, err
+		os.Remove(s.Path)
+		return fmt.Errorf("writing session %s: %w", s.ID, err)
 	}
-	return s, s.Sync()
+	s.f, s.header = f, nil
+	return nil
 }
 
 // CreateCompacted starts a session that continues session from: summary
@@ -217,8 +246,13 @@ func (s *Session) encode(r Record) ([]byte, error) {
 func (s *Session) write(line []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.f == nil {
+	if s.closed {
 		return errors.New("session is closed")
+	}
+	if s.f == nil && s.header != nil {
+		if err := s.createFile(); err != nil {
+			return err
+		}
 	}
 	// One write per record: a crash leaves at most this line cut short.
 	if _, err := s.f.Write(line); err != nil {
@@ -245,10 +279,12 @@ func (s *Session) Messages() []llm.Message {
 	return append([]llm.Message(nil), s.messages...)
 }
 
-// Close syncs and closes the file.
+// Close syncs and closes the file. A session that never wrote a record
+// leaves no file.
 func (s *Session) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.closed = true
 	if s.f == nil {
 		return nil
 	}
@@ -275,7 +311,8 @@ type Info struct {
 	Error string `json:"error,omitempty"`
 }
 
-// List returns the sessions, newest first.
+// List returns the sessions, newest first. Empty sessions (a header and
+// nothing else) are left out.
 func List(baseDir string) ([]Info, error) {
 	entries, err := os.ReadDir(Dir(baseDir))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -299,6 +336,11 @@ func List(baseDir string) ([]Info, error) {
 				info.Time = t.UTC().Format(time.RFC3339Nano)
 			}
 			out = append(out, info)
+			continue
+		}
+		if len(d.Messages) == 0 && d.Compaction == nil && d.Skipped == 0 {
+			// A launch that sent nothing (older versions wrote a file for
+			// it): nothing to resume, so neither listed nor continued.
 			continue
 		}
 		info := Info{ID: id, Time: d.Header.Time, Model: d.Header.Model, Cwd: d.Header.Cwd, Messages: len(d.Messages), Damaged: d.Skipped}

@@ -243,10 +243,65 @@ func TestLatestWithinOneSecond(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.Append(llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "hi"}}})
 		s.Close()
 		last = s.ID
 		if got, _ := Latest(base); got != last {
 			t.Fatalf("Latest = %s, want the session just created %s", got, last)
 		}
+	}
+}
+
+// A launch that sends nothing leaves no file, and an empty file an older
+// synaps left is neither listed nor continued: --continue takes the newest
+// session that has a message.
+func TestEmptySessionIsNotSavedListedOrContinued(t *testing.T) {
+	base := t.TempDir()
+	real, err := Create(base, "m", "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := real.Append(text(llm.RoleUser, "real work")); err != nil {
+		t.Fatal(err)
+	}
+	real.Close()
+	rewriteTime(t, real.Path, "2020-01-01T00:00:00Z")
+
+	for i := 0; i < 2; i++ {
+		empty, err := Create(base, "m", "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if empty.Saved() {
+			t.Errorf("a session with no record says it is saved")
+		}
+		empty.Sync()
+		if err := empty.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(empty.Path); !os.IsNotExist(err) {
+			t.Errorf("a launch that sent nothing left %s (stat: %v)", empty.Path, err)
+		}
+	}
+	// What an older synaps wrote for a launch that sent nothing.
+	old := filepath.Join(Dir(base), "29990101-000000-emp1.jsonl")
+	os.WriteFile(old, []byte(`{"v":1,"type":"session","time":"2999-01-01T00:00:00Z","id":"29990101-000000-emp1"}`+"\n"), 0o600)
+
+	list, err := List(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, in := range list {
+		ids = append(ids, in.ID)
+	}
+	if d := cmp.Diff([]string{real.ID}, ids); d != "" {
+		t.Errorf("listed sessions (-want +got):\n%s", d)
+	}
+	if id, err := Latest(base); id != real.ID || err != nil {
+		t.Errorf("Latest = %q, %v; want the session with a message, %s", id, err, real.ID)
+	}
+	if !real.Saved() {
+		t.Errorf("a session with a message says it is not saved")
 	}
 }
