@@ -174,6 +174,8 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
 	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+	} else {
+		msg += fmt.Sprintf("\n\nTo run it as a prompt: synaps -p %q", strings.Join(args, " "))
 	}
 	return usageError{errors.New(msg)}
 }
