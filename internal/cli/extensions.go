@@ -351,6 +351,10 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The lines before the last rotation come first.
+			if older, err := os.ReadFile(path + ".1"); err == nil {
+				data = append(older, data...)
+			}
 			all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 			if lines > 0 && len(all) > lines {
 				all = all[len(all)-lines:]
@@ -359,6 +363,6 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().IntVarP(&lines, "lines", "n", 100, "how many of the last lines to print (0: all)")
+	cmd.Flags().IntVarP(&lines, "lines", "n", 100, "how many of the last lines to print (0: all, the rotated <id>.log.1 included)")
 	return cmd
 }

@@ -18,6 +18,9 @@ import (
 
 func TestMain(m *testing.M) {
 	exttest.Main()
+	if os.Getenv(logWriterEnv) != "" {
+		os.Exit(runLogWriter())
+	}
 	goleak.VerifyTestMain(m)
 }
 

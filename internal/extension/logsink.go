@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -18,14 +19,25 @@ const maxLogFile = 8 << 20
 
 // logSink records one extension's stderr and synaps's notes about it, in
 // extensions/logs/<id>.log and in a bounded in-memory tail.
+//
+// Several synaps processes (parallel sessions) write the same plugin's log
+// at once. Each entry is appended under an exclusive flock on
+// <id>.log.lock, and under that lock the writer first follows the path if
+// another process has rotated the file and rotates only when the file at
+// the path — not its own count — has reached the limit. So the file is
+// rotated once however many processes write, and no entry goes to a file
+// that a second rotation has already removed.
 type logSink struct {
 	mu sync.Mutex
 	// path is the log file; "" when logs are kept in memory only. Guarded by mu.
 	path string
 	// f is the open log file or nil; guarded by mu.
 	f *os.File
-	// size is f's current size; guarded by mu.
-	size int64
+	// lock is the open <id>.log.lock, or nil when it could not be opened
+	// (then rotation is not safe against other processes). Guarded by mu.
+	lock *os.File
+	// max is the rotation size (maxLogFile; tests shorten it). Guarded by mu.
+	max int64
 	// tail is a ring of the last tailLines lines; next is the slot to
 	// write; full says the ring has wrapped. Guarded by mu.
 	tail []string
@@ -34,7 +46,7 @@ type logSink struct {
 }
 
 func newLogSink(dir, id string) *logSink {
-	s := &logSink{tail: make([]string, tailLines)}
+	s := &logSink{tail: make([]string, tailLines), max: maxLogFile}
 	if dir == "" {
 		return s
 	}
@@ -47,12 +59,16 @@ func newLogSink(dir, id string) *logSink {
 		s.path = ""
 		return s
 	}
-	if info, err := f.Stat(); err == nil {
-		s.size = info.Size()
-	}
 	s.f = f
+	s.lock, err = os.OpenFile(s.path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		s.lock = nil
+		s.appendEntry(fmt.Sprintf("%s [synaps] cannot open the log's lock file (%v); with parallel sessions, rotation may lose lines\n", stamp(), err))
+	}
 	return s
 }
+
+func stamp() string { return time.Now().Format("2006-01-02T15:04:05.000Z07:00") }
 
 // stderr records a line the extension wrote to stderr.
 func (s *logSink) stderr(line string) { s.write("", line) }
@@ -73,19 +89,50 @@ func (s *logSink) write(prefix, line string) {
 	if s.f == nil {
 		return
 	}
-	entry := time.Now().Format("2006-01-02T15:04:05.000Z07:00") + " " + prefix + line + "\n"
-	if s.size+int64(len(entry)) > maxLogFile {
-		s.f.Close()
-		_ = os.Rename(s.path, s.path+".1")
-		f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-		if err != nil {
-			s.f = nil
+	s.appendEntry(stamp() + " " + prefix + line + "\n")
+}
+
+// appendEntry appends one entry to the log file, rotating it first when
+// the entry would take it past max. Called with mu held and f open.
+func (s *logSink) appendEntry(entry string) {
+	if s.lock != nil {
+		fd := int(s.lock.Fd())
+		if syscall.Flock(fd, syscall.LOCK_EX) == nil {
+			defer syscall.Flock(fd, syscall.LOCK_UN)
+		}
+	}
+	cur, err := s.f.Stat()
+	if err != nil {
+		return
+	}
+	// Another process rotated the file: write where the path points now.
+	if at, err := os.Stat(s.path); err != nil || !os.SameFile(cur, at) {
+		if !s.reopen() {
 			return
 		}
-		s.f, s.size = f, 0
+		if cur, err = s.f.Stat(); err != nil {
+			return
+		}
 	}
-	n, _ := s.f.WriteString(entry)
-	s.size += int64(n)
+	if size := cur.Size(); size > 0 && size+int64(len(entry)) > s.max {
+		_ = os.Rename(s.path, s.path+".1")
+		if !s.reopen() {
+			return
+		}
+	}
+	_, _ = s.f.WriteString(entry)
+}
+
+// reopen opens the file at path again (creating it), closing the old one.
+func (s *logSink) reopen() bool {
+	s.f.Close()
+	f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		s.f = nil
+		return false
+	}
+	s.f = f
+	return true
 }
 
 // lines returns up to n recent lines, oldest first.
@@ -126,5 +173,9 @@ func (s *logSink) close() {
 	if s.f != nil {
 		s.f.Close()
 		s.f = nil
+	}
+	if s.lock != nil {
+		s.lock.Close()
+		s.lock = nil
 	}
 }
