@@ -140,3 +140,56 @@ func TestInterruptExits130(t *testing.T) {
 		}
 	}
 }
+
+// TestChatInterruptWhileWaiting: Ctrl-C while `synaps chat` waits for
+// input (stdin still open) ends chat with 130 at once; it does not wait
+// for another line.
+func TestChatInterruptWhileWaiting(t *testing.T) {
+	synaps, err := exec.LookPath("synaps")
+	if err != nil {
+		t.Skipf("synaps is not on PATH (TestMain puts this test binary there): %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "turns.jsonl"), []byte(`{"text":"Hello there."}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(synaps, "chat", "--model", "script:turns.jsonl", "--no-extensions")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SYNAPS_BASE_DIR="+filepath.Join(dir, "base"), "HOME="+dir, "NO_COLOR=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// A turn, then a slash command: its output comes after the turn has
+	// ended and given SIGINT back, so chat is then waiting for input.
+	if _, err := stdin.Write([]byte("hi\n/model\n")); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() && !strings.Contains(sc.Text(), "model: script:turns.jsonl") {
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() {
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("chat ended with %v, want exit code %d\nstderr:\n%s", err, ExitInterrupted, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "synaps: interrupted") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
