@@ -318,6 +318,7 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	if err != nil {
 		res = tool.Result{Output: fmt.Sprintf("tool %s failed: %v", use.Name, err), IsError: true}
 	}
+	call.Diff = res.Diff
 	// Cut before the hooks: a redactor must see all of what the model
 	// will get, and what the model gets is what the hooks saw.
 	res.Output = a.capped(res.Output)

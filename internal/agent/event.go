@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // EventType names what an Event reports.
@@ -46,7 +47,10 @@ type ToolCall struct {
 	Input, InputRequested []byte
 	Output                string
 	IsError               bool
-	Duration              time.Duration
+	// Diff is what the call changed in a file, for the UI to show; the
+	// model got only Output. Nil when the tool reported none.
+	Diff     *tool.Diff
+	Duration time.Duration
 	// Who intervened: the extension that blocked, modified or replaced.
 	BlockedBy  string
 	ModifiedBy []string

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // renderer prints agent events as plain lines: what `synaps chat`, `synaps
@@ -86,5 +87,35 @@ func (r *renderer) toolEnd(c *agent.ToolCall) {
 			fmt.Fprintf(r.out, "    %s\n", line)
 		}
 	}
+	if c.Diff != nil && !c.IsError {
+		r.diff(c.Diff)
+	}
 	fmt.Fprintf(r.out, "    %s\n", r.style("2", fmt.Sprintf("(%s)", c.Duration.Round(1e6))))
+}
+
+// diff prints what a call changed in a file: a summary, then the first
+// lines of the diff with their line numbers, removed lines marked - (red
+// on a colour terminal), added + (green).
+func (r *renderer) diff(d *tool.Diff) {
+	fmt.Fprintf(r.out, "    %s\n", r.style("2", agent.DiffSummary(d)))
+	lines, more := agent.DiffPreview(d, agent.DiffPreviewLines)
+	for _, l := range lines {
+		line := strings.TrimRight(fmt.Sprintf("%s %s %s", l.Number, l.Kind, l.Text), " ")
+		switch l.Kind {
+		case tool.DiffRemoved:
+			line = r.style("31", line)
+		case tool.DiffAdded:
+			line = r.style("32", line)
+		default:
+			line = r.style("2", line)
+		}
+		fmt.Fprintf(r.out, "    %s\n", line)
+	}
+	if more > 0 {
+		noun := "lines"
+		if more == 1 {
+			noun = "line"
+		}
+		fmt.Fprintf(r.out, "    %s\n", r.style("2", fmt.Sprintf("… %d more diff %s", more, noun)))
+	}
 }

@@ -177,6 +177,9 @@ func toolCallJSON(c *agent.ToolCall) map[string]any {
 	if len(c.ReplacedBy) > 0 {
 		m["replaced_by"] = c.ReplacedBy
 	}
+	if c.Diff != nil {
+		m["diff"] = c.Diff
+	}
 	return m
 }
 

@@ -29,6 +29,9 @@ type Spec struct {
 type Result struct {
 	Output  string
 	IsError bool
+	// Diff is what the call changed in a file, for people only (see
+	// Diff); nil when it changed none.
+	Diff *Diff
 }
 
 // Tool is anything the model can call.

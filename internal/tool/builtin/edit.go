@@ -124,7 +124,10 @@ func (e *editTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	if err := writeFileAtomic(p, []byte(updated), fi.Mode().Perm()); err != nil {
 		return fsError(name, err), nil
 	}
-	return tool.Result{Output: fmt.Sprintf("edited %s: replaced %s (%s)", name, plural(count, "occurrence"), listLines(lines))}, nil
+	return tool.Result{
+		Output: fmt.Sprintf("edited %s: replaced %s (%s)", name, plural(count, "occurrence"), listLines(lines)),
+		Diff:   tool.NewDiff(name, content, updated),
+	}, nil
 }
 
 // matchLines returns the distinct 1-based line numbers where sub starts

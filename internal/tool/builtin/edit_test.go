@@ -86,7 +86,7 @@ func TestEdit(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := run(t, tools(t, Options{WorkDir: dir})["edit"], mustJSON(t, tc.input))
-			if d := cmp.Diff(tc.want, got); d != "" {
+			if d := cmp.Diff(tc.want, got, ignoreDiff); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}
 			want := tc.after

@@ -56,6 +56,9 @@ func (w *writeTool) Run(ctx context.Context, input json.RawMessage) (tool.Result
 	p := w.o.resolve(name)
 	mode := fs.FileMode(0o644)
 	verb := "created"
+	// before is the file's text when it existed and was text: what the
+	// diff shows the write changed.
+	var before *string
 	if fi, err := os.Stat(p); err == nil {
 		if fi.IsDir() {
 			return fail("%s is a directory; give the path of a file inside it", name), nil
@@ -64,6 +67,12 @@ func (w *writeTool) Run(ctx context.Context, input json.RawMessage) (tool.Result
 		verb = "overwrote"
 		if real, err := filepath.EvalSymlinks(p); err == nil {
 			p = real // replace the link's target, not the link
+		}
+		if fi.Mode().IsRegular() && fi.Size() <= maxDiffedFile {
+			if old, err := os.ReadFile(p); err == nil && !isBinary(old) {
+				s := string(old)
+				before = &s
+			}
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fsError(name, err), nil
@@ -74,8 +83,19 @@ func (w *writeTool) Run(ctx context.Context, input json.RawMessage) (tool.Result
 	if err := writeFileAtomic(p, []byte(*in.Content), mode); err != nil {
 		return fsError(name, err), nil
 	}
-	return tool.Result{Output: verb + " " + name + " (" + plural(len(*in.Content), "byte") + " written)"}, nil
+	res := tool.Result{Output: verb + " " + name + " (" + plural(len(*in.Content), "byte") + " written)"}
+	switch {
+	case verb == "created":
+		res.Diff = tool.NewFileDiff(name, *in.Content)
+	case before != nil && !isBinary([]byte(*in.Content)):
+		res.Diff = tool.NewDiff(name, *before, *in.Content)
+	}
+	return res, nil
 }
+
+// maxDiffedFile is the largest file whose old content write reads to
+// show a diff; a bigger one is replaced without one.
+const maxDiffedFile = 8 << 20
 
 // writeFileAtomic writes data to a temporary file in path's directory and
 // renames it over path, so a reader never sees a half-written file. The

@@ -43,7 +43,7 @@ func TestWrite(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := run(t, write, mustJSON(t, tc.input))
-			if d := cmp.Diff(tc.want, got); d != "" {
+			if d := cmp.Diff(tc.want, got, ignoreDiff); d != "" {
 				t.Fatalf("(-want +got):\n%s", d)
 			}
 			if tc.file == "" {
