@@ -1,10 +1,12 @@
 package extension
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -60,7 +62,64 @@ func (t *extTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, 
 			return tool.Result{Output: fmt.Sprintf("extension %s: %v", t.ext.ID(), err), IsError: true}, nil
 		}
 	}
-	return NormalizeToolResult(raw), nil
+	res := NormalizeToolResult(raw)
+	diff, err := DecodeToolDiff(raw, t.decl.Name)
+	if err != nil {
+		// Said in the extension's log, where its author looks; the call
+		// itself succeeded, so the model's result is unaffected.
+		t.ext.log.note("%v", err)
+	}
+	res.Diff = diff
+	return res, nil
+}
+
+// maxDiffSide is the most bytes of a diff's before or after text that are
+// diffed: a diff is shown to people, never to the model.
+const maxDiffSide = 4 << 20
+
+// DecodeToolDiff reads the optional "diff" of a tool result object:
+// {"path": "notes.txt", "before": "old text" | null, "after": "new text"}
+// — what the tool changed in one file, shown to the user as built-in
+// edit's diff is; a missing or null "before" means the file was created.
+// No diff is (nil, nil); a malformed one is an error that says what to
+// fix (the result itself still counts).
+func DecodeToolDiff(raw json.RawMessage, toolName string) (*tool.Diff, error) {
+	if !bytes.Contains(raw, []byte(`"diff"`)) {
+		return nil, nil // the common case, without decoding the result twice
+	}
+	var obj struct {
+		Diff json.RawMessage `json:"diff"`
+	}
+	if json.Unmarshal(raw, &obj) != nil || isNull(obj.Diff) {
+		return nil, nil
+	}
+	var d struct {
+		Path   *string `json:"path"`
+		Before *string `json:"before"`
+		After  *string `json:"after"`
+	}
+	bad := func(why string) error {
+		return fmt.Errorf("tool %s: result \"diff\" %s; it is not shown (send {\"path\": string, \"before\": string or null, \"after\": string})", toolName, why)
+	}
+	if err := json.Unmarshal(obj.Diff, &d); err != nil {
+		return nil, bad("is not an object of strings")
+	}
+	switch {
+	case d.Path == nil || *d.Path == "":
+		return nil, bad("has no \"path\"")
+	case d.After == nil:
+		return nil, bad("has no \"after\"")
+	case len(*d.After) > maxDiffSide || d.Before != nil && len(*d.Before) > maxDiffSide:
+		before := d.Before
+		d := &tool.Diff{Path: *d.Path, TooLarge: true, Added: strings.Count(*d.After, "\n")}
+		if before != nil {
+			d.Removed = strings.Count(*before, "\n")
+		}
+		return d, nil
+	case d.Before == nil:
+		return tool.NewFileDiff(*d.Path, *d.After), nil
+	}
+	return tool.NewDiff(*d.Path, *d.Before, *d.After), nil
 }
 
 type toolCallParams struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // Sizes of the collapsed renderings.
@@ -121,6 +122,35 @@ func toolLines(tc *agent.ToolCall, st styles, width int) []string {
 	}
 	if more > 0 {
 		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more %s", more, plural(more, "line", "lines"))))
+	}
+	if tc.Diff != nil && !tc.IsError {
+		lines = append(lines, diffLines(tc.Diff, st, width)...)
+	}
+	return lines
+}
+
+// diffLines renders what a call changed in a file under its output: a
+// summary, then the diff's first lines with their numbers, removed lines
+// "-" in red and added "+" in green, collapsed after
+// agent.DiffPreviewLines like long output.
+func diffLines(d *tool.Diff, st styles, width int) []string {
+	bar := st.dim.Render("  │ ")
+	lines := []string{fit(bar+st.dim.Render(agent.DiffSummary(d)), width)}
+	shown, more := agent.DiffPreview(d, agent.DiffPreviewLines)
+	for _, l := range shown {
+		text := strings.TrimRight(l.Number+" "+l.Kind+" "+l.Text, " ")
+		switch l.Kind {
+		case tool.DiffRemoved:
+			text = st.bad.Render(text)
+		case tool.DiffAdded:
+			text = st.ok.Render(text)
+		default:
+			text = st.dim.Render(text)
+		}
+		lines = append(lines, fit(bar+text, width))
+	}
+	if more > 0 {
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more diff %s", more, plural(more, "line", "lines"))))
 	}
 	return lines
 }
