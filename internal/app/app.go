@@ -49,6 +49,14 @@ type Options struct {
 	OnEvent func(agent.Event)
 	// Version is synaps's version, sent to extensions.
 	Version string
+	// NoModelOK opens the session even when no model is configured or
+	// the model does not resolve: Agent stays nil and ModelErr says why,
+	// until SetModel (/model NAME) succeeds. The terminal UI uses it, so
+	// that everything needing no model works without one.
+	NoModelOK bool
+	// Progress hears which extensions are still starting (see
+	// extension.Options.Progress).
+	Progress func(starting []string)
 	// MaxTurns caps model requests per user message (0: default).
 	MaxTurns int
 }
@@ -61,8 +69,10 @@ type App struct {
 	Tools            *tool.Registry
 	Skills           []skill.Skill
 	Session          *session.Session
-	Agent            *agent.Agent
+	Agent            *agent.Agent // nil while there is no model (NoModelOK)
 	Model            string
+	// ModelErr says why there is no model (NoModelOK): what to configure.
+	ModelErr error
 	// Notes are things the user should see at start (skills that failed
 	// to load, a resumed session).
 	Notes []string
@@ -123,6 +133,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 					o.OnEvent(agent.Event{Type: agent.EventNotice, Text: msg})
 				}
 			},
+			Progress: o.Progress,
 		})
 		if err := a.Host.Start(ctx); err != nil {
 			return nil, err
@@ -140,21 +151,27 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		}
 	}
 	model := o.Model
+	var modelErr error
 	if model == "" {
-		if model, err = DefaultModel(getenv, cfg); err != nil {
-			a.Close(ctx)
-			return nil, err
-		}
+		model, modelErr = DefaultModel(getenv, cfg)
 	}
-	if err := a.SetModel(model); err != nil {
-		a.Close(ctx)
-		return nil, err
+	if modelErr == nil {
+		modelErr = a.SetModel(model)
+	}
+	if modelErr != nil {
+		if !o.NoModelOK {
+			a.Close(ctx)
+			return nil, modelErr
+		}
+		a.ModelErr = modelErr
 	}
 	if err := a.openSession(); err != nil {
 		a.Close(ctx)
 		return nil, err
 	}
-	a.newAgent()
+	if a.provider != nil {
+		a.newAgent()
+	}
 	return a, nil
 }
 
@@ -222,8 +239,8 @@ func (a *App) SetModel(name string) error {
 	if err != nil {
 		return err
 	}
-	a.Model, a.provider, a.modelID = name, p, id
-	if a.Agent != nil {
+	a.Model, a.provider, a.modelID, a.ModelErr = name, p, id, nil
+	if a.Session != nil {
 		a.newAgent()
 	}
 	return nil

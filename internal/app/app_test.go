@@ -278,3 +278,41 @@ func TestHookTimeoutFromConfig(t *testing.T) {
 		t.Fatalf("log = %q", logs)
 	}
 }
+
+// TestOpenWithoutModel: with NoModelOK a session opens without a model;
+// what needs none works, what needs one says how to configure it, and
+// /model NAME makes the agent.
+func TestOpenWithoutModel(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	if _, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Getenv: noEnv, NoExtensions: true}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+		t.Fatalf("without NoModelOK: err = %v, want the no-model error", err)
+	}
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Getenv: noEnv, NoExtensions: true, NoModelOK: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close(context.Background()) })
+	if a.Agent != nil || a.ModelErr == nil || !strings.Contains(a.ModelErr.Error(), "ANTHROPIC_API_KEY") {
+		t.Fatalf("Agent %v, ModelErr %v; want no agent and the error saying what to set", a.Agent, a.ModelErr)
+	}
+	for _, line := range []string{"/help", "/sessions", "/extensions list", "/clear"} {
+		if _, err := a.Slash(context.Background(), line); err != nil && !strings.Contains(err.Error(), "extensions are off") {
+			t.Errorf("%s without a model: %v", line, err)
+		}
+	}
+	for _, line := range []string{"/model", "/compact"} {
+		if _, err := a.Slash(context.Background(), line); err == nil || !strings.Contains(err.Error(), "/model NAME") {
+			t.Errorf("%s without a model: err = %v, want how to choose one", line, err)
+		}
+	}
+	write(t, filepath.Join(work, "turns.jsonl"), `{"text":"hi"}`)
+	if _, err := a.Slash(context.Background(), "/model script:turns.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	if a.Agent == nil || a.ModelErr != nil {
+		t.Fatalf("after /model: Agent %v, ModelErr %v", a.Agent, a.ModelErr)
+	}
+	if err := a.Agent.Send(context.Background(), "hello"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -27,6 +27,7 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/compact", "summarise the conversation into a new session"},
 	{"/clear", "start a new, empty session"},
 	{"/sessions", "list saved sessions"},
+	{"/resume [ID]", "continue a saved session, showing its conversation (without ID: list them)"},
 	{"/help", "show this help"},
 	{"/quit", "end the session"},
 }
@@ -37,6 +38,9 @@ type SlashResult struct {
 	Output string
 	// Quit ends the session.
 	Quit bool
+	// Resumed: the command switched to a saved session, whose
+	// conversation a UI shows.
+	Resumed bool
 }
 
 // IsSlash reports whether a line of input is a slash command.
@@ -65,6 +69,9 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		return a.slashExtensions(ctx, f[1:])
 	case "/model":
 		if len(f) == 1 {
+			if a.Model == "" {
+				return SlashResult{}, a.NoModel()
+			}
 			return SlashResult{Output: "model: " + a.Model}, nil
 		}
 		if err := a.SetModel(f[1]); err != nil {
@@ -77,6 +84,18 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			return SlashResult{}, err
 		}
 		return SlashResult{Output: FormatSessions(list)}, nil
+	case "/resume":
+		if len(f) == 1 {
+			list, err := session.List(a.BaseDir)
+			if err != nil {
+				return SlashResult{}, err
+			}
+			return SlashResult{Output: FormatSessions(list) + "/resume ID continues one of them\n"}, nil
+		}
+		if err := a.Resume(ctx, f[1]); err != nil {
+			return SlashResult{}, err
+		}
+		return SlashResult{Output: fmt.Sprintf("resumed session %s (%d messages)", a.Session.ID, len(a.Session.Messages())), Resumed: true}, nil
 	case "/clear":
 		if err := a.NewSession(ctx); err != nil {
 			return SlashResult{}, err
@@ -148,7 +167,7 @@ func SetDisabled(baseDir, id string, disabled bool) error {
 
 // NewSession ends the current session and starts an empty one.
 func (a *App) NewSession(ctx context.Context) error {
-	if err := a.Agent.End(ctx); err != nil {
+	if err := a.endSession(ctx); err != nil {
 		return err
 	}
 	s, err := session.Create(a.BaseDir, a.Model, a.WorkDir)
@@ -156,13 +175,53 @@ func (a *App) NewSession(ctx context.Context) error {
 		return err
 	}
 	a.Session = s
-	a.newAgent()
+	if a.provider != nil {
+		a.newAgent()
+	}
 	return nil
+}
+
+// Resume ends the current session and continues the saved session id.
+// The current one stays if id cannot be opened.
+func (a *App) Resume(ctx context.Context, id string) error {
+	s, err := session.Open(a.BaseDir, id)
+	if err != nil {
+		return fmt.Errorf("/resume %s: %w; /sessions lists the saved sessions", id, err)
+	}
+	if err := a.endSession(ctx); err != nil {
+		s.Close()
+		return err
+	}
+	a.Session = s
+	if a.provider != nil {
+		a.newAgent()
+	}
+	return nil
+}
+
+// endSession ends the current session: on_session_end through the
+// agent, or, without a model (so without an agent), just the file.
+func (a *App) endSession(ctx context.Context) error {
+	if a.Agent == nil {
+		return a.Session.Close()
+	}
+	return a.Agent.End(ctx)
+}
+
+// NoModel is the error for what needs a model when there is none.
+func (a *App) NoModel() error {
+	if a.ModelErr != nil {
+		return fmt.Errorf("%w; or choose one now with /model NAME", a.ModelErr)
+	}
+	return errors.New("no model: choose one with /model NAME")
 }
 
 // Compact asks the model to summarise the conversation, starts a new
 // session that carries the summary and fires on_compaction.
 func (a *App) Compact(ctx context.Context) error {
+	if a.provider == nil {
+		return a.NoModel()
+	}
 	msgs := a.Session.Messages()
 	if len(msgs) == 0 {
 		return errors.New("nothing to compact yet")
@@ -187,7 +246,7 @@ func (a *App) Compact(ctx context.Context) error {
 		return errors.New("compacting: the model returned no summary")
 	}
 	old := a.Session.ID
-	if err := a.Agent.End(ctx); err != nil {
+	if err := a.endSession(ctx); err != nil {
 		return err
 	}
 	s, err := session.CreateCompacted(a.BaseDir, a.Model, a.WorkDir, old, summary.String())

@@ -40,6 +40,11 @@ type Options struct {
 	MaxBody int
 	// Registry receives extension tools; nil: the host makes its own.
 	Registry *tool.Registry
+	// Progress, when set, hears which extensions are still starting: all
+	// of them once discovered, then after each start ends (started or
+	// failed) the rest, finally none. A UI shows them instead of a blank
+	// screen. Calls do not overlap.
+	Progress func(starting []string)
 	// Trace receives trace records; nil: extensions/trace.jsonl when
 	// SYNAPS_EXTENSIONS_TRACE is on, else none.
 	Trace interface{ Write([]byte) (int, error) }
@@ -192,12 +197,28 @@ func (h *Host) startWith(ctx context.Context, plugins []*Plugin, warnings []stri
 			exts = append(exts, e)
 		}
 	}
+	progress := h.opts.Progress
+	if progress == nil {
+		progress = func([]string) {}
+	}
+	var (
+		pmu     sync.Mutex
+		waiting = make([]string, len(exts))
+	)
+	for i, e := range exts {
+		waiting[i] = e.ID()
+	}
+	progress(slices.Clone(waiting))
 	var wg sync.WaitGroup
 	for _, e := range exts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			e.start(ctx)
+			pmu.Lock()
+			defer pmu.Unlock()
+			waiting = slices.DeleteFunc(waiting, func(id string) bool { return id == e.ID() })
+			progress(slices.Clone(waiting))
 		}()
 	}
 	wg.Wait()

@@ -523,3 +523,28 @@ func TestFailedReloadKeepsTheRunningSet(t *testing.T) {
 func processAlive(pid int) bool {
 	return syscall.Kill(pid, 0) == nil
 }
+
+// TestStartReportsProgress: a UI hears which extensions are starting,
+// then the shrinking rest, ending with none; disabled plugins are not
+// started, so never listed.
+func TestStartReportsProgress(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "alpha", nil, fakeSpec{})
+	fakePlugin(t, base, "beta", nil, fakeSpec{})
+	fakePlugin(t, base, "off", nil, fakeSpec{})
+	global, _ := config.Parse("cfg", []byte("disabled_plugins = off\n"))
+	var calls [][]string
+	startHost(t, base, func(o *Options) {
+		o.Config = global
+		o.Progress = func(starting []string) { calls = append(calls, starting) }
+	})
+	if len(calls) != 3 {
+		t.Fatalf("progress calls %q, want 3: both, one, none", calls)
+	}
+	if d := cmp.Diff([]string{"alpha", "beta"}, calls[0]); d != "" {
+		t.Errorf("first call (-want +got):\n%s", d)
+	}
+	if len(calls[1]) != 1 || (calls[1][0] != "alpha" && calls[1][0] != "beta") || len(calls[2]) != 0 {
+		t.Errorf("later calls %q, want one id then none", calls[1:])
+	}
+}

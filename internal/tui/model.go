@@ -34,6 +34,9 @@ const (
 	inputMaxHeight = 8
 	// matchesShown is the most slash completions listed under the input.
 	matchesShown = 8
+	// resizeSettle is how long the size must stay put before the
+	// transcript is printed again for it.
+	resizeSettle = 150 * time.Millisecond
 )
 
 // placeholder is what the empty input says.
@@ -56,9 +59,10 @@ type (
 	}
 	// workDoneMsg ends a worker: a turn or a slash command.
 	workDoneMsg struct {
-		out  string // text to print (slash output)
-		err  error
-		quit bool
+		out     string        // text to print (slash output)
+		history []llm.Message // a resumed session's conversation, to print
+		err     error
+		quit    bool
 		state
 	}
 	// printedMsg: the last print reached the terminal.
@@ -70,6 +74,15 @@ type (
 	shutdownMsg  struct{}
 	// disarmMsg: the window for a second ctrl+c has passed.
 	disarmMsg struct{}
+	// resizedMsg: the n-th resize has had time to settle.
+	resizedMsg struct{ n int }
+	// openedMsg: the session is open (or failed to open).
+	openedMsg struct {
+		app *app.App
+		err error
+	}
+	// progressMsg: these extensions are still starting.
+	progressMsg struct{ starting []string }
 )
 
 // state is what the status line and completion show of the app, read by
@@ -112,12 +125,16 @@ type running struct {
 }
 
 type model struct {
-	ctx     context.Context // Run's; work contexts derive from it
-	app     *app.App        // touched only here when idle, or by the worker
-	br      *bridge
-	st      styles
-	profile colorprofile.Profile
-	md      markdown
+	ctx context.Context // Run's; work contexts derive from it
+	// app is touched only here when idle, or by the worker; nil until
+	// the session is open (opening).
+	app      *app.App
+	opening  bool
+	starting []string // extensions still starting (at open, and on reload)
+	br       *bridge
+	st       styles
+	profile  colorprofile.Profile
+	md       markdown
 
 	// wg counts workers; cancel stops the running one (nil when idle).
 	wg     *sync.WaitGroup
@@ -151,20 +168,32 @@ type model struct {
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string
 
-	// Printing: outbox waits while a print is in flight, so that lines
-	// reach the terminal in order.
-	outbox   []string
+	// The transcript: entries[:printed] are on the terminal; the rest
+	// wait while a print is in flight, so that lines reach the terminal
+	// in order. redraw: print it all again (the terminal was resized).
+	entries  []entry
+	printed  int
 	printing bool
+	redraw   bool
 	quitting bool
+
+	// viewRows is how many rows the view took when last drawn;
+	// sized: the terminal's size is known; resizes counts size changes,
+	// so that only the last of a burst redraws.
+	viewRows int
+	sized    bool
+	resizes  int
 }
 
 func newModel(ctx context.Context, a *app.App, br *bridge, profile colorprofile.Profile, environ []string) *model {
 	m := &model{
 		ctx: ctx, app: a, br: br, st: newStyles(), profile: profile,
-		wg: &sync.WaitGroup{}, width: 80, height: 24,
+		wg: &sync.WaitGroup{}, width: 80, height: 24, opening: a == nil,
 	}
 	m.md.style = markdownStyle(profile, environ)
-	m.state = readState(a)
+	if a != nil {
+		m.state = readState(a)
+	}
 	m.cands = defaultCandidates(m.state.ids)
 
 	ta := textarea.New()
@@ -197,14 +226,50 @@ func newModel(ctx context.Context, a *app.App, br *bridge, profile colorprofile.
 }
 
 func (m *model) Init() tea.Cmd {
+	health := tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthMsg{} })
+	if m.opening {
+		return tea.Batch(m.spin.Tick, health)
+	}
+	m.greet()
+	return tea.Batch(m.flush(), health)
+}
+
+// header is the transcript's first line.
+func (m *model) header(version string) string {
+	return m.st.accent.Render("synaps") + m.st.dim.Render(" "+version+" · esc interrupts · ctrl+c twice quits · /help · docs/keys.md")
+}
+
+// opened takes the open session, greets, and runs what was typed
+// while it opened.
+func (m *model) opened(msg openedMsg) tea.Cmd {
+	m.opening, m.starting = false, nil
+	if msg.err != nil {
+		return m.quit() // Run returns the error; the command line prints it
+	}
+	m.app = msg.app
+	m.state = readState(m.app)
+	m.cands = defaultCandidates(m.state.ids)
+	m.greet()
+	return m.next()
+}
+
+// greet prints what the user should know as the session starts: notes,
+// the earlier conversation of a resumed session, how to configure a
+// model if there is none; and asks to trust the project's plugins.
+func (m *model) greet() {
 	for _, n := range m.app.Notes {
-		m.print(m.st.dim.Render("· " + n))
+		m.print(m.st.dim.Render("· " + sanitize(n)))
+	}
+	if msgs := m.app.Session.Messages(); len(msgs) > 0 {
+		m.printHistory(msgs)
+	}
+	if m.app.Agent == nil {
+		m.print(m.st.warn.Render("· ") + sanitize(m.app.NoModel().Error()))
 	}
 	if n := app.UntrustedCount(m.app.Statuses()); n > 0 {
 		m.untrusted = n
 		m.ask(promptTrust)
 	}
-	return tea.Batch(m.flush(), tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthMsg{} }))
 }
 
 // Update handles msg, then prints whatever it queued.
@@ -223,8 +288,21 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		changed := m.sized && (msg.Width != m.width || msg.Height != m.height)
+		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		m.input.SetWidth(msg.Width)
+		if !changed {
+			return nil
+		}
+		// Dragging a window edge sends a burst of sizes: redraw once
+		// it settles.
+		m.resizes++
+		n := m.resizes
+		return tea.Tick(resizeSettle, func(time.Time) tea.Msg { return resizedMsg{n} })
+	case resizedMsg:
+		if msg.n == m.resizes {
+			m.redraw = true
+		}
 		return nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
@@ -240,15 +318,20 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case workDoneMsg:
 		return m.workDone(msg)
+	case openedMsg:
+		return m.opened(msg)
+	case progressMsg:
+		m.starting = msg.starting
+		return nil
 	case spinner.TickMsg:
-		if m.busy == "" {
+		if m.busy == "" && !m.opening {
 			return nil // let the tick chain end
 		}
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return cmd
 	case healthMsg:
-		if m.busy == "" {
+		if m.busy == "" && m.app != nil {
 			m.state.health = app.HealthLine(m.app.Statuses())
 		}
 		return tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthMsg{} })
@@ -412,7 +495,7 @@ func (m *model) submit() tea.Cmd {
 	}
 	m.hist.add(text)
 	m.input.Reset()
-	if m.busy != "" {
+	if m.busy != "" || m.opening {
 		if cmd := strings.TrimSpace(text); cmd == "/quit" || cmd == "/exit" {
 			return m.quit()
 		}
@@ -434,7 +517,7 @@ func (m *model) run(text string) tea.Cmd {
 
 // next starts the oldest queued input, if any.
 func (m *model) next() tea.Cmd {
-	if len(m.queue) == 0 || m.quitting || m.busy != "" || m.asking != promptNone {
+	if len(m.queue) == 0 || m.quitting || m.busy != "" || m.opening || m.asking != promptNone {
 		return nil
 	}
 	text := m.queue[0]
@@ -500,6 +583,10 @@ func (m *model) answerConfirm(ok bool) {
 
 // startTurn sends text to the agent in a worker.
 func (m *model) startTurn(text string) tea.Cmd {
+	if m.app.Agent == nil {
+		m.print(m.st.bad.Render("error: ") + sanitize(m.app.NoModel().Error()))
+		return m.next()
+	}
 	return m.work("thinking", func(ctx context.Context) workDoneMsg {
 		return workDoneMsg{err: m.app.Agent.Send(ctx, text)}
 	})
@@ -513,7 +600,11 @@ func (m *model) startSlash(line string) tea.Cmd {
 		if err == nil && strings.Fields(line)[0] == "/help" {
 			out = strings.TrimRight(out, "\n") + "\n" + keysHelp
 		}
-		return workDoneMsg{out: out, err: err, quit: res.Quit}
+		msg := workDoneMsg{out: out, err: err, quit: res.Quit}
+		if res.Resumed {
+			msg.history = m.app.Session.Messages()
+		}
+		return msg
 	})
 }
 
@@ -552,6 +643,9 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 	m.cands = defaultCandidates(msg.state.ids)
 	if out := strings.TrimRight(msg.out, "\n"); out != "" {
 		m.print(sanitize(out))
+	}
+	if len(msg.history) > 0 {
+		m.printHistory(msg.history)
 	}
 	if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
 		m.print(m.st.bad.Render("error: ") + sanitize(msg.err.Error()))
@@ -592,7 +686,8 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 			m.print(m.st.dim.Render("thinking: " + strings.Join(lines, "\n          ")))
 		}
 		if strings.TrimSpace(text) != "" {
-			m.print(m.md.render(sanitize(text), m.width))
+			text = sanitize(text)
+			m.printW(func(w int) string { return m.md.render(text, w) })
 		}
 		m.stream.Reset()
 		m.thinking.Reset()
@@ -605,7 +700,8 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 				break
 			}
 		}
-		m.print(strings.Join(toolLines(ev.Tool, m.st, m.width), "\n"))
+		tc := ev.Tool
+		m.printW(func(w int) string { return joinLines(toolLines(tc, m.st, w-1)) })
 	case agent.EventTurnEnd:
 		m.state.usage.InputTokens += ev.Usage.InputTokens
 		m.state.usage.OutputTokens += ev.Usage.OutputTokens
@@ -637,24 +733,78 @@ func (m *model) userLines(text string) string {
 	return "\n" + strings.Join(lines, "\n") // a blank line sets each exchange apart
 }
 
-// print queues s for the transcript.
-func (m *model) print(s string) { m.outbox = append(m.outbox, s) }
+// entry is a piece of the transcript, rendered for a terminal width.
+// Entries are kept so that a resize can print the transcript again,
+// laid out for the new width.
+type entry func(width int) string
 
-// flush prints the queue, one print in flight at a time; when quitting
-// and everything is out, it ends the program.
+// print queues s for the transcript.
+func (m *model) print(s string) { m.printW(func(int) string { return s }) }
+
+// printW queues an entry whose layout depends on the width.
+func (m *model) printW(e entry) { m.entries = append(m.entries, e) }
+
+// transcriptText renders entries[from:] for width cells: every line
+// shorter than the width, so that each takes exactly one row (the
+// renderer counts rows to move the cursor over printed text; a line of
+// exactly the width would be counted twice).
+func (m *model) transcriptText(from, width int) []string {
+	var lines []string
+	for _, e := range m.entries[from:] {
+		s := downsample(m.profile, e(width))
+		for _, l := range strings.Split(s, "\n") {
+			if width > 1 && ansi.StringWidth(l) >= width {
+				l = ansi.Hardwrap(l, width-1, true)
+			}
+			lines = append(lines, strings.Split(l, "\n")...)
+		}
+	}
+	return lines
+}
+
+// clearAll clears the screen and the scrollback: a resize prints the
+// whole transcript again after it. Screen first: some terminals (tmux)
+// move a cleared screen into the scrollback.
+const clearAll = "\x1b[H\x1b[2J\x1b[3J"
+
+// flush prints what was queued, one print in flight at a time; when
+// quitting and everything is out, it ends the program.
+//
+// Each print is at most as tall as the room above the view: the
+// renderer makes room by scrolling and moves back up over what it
+// printed, and cannot move above the top of the screen — a taller print
+// left stale copies of the view and blank lines in the scrollback. After
+// a resize the terminal has re-wrapped (or cut) the old view and the
+// transcript; the screen and scrollback are cleared and the transcript
+// printed again at the new width, as a fresh start would show it.
 func (m *model) flush() tea.Cmd {
 	if m.printing {
 		return nil
 	}
-	if len(m.outbox) == 0 {
+	w := max(m.width, 20)
+	if m.redraw {
+		m.redraw = false
+		lines := m.transcriptText(0, w)
+		m.printed, m.printing = len(m.entries), true
+		return tea.Sequence(tea.Println(clearAll+strings.Join(lines, "\n")), tea.ClearScreen, func() tea.Msg { return printedMsg{} })
+	}
+	if m.printed == len(m.entries) {
 		if m.quitting {
 			return tea.Quit
 		}
 		return nil
 	}
-	s := downsample(m.profile, strings.Join(m.outbox, "\n"))
-	m.outbox, m.printing = nil, true
-	return tea.Sequence(tea.Println(s), func() tea.Msg { return printedMsg{} })
+	lines := m.transcriptText(m.printed, w)
+	m.printed, m.printing = len(m.entries), true
+	room := max(1, m.height-m.viewRows-1)
+	var cmds []tea.Cmd
+	for len(lines) > 0 {
+		n := min(room, len(lines))
+		cmds = append(cmds, tea.Println(strings.Join(lines[:n], "\n")))
+		lines = lines[n:]
+	}
+	cmds = append(cmds, func() tea.Msg { return printedMsg{} })
+	return tea.Sequence(cmds...)
 }
 
 func (m *model) View() tea.View {
@@ -737,6 +887,12 @@ func (m *model) View() tea.View {
 
 	status := m.st.dim.Render(statusText(m.state.model, m.state.usage, m.state.health, ""))
 	switch {
+	case m.opening:
+		what := "starting"
+		if len(m.starting) > 0 {
+			what = "starting extensions: " + strings.Join(m.starting, ", ")
+		}
+		status = m.spin.View() + " " + what + m.st.dim.Render(" · you can type meanwhile")
 	case !m.quitArmed.IsZero():
 		status = m.st.warn.Render("press ctrl+c again to quit") + m.st.dim.Render(" · ") + status
 	case m.asking != promptNone:
@@ -746,10 +902,21 @@ func (m *model) View() tea.View {
 		if !m.interrupted {
 			hint = m.st.dim.Render(" (esc to interrupt)")
 		}
-		status = m.spin.View() + " " + m.busy + hint + m.st.dim.Render(" · ") + status
+		what := m.busy
+		if len(m.starting) > 0 {
+			what += " (starting " + strings.Join(m.starting, ", ") + ")"
+		}
+		status = m.spin.View() + " " + what + hint + m.st.dim.Render(" · ") + status
 	}
 	parts = append(parts, fit(status, w))
-	return tea.NewView(strings.Join(parts, "\n"))
+	lines := strings.Split(strings.Join(parts, "\n"), "\n")
+	if limit := max(m.height-1, 2); len(lines) > limit {
+		// Never taller than the terminal: the renderer's cursor
+		// arithmetic breaks, and the input and status must show.
+		lines = lines[len(lines)-limit:]
+	}
+	m.viewRows = len(lines)
+	return tea.NewView(strings.Join(lines, "\n"))
 }
 
 func lastLine(s string) string {

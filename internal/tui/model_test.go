@@ -84,7 +84,9 @@ func (h *harness) until(what string, done func(tea.Msg) bool) {
 
 func isWorkDone(msg tea.Msg) bool { _, ok := msg.(workDoneMsg); return ok }
 
-func (h *harness) transcript() string { return ansi.Strip(strings.Join(h.m.outbox, "\n")) }
+func (h *harness) transcript() string {
+	return ansi.Strip(strings.Join(h.m.transcriptText(0, h.m.width), "\n"))
+}
 
 func (h *harness) view() string { return ansi.Strip(h.m.View().Content) }
 
@@ -403,5 +405,87 @@ func TestModelQueuesInputWhileBusy(t *testing.T) {
 	got := h.transcript()
 	if i, j := strings.Index(got, "second answer"), strings.Index(got, "model: script:"); i < 0 || j < i {
 		t.Errorf("queued /model did not run after the turn:\n%s", got)
+	}
+}
+
+// TestModelOpensWhileTyping: before the session is open the status line
+// names the extensions starting; what is sent is queued and runs once
+// it is open.
+func TestModelOpensWhileTyping(t *testing.T) {
+	h := newHarness(t, `{"text":"answered after the start"}`)
+	a := h.m.app
+	m := newModel(context.Background(), nil, h.m.br, colorprofile.ASCII, []string{"NO_COLOR=1"})
+	m.Init()
+	m.update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.m = m
+	m.update(progressMsg{starting: []string{"guard", "notes"}})
+	if v := h.view(); !strings.Contains(v, "starting extensions: guard, notes") {
+		t.Errorf("starting extensions not named:\n%s", v)
+	}
+	h.typeText("early words")
+	h.press(tea.KeyEnter, 0)
+	if v := h.view(); !strings.Contains(v, "queued › early words") {
+		t.Errorf("input typed during start not queued:\n%s", v)
+	}
+	m.update(openedMsg{app: a})
+	h.until("the queued message to run", isWorkDone)
+	if got := h.transcript(); !strings.Contains(got, "› early words") || !strings.Contains(got, "answered after the start") {
+		t.Errorf("queued message did not run:\n%s", got)
+	}
+}
+
+func TestModelWithoutModel(t *testing.T) {
+	dir := t.TempDir()
+	br := newBridge()
+	msgs := make(chan tea.Msg, 100)
+	br.attach(func(msg tea.Msg) { msgs <- msg })
+	a, err := app.Open(context.Background(), app.Options{Getenv: func(string) string { return "" }, BaseDir: filepath.Join(dir, "base"),
+		WorkDir: dir, NoExtensions: true, NoModelOK: true, OnEvent: br.event, Confirmer: br})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(context.Background(), a, br, colorprofile.ASCII, nil)
+	h := &harness{t: t, m: m, msgs: msgs}
+	t.Cleanup(func() { br.stop(); m.stopWork(); a.Close(context.Background()) })
+	m.Init()
+	if got := h.transcript(); !strings.Contains(got, "no model configured") || !strings.Contains(got, "/model NAME") {
+		t.Errorf("no word on configuring a model:\n%s", got)
+	}
+	h.typeText("hello?")
+	h.press(tea.KeyEnter, 0)
+	if m.busy != "" {
+		t.Fatal("a message without a model started a turn")
+	}
+	if got := h.transcript(); !strings.Contains(got, "error: no model configured") {
+		t.Errorf("the message without a model was not answered with how to configure one:\n%s", got)
+	}
+	h.typeText("/help")
+	h.press(tea.KeyEnter, 0)
+	h.until("/help", isWorkDone)
+	if got := h.transcript(); !strings.Contains(got, "/extensions reload") {
+		t.Errorf("/help did not work without a model:\n%s", got)
+	}
+}
+
+func TestModelResumeShowsHistory(t *testing.T) {
+	h := newHarness(t, `{"text":"An **earlier** answer.","tool_calls":[{"name":"bash","input":{"command":"echo earlier-output"}}]}
+{"text":"Finished earlier."}
+`)
+	h.typeText("earlier question")
+	h.press(tea.KeyEnter, 0)
+	h.until("the turn", isWorkDone)
+	old := h.m.app.Session.ID
+	h.typeText("/clear")
+	h.press(tea.KeyEnter, 0)
+	h.until("/clear", isWorkDone)
+	h.m.entries, h.m.printed = nil, 0
+	h.typeText("/resume " + old)
+	h.press(tea.KeyEnter, 0)
+	h.until("/resume", isWorkDone)
+	got := h.transcript()
+	for _, want := range []string{"resumed session " + old, "› earlier question", "An earlier answer.", "✓ bash echo earlier-output", "│ earlier-output", "Finished earlier."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("resumed transcript lacks %q:\n%s", want, got)
+		}
 	}
 }

@@ -98,7 +98,9 @@ func toolLines(tc *agent.ToolCall, st styles, width int) []string {
 	if summary != "" {
 		header += " " + summary
 	}
-	header += st.dim.Render(" · " + formatDuration(tc.Duration))
+	if tc.Duration != noDuration {
+		header += st.dim.Render(" · " + formatDuration(tc.Duration))
+	}
 	lines := []string{fit(header, width)}
 	mark := func(s string) { lines = append(lines, fit("  "+s, width)) }
 
@@ -154,6 +156,13 @@ func diffLines(d *tool.Diff, st styles, width int) []string {
 	}
 	return lines
 }
+
+// noDuration marks a tool call whose duration is not known (one of a
+// resumed session): toolLines shows none.
+const noDuration time.Duration = -1
+
+// joinLines joins rendered lines for printing.
+func joinLines(lines []string) string { return strings.Join(lines, "\n") }
 
 // fit cuts a styled line to width cells; width 0 leaves it whole.
 func fit(s string, width int) string {

@@ -65,10 +65,8 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	br := newBridge()
 	opts.OnEvent = br.event
 	opts.Confirmer = br
-	a, err := app.Open(ctx, opts)
-	if err != nil {
-		return err
-	}
+	opts.NoModelOK = true // the UI opens and says how to configure one
+	opts.Progress = func(starting []string) { br.send(progressMsg{starting}) }
 
 	environ := os.Environ()
 	if opts.Getenv != nil {
@@ -81,7 +79,15 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 		}
 	}
 	profile := colorprofile.Detect(out, environ)
-	m := newModel(ctx, a, br, profile, environ)
+	m := newModel(ctx, nil, br, profile, environ)
+	// The header is written before the program starts, so the view never
+	// begins on the screen's top row: tmux (scroll-on-clear) moves a
+	// screen cleared from its top-left corner into the scrollback, which
+	// left a stale copy of the view there. It is the first transcript
+	// entry, already printed.
+	header := downsample(profile, m.header(opts.Version))
+	fmt.Fprintln(out, header)
+	m.entries, m.printed = []entry{func(int) string { return header }}, 1
 	p := tea.NewProgram(m,
 		tea.WithInput(in), tea.WithOutput(out), tea.WithEnvironment(environ),
 		tea.WithColorProfile(profile),
@@ -102,11 +108,33 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 		}
 	}()
 
+	// The session opens (extensions start) while the UI already runs:
+	// the user sees which extensions start and can type meanwhile.
+	octx, cancelOpen := context.WithCancel(ctx)
+	defer cancelOpen()
+	opened := make(chan openedMsg, 1)
+	go func() {
+		a, err := app.Open(octx, opts)
+		opened <- openedMsg{a, err}
+		br.send(openedMsg{a, err})
+	}()
+
 	_, runErr := p.Run()
 	br.stop()
 	// A worker may still run (quit during a turn): cancel it and wait, so
 	// that Close does not race the agent.
 	m.stopWork()
+	var res openedMsg
+	select {
+	case res = <-opened:
+	default:
+		cancelOpen() // quit while extensions were starting
+		res = <-opened
+	}
+	if res.err != nil {
+		return res.err
+	}
+	a := res.app
 	if n := len(a.Session.Messages()); n > 0 {
 		// As Codex does: the way back is on the screen when the UI is gone.
 		fmt.Fprintf(out, "resume this session with: synaps --resume %s\n", a.Session.ID)

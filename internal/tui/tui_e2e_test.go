@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -449,4 +450,123 @@ func TestTUIInterrupt(t *testing.T) {
 	if got := e.sessionText(t, id); !strings.Contains(got, `"role":"assistant","content":[{"type":"text","text":"Partial"}]`) {
 		t.Errorf("the session lacks the partial answer:\n%s", got)
 	}
+}
+
+// TestTUITypingDuringExtensionStart: the UI is up while an extension is
+// slow to start, names it, and what the user sends meanwhile is queued
+// and runs once the session is open.
+func TestTUITypingDuringExtensionStart(t *testing.T) {
+	e := newE2E(t, `{"text":"Heard you loud and clear."}
+`)
+	guard := goBuild(t, repoRoot(t), filepath.Join(e.tmp, "guardext"), "./internal/tui/testdata/guardext")
+	release := filepath.Join(e.tmp, "release")
+	writeFile(t, filepath.Join(e.base, "plugins", "slowguard", ".synaps-plugin", "plugin.json"), fmt.Sprintf(
+		`{"name":"slowguard","version":"0.1.0","extension":{"command":%q,"args":["--wait-for",%q],"permissions":["hooks.before_tool_call"]}}`, guard, release))
+	if tr := os.Getenv("E2E_TEA_TRACE"); tr != "" {
+		e.env = append(e.env, "TEA_TRACE="+tr)
+	}
+	e.start(t, 100, 30)
+	e.waitFor("the extension starting", contains("starting extensions: slowguard"))
+	e.send("hello there")
+	e.waitFor("the message queued", contains("queued › hello there"), contains("starting extensions: slowguard"))
+	writeFile(t, release, "go")
+	e.waitFor("the queued message answered",
+		matches(`(?m)^› hello there\s*$`), contains("Heard you loud and clear."), absent("queued ›"), absent("starting extensions: slowguard · you"))
+}
+
+// TestTUIResumeShowsHistory: --resume opens on the earlier conversation,
+// tool calls included, not on an empty screen.
+func TestTUIResumeShowsHistory(t *testing.T) {
+	e := newE2E(t, `{"text":"Let me **check**.","tool_calls":[{"name":"bash","input":{"command":"echo from-the-tool"}}]}
+{"text":"All checked, the tool said hello."}
+`)
+	e.start(t, 100, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.send("first question")
+	e.waitFor("the answer", contains("All checked, the tool said hello."))
+	e.send("/quit")
+	e.waitExit()
+	id := resumeID(t, e.capture())
+
+	e.start(t, 100, 30, "--no-extensions", "--resume", id)
+	e.waitFor("the earlier conversation",
+		matches(`(?m)^› first question\s*$`),
+		contains("Let me check."),
+		matches(`(?m)^✓ bash echo from-the-tool\s*$`),
+		matches(`(?m)^  │ from-the-tool\s*$`),
+		contains("All checked, the tool said hello."),
+		contains("resumed"))
+	e.send("and now?") // a new process: the script plays from its first turn
+	e.waitFor("the conversation going on", matches(`(?m)^✓ bash echo from-the-tool · `))
+}
+
+// TestTUITallOutputAndResize: an answer three times the screen's height
+// leaves the scrollback and the screen as a fresh redraw would show
+// them — every line once, one input, one status line, no gap — and so
+// does a resize, after which the transcript is laid out again.
+func TestTUITallOutputAndResize(t *testing.T) {
+	const rows = 24
+	var items []string
+	for i := 1; i <= 3*rows; i++ {
+		items = append(items, fmt.Sprintf("- item %02d of the tall answer", i))
+	}
+	answer, _ := json.Marshal(map[string]string{"text": "A tall answer:\n\n" + strings.Join(items, "\n") + "\n\nThe end."})
+	var words []string
+	for i := 1; i <= 40; i++ {
+		words = append(words, fmt.Sprintf("w%02d", i))
+	}
+	slow, _ := json.Marshal(map[string]any{"text": "Slowly: " + strings.Join(words, "\n\n") + "\n\nThe end.", "delay_ms": 40})
+	e := newE2E(t, string(answer)+"\n"+string(slow)+"\n")
+	e.start(t, 80, rows, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.send("tall please")
+	fresh := func(screen string) bool {
+		lines := strings.Split(strings.TrimRight(screen, "\n "), "\n")
+		if !strings.HasPrefix(lines[0], "synaps ") {
+			return false // something before the header: stale output
+		}
+		for i := 1; i <= 3*rows; i++ {
+			if strings.Count(screen, fmt.Sprintf("item %02d of", i)) != 1 {
+				return false
+			}
+		}
+		blank := 0
+		for _, l := range lines {
+			if blank = blank + 1; strings.TrimSpace(l) != "" {
+				blank = 0
+			}
+			if blank > 1 {
+				return false // a gap no rendering makes
+			}
+		}
+		last := lines[len(lines)-1]
+		return strings.Count(screen, "Ask anything") == 1 && strings.Count(screen, "script:") == 1 &&
+			strings.Contains(last, "script:") && strings.Contains(lines[len(lines)-2], "Ask anything") &&
+			strings.Count(screen, "tall please") == 1 && strings.Contains(lines[len(lines)-3], "The end.") &&
+			strings.Count(screen, "synaps 0") == 1
+	}
+	e.waitFor("the tall answer, cleanly", fresh)
+	if out, err := e.run("resize-window", "-t", "tui", "-x", "60", "-y", "18"); err != nil {
+		t.Fatalf("resize: %v\n%s", err, out)
+	}
+	e.waitFor("the transcript redrawn for 60x18", fresh)
+	if out, err := e.run("resize-window", "-t", "tui", "-x", "100", "-y", "30"); err != nil {
+		t.Fatalf("resize: %v\n%s", err, out)
+	}
+	e.waitFor("the transcript redrawn for 100x30", fresh)
+
+	// A resize while an answer streams (the view is tall then).
+	e.send("slowly")
+	e.waitFor("the answer streaming", matches(`(?m)^w10\s*$`))
+	if out, err := e.run("resize-window", "-t", "tui", "-x", "70", "-y", "20"); err != nil {
+		t.Fatalf("resize: %v\n%s", err, out)
+	}
+	e.waitFor("the streamed answer, cleanly", fresh, func(screen string) bool {
+		for i := 1; i <= 40; i++ {
+			if strings.Count(screen, fmt.Sprintf("w%02d", i)) != 1 {
+				return false
+			}
+		}
+		return strings.Count(screen, "The end.") == 2
+	})
 }

@@ -1,17 +1,32 @@
 // Command guardext is the extension the TUI's end-to-end test installs:
 // it asks the user to confirm bash commands that touch files and lets
 // everything else through.
+//
+//	guardext [--wait-for FILE]
+//
+// With --wait-for it answers nothing until FILE exists: an extension
+// that is slow to start, for as long as the test wants.
 package main
 
 import (
 	"context"
 	"log"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/synaps-cli/synaps/sdk/go/synaps"
 )
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "--wait-for" {
+		for {
+			if _, err := os.Stat(os.Args[2]); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	ext := synaps.New("guard", "0.1.0")
 	ext.Hook(synaps.BeforeToolCall, func(_ context.Context, ev *synaps.Event) synaps.Result {
 		var in struct {
