@@ -44,7 +44,8 @@ const placeholder = "Ask anything · / for commands · alt+enter or ctrl+j for a
 
 // keysHelp is appended to /help.
 const keysHelp = `
-keys: enter send (queued while a turn runs) · alt+enter or ctrl+j newline · up/down history · tab complete /commands
+keys: enter send (queued while a turn runs) · alt+enter, ctrl+j or \ then enter newline · up/down history
+      tab complete /commands · ctrl+o the last collapsed tool output in full
       esc interrupt the turn · ctrl+c clear the input, else interrupt, twice on an empty prompt quit · ctrl+d quit`
 
 // Messages the program receives besides Bubble Tea's own.
@@ -164,6 +165,9 @@ type model struct {
 	// work was told to stop.
 	quitArmed   time.Time
 	interrupted bool
+
+	// collapsed is the last tool call whose output was cut, for ctrl+o.
+	collapsed *agent.ToolCall
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string
@@ -356,11 +360,24 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.ctrlC()
 	case "esc":
 		return m.esc()
+	case "ctrl+o":
+		// As in Claude Code: the collapsed output, in full.
+		if tc := m.collapsed; tc != nil {
+			m.collapsed = nil
+			m.printW(func(w int) string { return fullOutput(tc, m.st, w-1) })
+		}
+		return nil
 	case "ctrl+d":
 		if m.input.Value() == "" && m.busy == "" && m.asking == promptNone {
 			return m.quit()
 		}
 	case "enter", "ctrl+m":
+		if v := m.input.Value(); m.asking == promptNone && strings.HasSuffix(v, "\\") {
+			// "\" then enter: a new line, as in Claude Code, for
+			// terminals that send shift+enter as plain enter.
+			m.input.SetValue(strings.TrimSuffix(v, "\\") + "\n")
+			return nil
+		}
 		return m.submit()
 	case "tab":
 		if m.asking == promptNone {
@@ -702,6 +719,9 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		}
 		tc := ev.Tool
 		m.printW(func(w int) string { return joinLines(toolLines(tc, m.st, w-1)) })
+		if _, more := preview(tc.Output, previewLines); more > 0 {
+			m.collapsed = tc
+		}
 	case agent.EventTurnEnd:
 		m.state.usage.InputTokens += ev.Usage.InputTokens
 		m.state.usage.OutputTokens += ev.Usage.OutputTokens

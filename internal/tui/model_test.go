@@ -248,7 +248,7 @@ func TestModelSlash(t *testing.T) {
 	h.typeText("/help")
 	h.press(tea.KeyEnter, 0)
 	h.until("/help", isWorkDone)
-	if got := h.transcript(); !strings.Contains(got, "/extensions reload") || !strings.Contains(got, "ctrl+j newline") {
+	if got := h.transcript(); !strings.Contains(got, "/extensions reload") || !strings.Contains(got, "ctrl+j or") {
 		t.Errorf("/help output missing:\n%s", got)
 	}
 
@@ -273,15 +273,20 @@ func TestModelMultiline(t *testing.T) {
 	h.press('j', tea.ModCtrl)
 	h.typeText("two")
 	h.press(tea.KeyEnter, tea.ModAlt)
-	h.typeText("three")
-	if v := h.m.input.Value(); v != "one\ntwo\nthree" {
+	h.typeText("three\\")
+	h.press(tea.KeyEnter, 0)
+	if h.m.busy != "" {
+		t.Fatal("\\ then enter sent the input")
+	}
+	h.typeText("four")
+	if v := h.m.input.Value(); v != "one\ntwo\nthree\nfour" {
 		t.Fatalf("input = %q", v)
 	}
 	// Up inside the text moves the cursor, not through history.
 	h.m.hist.add("old")
 	h.press(tea.KeyUp, 0)
-	if v := h.m.input.Value(); v != "one\ntwo\nthree" {
-		t.Errorf("up on line 3 changed the input to %q", v)
+	if v := h.m.input.Value(); v != "one\ntwo\nthree\nfour" {
+		t.Errorf("up on line 4 changed the input to %q", v)
 	}
 }
 
@@ -487,5 +492,25 @@ func TestModelResumeShowsHistory(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("resumed transcript lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestModelCtrlOExpandsOutput: long tool output is collapsed with a
+// count; ctrl+o prints the last one in full.
+func TestModelCtrlOExpandsOutput(t *testing.T) {
+	h := newHarness(t, `{"tool_calls":[{"name":"bash","input":{"command":"seq 1 12"}}]}
+{"text":"counted"}
+`)
+	h.typeText("count")
+	h.press(tea.KeyEnter, 0)
+	h.until("the turn", isWorkDone)
+	got := h.transcript()
+	if !strings.Contains(got, "│ … 9 more lines (ctrl+o shows them)") || strings.Contains(got, "│ 12") {
+		t.Fatalf("output not collapsed with a count:\n%s", got)
+	}
+	h.press('o', tea.ModCtrl)
+	got = h.transcript()
+	if !strings.Contains(got, "output of bash seq 1 12, 12 lines:") || !strings.Contains(got, "  │ 12") {
+		t.Errorf("ctrl+o did not show the whole output:\n%s", got)
 	}
 }

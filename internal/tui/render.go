@@ -123,7 +123,7 @@ func toolLines(tc *agent.ToolCall, st styles, width int) []string {
 		lines = append(lines, fit(st.dim.Render("  │ ")+l, width))
 	}
 	if more > 0 {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more %s", more, plural(more, "line", "lines"))))
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more %s (ctrl+o shows them)", more, plural(more, "line", "lines"))))
 	}
 	if tc.Diff != nil && !tc.IsError {
 		lines = append(lines, diffLines(tc.Diff, st, width)...)
@@ -155,6 +155,17 @@ func diffLines(d *tool.Diff, st styles, width int) []string {
 		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more diff %s", more, plural(more, "line", "lines"))))
 	}
 	return lines
+}
+
+// fullOutput renders every line of a tool call's output, for ctrl+o.
+func fullOutput(tc *agent.ToolCall, st styles, width int) string {
+	out := strings.TrimRight(sanitize(tc.Output), "\n ")
+	all := strings.Split(out, "\n")
+	lines := []string{fit(st.dim.Render(fmt.Sprintf("output of %s %s, %d %s:", tc.Name, inputSummary(tc.Name, tc.Input), len(all), plural(len(all), "line", "lines"))), width)}
+	for _, l := range all {
+		lines = append(lines, st.dim.Render("  │ ")+l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // noDuration marks a tool call whose duration is not known (one of a

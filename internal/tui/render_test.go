@@ -82,12 +82,12 @@ func TestToolLines(t *testing.T) {
 		{
 			name: "collapsed output",
 			call: agent.ToolCall{Name: "bash", Input: []byte(`{"command":"seq 5"}`), Output: "1\n2\n3\n4\n5\n", Duration: 12 * time.Millisecond},
-			want: []string{"✓ bash seq 5 · 12ms", "  │ 1", "  │ 2", "  │ 3", "  │ … 2 more lines"},
+			want: []string{"✓ bash seq 5 · 12ms", "  │ 1", "  │ 2", "  │ 3", "  │ … 2 more lines (ctrl+o shows them)"},
 		},
 		{
 			name: "one more line",
 			call: agent.ToolCall{Name: "bash", Input: []byte(`{"command":"seq 4"}`), Output: "1\n2\n3\n4", Duration: 2 * time.Second},
-			want: []string{"✓ bash seq 4 · 2.0s", "  │ 1", "  │ 2", "  │ 3", "  │ … 1 more line"},
+			want: []string{"✓ bash seq 4 · 2.0s", "  │ 1", "  │ 2", "  │ 3", "  │ … 1 more line (ctrl+o shows them)"},
 		},
 		{
 			name: "failed",
