@@ -325,7 +325,10 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	if a.cfg.Hooks != nil {
 		d := a.cfg.Hooks.AfterToolCall(ctx, spec, input, res.Output, a.cfg.Session.ID)
 		if d.Output != nil {
-			res.Output = *d.Output
+			// A replacement is re-sent with every later request and saved
+			// at the cap, so it is held to the same cap: the model gets
+			// no more than the session keeps.
+			res.Output = a.capped(*d.Output)
 			call.ReplacedBy = d.ReplacedBy
 		}
 	}
@@ -333,9 +336,9 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 }
 
 // capped bounds what a tool result says, whoever wrote it (the tool, a
-// guard's block reason, an input error quoting the model's keys): results
-// are saved and re-sent with every later request. A replace's output is
-// bounded by the extension contract instead.
+// guard's block reason, an input error quoting the model's keys, an
+// after_tool_call replacement): results are saved and re-sent with every
+// later request.
 func (a *Agent) capped(s string) string { return tool.CapOutput(s, a.cfg.MaxToolOutput) }
 
 // emitInjects tells the UI which extensions added context, so injected

@@ -11,6 +11,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -99,5 +100,40 @@ func TestBlockReasonCapped(t *testing.T) {
 	}
 	if n := len(res[0].Content); n > tool.DefaultMaxOutput+tool.OutputNoteSlack {
 		t.Errorf("the block reason reached the model with %d bytes; the cap is %d", n, tool.DefaultMaxOutput)
+	}
+}
+
+// A replacement is a tool result too: an after_tool_call hook that answers
+// with 500 KB does not send the model more than the cap the session keeps.
+func TestReplacementCapped(t *testing.T) {
+	base := t.TempDir()
+	repl, _ := json.Marshal(map[string]string{"action": "replace", "output": strings.Repeat("r", 500<<10) + "END"})
+	exttest.Plugin(t, base, "rewriter", map[string]any{
+		"permissions": []string{"tools.intercept", "tools.transform_output"},
+		"hooks":       []map[string]any{{"hook": "after_tool_call"}},
+	}, exttest.Spec{Results: map[string]json.RawMessage{"hook:after_tool_call": repl}})
+	r := newRig(t, base, `{"tool_calls":[{"name":"bash","input":{"command":"echo hi"}}]}
+{"text":"ok"}
+`, nil)
+	if err := r.agent.Send(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	// What the model was sent, not what the session kept.
+	var res []llm.Block
+	for _, m := range r.model.reqs[len(r.model.reqs)-1].Messages {
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolResult {
+				res = append(res, b)
+			}
+		}
+	}
+	if len(res) != 1 || !strings.HasPrefix(res[0].Content, "rrrr") {
+		t.Fatalf("tool results = %.300v", res)
+	}
+	if n := len(res[0].Content); n > tool.DefaultMaxOutput+tool.OutputNoteSlack {
+		t.Errorf("the replacement reached the model with %d bytes; the cap is %d", n, tool.DefaultMaxOutput)
+	}
+	if !strings.HasSuffix(res[0].Content, "END") || !strings.Contains(res[0].Content, "bytes truncated]") {
+		t.Errorf("the cut keeps the head and tail and says so: …%s", res[0].Content[len(res[0].Content)-200:])
 	}
 }
