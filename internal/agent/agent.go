@@ -59,9 +59,11 @@ type Agent struct {
 	// systemInject is the on_session_start context, appended to the
 	// system prompt once.
 	systemInject string
-	// usage accumulates over the session.
-	usage   llm.Usage
-	started bool
+	// usage accumulates over the session; requests counts the model
+	// requests it was summed from.
+	usage    llm.Usage
+	requests int
+	started  bool
 	// now is the clock tool durations are measured with (a test's fake).
 	now func() time.Time
 }
@@ -85,6 +87,20 @@ func New(cfg Config) *Agent {
 
 // Usage is the token count of the session so far.
 func (a *Agent) Usage() llm.Usage { return a.usage }
+
+// Requests is how many model requests the session has made so far.
+func (a *Agent) Requests() int { return a.requests }
+
+// Model is the model id the next request sends.
+func (a *Agent) Model() string { return a.cfg.Model }
+
+// SetModel switches the provider and model of every later request
+// (/model). The conversation, its usage so far and the extensions'
+// session context stay: it is the same session, answered by another
+// model.
+func (a *Agent) SetModel(p llm.Provider, model string) {
+	a.cfg.Provider, a.cfg.Model = p, model
+}
 
 // SessionID is the id of the session being written.
 func (a *Agent) SessionID() string { return a.cfg.Session.ID }
@@ -162,6 +178,9 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 		}
 		a.usage.InputTokens += resp.Usage.InputTokens
 		a.usage.OutputTokens += resp.Usage.OutputTokens
+		a.usage.CacheReadTokens += resp.Usage.CacheReadTokens
+		a.usage.CacheWriteTokens += resp.Usage.CacheWriteTokens
+		a.requests++
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
 		if err := a.cfg.Session.Append(msg); err != nil {

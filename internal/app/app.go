@@ -240,8 +240,13 @@ func (a *App) SetModel(name string) error {
 		return err
 	}
 	a.Model, a.provider, a.modelID, a.ModelErr = name, p, id, nil
-	if a.Session != nil {
-		a.newAgent()
+	switch {
+	case a.Agent != nil:
+		// The same session goes on with another model: its usage
+		// and the extensions' session context stay.
+		a.Agent.SetModel(p, id)
+	case a.Session != nil:
+		a.newAgent() // the first model of a session opened without one
 	}
 	return nil
 }

@@ -300,10 +300,11 @@ func TestOpenWithoutModel(t *testing.T) {
 			t.Errorf("%s without a model: %v", line, err)
 		}
 	}
-	for _, line := range []string{"/model", "/compact"} {
-		if _, err := a.Slash(context.Background(), line); err == nil || !strings.Contains(err.Error(), "/model NAME") {
-			t.Errorf("%s without a model: err = %v, want how to choose one", line, err)
-		}
+	if res, err := a.Slash(context.Background(), "/model"); err != nil || !strings.Contains(res.Output, "/model NAME") {
+		t.Errorf("/model without a model: %v %q, want the list and how to choose one", err, res.Output)
+	}
+	if _, err := a.Slash(context.Background(), "/compact"); err == nil || !strings.Contains(err.Error(), "/model NAME") {
+		t.Errorf("/compact without a model: err = %v, want how to choose one", err)
 	}
 	write(t, filepath.Join(work, "turns.jsonl"), `{"text":"hi"}`)
 	if _, err := a.Slash(context.Background(), "/model script:turns.jsonl"); err != nil {

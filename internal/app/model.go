@@ -81,3 +81,64 @@ func ResolveModel(name string, getenv func(string) string, cfg *config.File, hos
 	}
 	return nil, "", fmt.Errorf("model %s: unsupported kind %s", name, kind)
 }
+
+// knownModels are offered by /model for a provider whose key or base URL
+// is set: the default synaps picks, and its siblings. Any other
+// anthropic/<model> or openai/<model> works as well.
+var knownModels = map[string][]string{
+	llm.KindAnthropic: {"anthropic/claude-sonnet-4-5", "anthropic/claude-opus-4-1", "anthropic/claude-haiku-4-5"},
+	llm.KindOpenAI:    {"openai/gpt-4o", "openai/gpt-4o-mini", "openai/o3"},
+}
+
+// ModelChoice is one model /model offers.
+type ModelChoice struct {
+	// Name is what /model NAME takes.
+	Name string
+	// From says why it is offered: the provider and what configures it.
+	From string
+}
+
+// Models lists what /model can switch to: the current and the configured
+// model; the well-known models of each provider whose key or base URL is
+// set (environment or config), with where it points; and the models the
+// running extensions serve. Without a key nothing of that provider is
+// offered, since it could not answer.
+func (a *App) Models() []ModelChoice {
+	var out []ModelChoice
+	seen := map[string]bool{}
+	add := func(name, from string) {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, ModelChoice{name, from})
+		}
+	}
+	if m, ok := a.Config.Get("model"); ok && m != "" {
+		add(m, "configured in "+a.Config.Path)
+	}
+	for _, p := range []struct{ kind, name, keyEnv, keyCfg, urlEnv, urlCfg string }{
+		{llm.KindAnthropic, "Anthropic", "ANTHROPIC_API_KEY", "anthropic_api_key", "ANTHROPIC_BASE_URL", "anthropic_base_url"},
+		{llm.KindOpenAI, "OpenAI-compatible", "OPENAI_API_KEY", "openai_api_key", "OPENAI_BASE_URL", "openai_base_url"},
+	} {
+		key := setting(a.opts.Getenv, a.Config, p.keyEnv, p.keyCfg)
+		url := setting(a.opts.Getenv, a.Config, p.urlEnv, p.urlCfg)
+		if key == "" && url == "" {
+			continue
+		}
+		from := p.name + " (" + p.keyEnv + ")"
+		if url != "" {
+			from = p.name + " at " + url
+		}
+		for _, m := range knownModels[p.kind] {
+			add(m, from)
+		}
+	}
+	if a.Host != nil {
+		for _, m := range a.Host.Models() {
+			add(m.Name, "extension "+m.Plugin)
+		}
+	}
+	if a.Model != "" && !seen[a.Model] {
+		out = append([]ModelChoice{{a.Model, "the current model"}}, out...)
+	}
+	return out
+}

@@ -23,7 +23,8 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/extensions reload", "restart every extension, picking up added, removed and edited plugins"},
 	{"/extensions enable ID", "enable a plugin (saved) and reload"},
 	{"/extensions disable ID", "disable a plugin (saved) and reload"},
-	{"/model [NAME]", "show or switch the model"},
+	{"/model [NAME]", "list the models available, or switch to NAME for the rest of the session"},
+	{"/cost", "show the session's token usage"},
 	{"/compact", "summarise the conversation into a new session"},
 	{"/clear", "start a new, empty session"},
 	{"/sessions", "list saved sessions"},
@@ -69,15 +70,21 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		return a.slashExtensions(ctx, f[1:])
 	case "/model":
 		if len(f) == 1 {
-			if a.Model == "" {
-				return SlashResult{}, a.NoModel()
-			}
-			return SlashResult{Output: "model: " + a.Model}, nil
+			return SlashResult{Output: a.formatModels()}, nil
 		}
+		old := a.Model
 		if err := a.SetModel(f[1]); err != nil {
-			return SlashResult{}, err
+			if old == "" {
+				return SlashResult{}, fmt.Errorf("/model %s: %w", f[1], err)
+			}
+			return SlashResult{}, fmt.Errorf("/model %s: %w; the model stays %s", f[1], err, old)
 		}
-		return SlashResult{Output: "model: " + a.Model}, nil
+		if old == "" {
+			return SlashResult{Output: fmt.Sprintf("model: %s; the next request uses it", a.Model)}, nil
+		}
+		return SlashResult{Output: fmt.Sprintf("model: %s (was %s); the next request uses it", a.Model, old)}, nil
+	case "/cost":
+		return SlashResult{Output: a.formatCost()}, nil
 	case "/sessions":
 		list, err := session.List(a.BaseDir)
 		if err != nil {
@@ -143,6 +150,48 @@ func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, 
 		return SlashResult{Output: fmt.Sprintf("%sd %s\n%s", sub, args[1], FormatStatuses(a.Statuses(), true))}, nil
 	}
 	return SlashResult{}, fmt.Errorf("unknown /extensions command %q; use list, reload, enable ID or disable ID", sub)
+}
+
+// formatModels is /model without a name: the current model and what it
+// can switch to, the current one marked.
+func (a *App) formatModels() string {
+	var b strings.Builder
+	if a.Model == "" {
+		fmt.Fprintf(&b, "model: none yet — %v\n", a.NoModel())
+	} else {
+		fmt.Fprintf(&b, "model: %s\n", a.Model)
+	}
+	b.WriteString("\navailable (/model NAME switches for the rest of this session):\n")
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, m := range a.Models() {
+		mark := " "
+		if m.Name == a.Model {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "%s %s\t%s\n", mark, m.Name, m.From)
+	}
+	w.Flush()
+	b.WriteString("any anthropic/<model>, openai/<model>, <plugin>:<provider>:<model> or script:FILE works too\n")
+	return b.String()
+}
+
+// formatCost is /cost: the session's usage. synaps has no model prices
+// yet, so it says so rather than guess a cost.
+func (a *App) formatCost() string {
+	if a.Agent == nil {
+		return "no model yet, so no requests and no tokens; choose one with /model NAME\n"
+	}
+	u := a.Agent.Usage()
+	var b strings.Builder
+	fmt.Fprintf(&b, "session %s · model %s\n", a.Session.ID, a.Model)
+	fmt.Fprintf(&b, "requests: %d\n", a.Agent.Requests())
+	fmt.Fprintf(&b, "input tokens: %d", u.InputTokens)
+	if u.CacheReadTokens > 0 || u.CacheWriteTokens > 0 {
+		fmt.Fprintf(&b, " (cache: %d read, %d written)", u.CacheReadTokens, u.CacheWriteTokens)
+	}
+	fmt.Fprintf(&b, "\noutput tokens: %d\n", u.OutputTokens)
+	b.WriteString("cost: not shown — synaps has no model prices yet; the provider's console has the bill\n")
+	return b.String()
 }
 
 // SetDisabled adds id to or removes it from config disabled_plugins.

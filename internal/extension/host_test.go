@@ -398,6 +398,9 @@ func TestExtensionProvider(t *testing.T) {
 			{"type":"tool_use","name":"bash","input":{"command":"ls"}}],"usage":{"input_tokens":7,"output_tokens":3}}`)},
 	})
 	h := startHost(t, base, nil)
+	if d := cmp.Diff([]ProviderModel{{"prov:echo:m1", "prov"}, {"prov:echo:m2", "prov"}}, h.Models()); d != "" {
+		t.Errorf("Models (-want +got):\n%s", d)
+	}
 	for model, want := range map[string]string{
 		"prov:echo:m3":  "offers m1, m2",
 		"prov:nope:m1":  `no provider "nope"`,

@@ -198,3 +198,41 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 		Model:      p.model,
 	}, nil
 }
+
+// ProviderModel is a model a running extension serves, for /model.
+type ProviderModel struct {
+	// Name is what --model and /model take: "<plugin>:<provider>:<model>";
+	// for a provider that lists no models, "<plugin>:<provider>:<model>"
+	// with the literal "<model>" — it takes any.
+	Name string
+	// Plugin is the extension's id.
+	Plugin string
+}
+
+// Models lists the models of every running extension's providers, in
+// plugin order.
+func (h *Host) Models() []ProviderModel {
+	h.mu.Lock()
+	exts := append([]*Extension(nil), h.exts...)
+	h.mu.Unlock()
+	var out []ProviderModel
+	for _, e := range exts {
+		if e.providers == nil {
+			continue
+		}
+		decls, err := decodeProviders(e.providers)
+		if err != nil {
+			continue // said when the model is chosen (Provider)
+		}
+		for _, d := range decls {
+			models := d.Models
+			if len(models) == 0 {
+				models = []string{"<model>"}
+			}
+			for _, m := range models {
+				out = append(out, ProviderModel{Name: e.ID() + ":" + d.ID + ":" + m, Plugin: e.ID()})
+			}
+		}
+	}
+	return out
+}

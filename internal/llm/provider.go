@@ -26,6 +26,10 @@ type Usage struct {
 	InputTokens int
 	// OutputTokens is what the model generated, thinking included.
 	OutputTokens int
+	// CacheReadTokens and CacheWriteTokens are the parts of InputTokens
+	// read from and written to the service's prompt cache, where it says
+	// (Anthropic: both; OpenAI: reads); 0 when it does not.
+	CacheReadTokens, CacheWriteTokens int
 }
 
 // Response is an assembled assistant turn.

@@ -156,9 +156,11 @@ func (s *stream) addUsage(u *usage) {
 		in := *u.InputTokens
 		if u.CacheCreationInputTokens != nil {
 			in += *u.CacheCreationInputTokens
+			s.usage.CacheWriteTokens = *u.CacheCreationInputTokens
 		}
 		if u.CacheReadInputTokens != nil {
 			in += *u.CacheReadInputTokens
+			s.usage.CacheReadTokens = *u.CacheReadInputTokens
 		}
 		s.usage.InputTokens = in
 	}

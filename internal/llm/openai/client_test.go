@@ -409,3 +409,24 @@ func TestJSONInsteadOfStream(t *testing.T) {
 		t.Errorf("%d requests, want 1", n)
 	}
 }
+
+// Cached prompt tokens (prompt_tokens_details.cached_tokens) are reported
+// as cache reads, for /cost; they stay part of InputTokens.
+func TestCachedTokens(t *testing.T) {
+	body := `data: {"model":"gpt-4.1","choices":[{"index":0,"delta":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}
+
+data: {"model":"gpt-4.1","choices":[],"usage":{"prompt_tokens":2006,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":1920}}}
+
+data: [DONE]
+
+`
+	api := llmtest.NewServer(t, llmtest.Reply{Body: body})
+	var sleeps []time.Duration
+	resp, err := testClient(api, Config{}, &sleeps).Complete(context.Background(), &llm.Request{Model: "gpt-4.1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (llm.Usage{InputTokens: 2006, OutputTokens: 3, CacheReadTokens: 1920}); resp.Usage != want {
+		t.Errorf("usage %+v, want %+v", resp.Usage, want)
+	}
+}

@@ -50,8 +50,11 @@ type chunk struct {
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	} `json:"usage"`
 	Error *struct {
 		Message string          `json:"message"`
@@ -116,6 +119,9 @@ func (s *stream) handle(data string) error {
 	}
 	if c.Usage != nil {
 		s.usage = llm.Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens}
+		if d := c.Usage.PromptTokensDetails; d != nil {
+			s.usage.CacheReadTokens = d.CachedTokens
+		}
 	}
 	if len(c.Choices) == 0 {
 		return nil // the usage chunk, or a keep-alive

@@ -1,0 +1,151 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// modelServer is a loopback Anthropic Messages endpoint that records the
+// model of every request and answers each with a short streamed text
+// whose usage includes cache reads and writes.
+type modelServer struct {
+	*httptest.Server
+	mu     sync.Mutex
+	models []string
+}
+
+func newModelServer(t *testing.T) *modelServer {
+	s := &modelServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct{ Model string }
+		json.Unmarshal(body, &req)
+		s.mu.Lock()
+		s.models = append(s.models, req.Model)
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		ev := func(name, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data) }
+		ev("message_start", `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"`+req.Model+`","usage":{"input_tokens":10,"cache_read_input_tokens":100,"cache_creation_input_tokens":5,"output_tokens":1}}}`)
+		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"answer from `+req.Model+`"}}`)
+		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+		ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}`)
+		ev("message_stop", `{"type":"message_stop"}`)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *modelServer) seen() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.models...)
+}
+
+// /model lists what is configured and switches for the rest of the
+// session: the next request, at the server, asks for the new model, and
+// the session — its messages, usage and id — goes on (issue 23, item 4).
+func TestSlashModelSwitchesTheNextRequest(t *testing.T) {
+	srv := newModelServer(t)
+	env := map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": srv.URL}
+	base, work := t.TempDir(), t.TempDir()
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "anthropic/claude-first",
+		Getenv: func(k string) string { return env[k] }, NoExtensions: true, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	ctx := context.Background()
+
+	list, err := a.Slash(ctx, "/model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"model: anthropic/claude-first",
+		"* anthropic/claude-first",
+		"anthropic/claude-sonnet-4-5  Anthropic at " + srv.URL,
+	} {
+		if !strings.Contains(list.Output, want) {
+			t.Errorf("/model output lacks %q:\n%s", want, list.Output)
+		}
+	}
+	if strings.Contains(list.Output, "openai/") && !strings.Contains(list.Output, "openai/<model>") {
+		t.Errorf("/model offers OpenAI models with no OpenAI key or URL set:\n%s", list.Output)
+	}
+
+	if err := a.Agent.Send(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	sw, err := a.Slash(ctx, "/model anthropic/claude-second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sw.Output, "model: anthropic/claude-second (was anthropic/claude-first)") {
+		t.Errorf("/model NAME said %q", sw.Output)
+	}
+	id := a.Session.ID
+	if err := a.Agent.Send(ctx, "second"); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"claude-first", "claude-second"}, srv.seen()); d != "" {
+		t.Errorf("models asked for at the server (-want +got):\n%s", d)
+	}
+	if a.Session.ID != id || len(a.Session.Messages()) != 4 {
+		t.Errorf("the switch started over: session %s (was %s), %d messages", a.Session.ID, id, len(a.Session.Messages()))
+	}
+
+	cost, err := a.Slash(ctx, "/cost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two requests of 10 + 100 cache reads + 5 cache writes in, 7 out.
+	for _, want := range []string{"requests: 2", "input tokens: 230 (cache: 200 read, 10 written)", "output tokens: 14", "no model prices yet"} {
+		if !strings.Contains(cost.Output, want) {
+			t.Errorf("/cost lacks %q:\n%s", want, cost.Output)
+		}
+	}
+
+	// A name synaps cannot use is refused, saying which, and the model stays.
+	if _, err := a.Slash(ctx, "/model nonsense"); err == nil || !strings.Contains(err.Error(), "the model stays anthropic/claude-second") {
+		t.Errorf("/model nonsense: %v", err)
+	}
+}
+
+// Without a model (the terminal UI opens anyway), /model says so and
+// still lists what can be chosen, /cost says there is nothing yet, and
+// /model NAME chooses the first model.
+func TestSlashModelWithoutAModel(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(work, "turns.jsonl"), `{"text":"hi"}`+"\n")
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Getenv: noEnv, NoExtensions: true, NoModelOK: true, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	ctx := context.Background()
+	list, err := a.Slash(ctx, "/model")
+	if err != nil || !strings.Contains(list.Output, "model: none yet — no model configured") || !strings.Contains(list.Output, "script:FILE works too") {
+		t.Errorf("/model without a model: %v\n%s", err, list.Output)
+	}
+	if cost, err := a.Slash(ctx, "/cost"); err != nil || !strings.Contains(cost.Output, "no model yet") {
+		t.Errorf("/cost without a model: %v %q", err, cost.Output)
+	}
+	sw, err := a.Slash(ctx, "/model script:turns.jsonl")
+	if err != nil || sw.Output != "model: script:turns.jsonl; the next request uses it" {
+		t.Fatalf("/model NAME: %v %q", err, sw.Output)
+	}
+	if err := a.Agent.Send(ctx, "hello"); err != nil {
+		t.Fatal(err)
+	}
+}
