@@ -256,7 +256,7 @@ func (a *Agent) forward(ev llm.Event) {
 	case llm.EventThinking:
 		a.emit(Event{Type: EventThinking, Text: ev.Text})
 	case llm.EventRetry:
-		a.emit(Event{Type: EventRetry, Err: ev.Err, Delay: ev.Delay})
+		a.emit(Event{Type: EventRetry, Err: ev.Err, Delay: ev.Delay, Retry: ev.Retry, Retries: ev.Retries})
 	}
 }
 

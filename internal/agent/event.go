@@ -34,6 +34,8 @@ type Event struct {
 	Usage      llm.Usage
 	Err        error
 	Delay      time.Duration
+	// Retry and Retries number an EventRetry (retry 2 of at most 5).
+	Retry, Retries int
 	// Where says where injected context went: "system" (session start)
 	// or "user" (before_message).
 	Where string

@@ -26,4 +26,7 @@ type Event struct {
 	ToolUse *Block
 	Err     error
 	Delay   time.Duration
+	// Retry and Retries number an EventRetry: this is retry Retry of at
+	// most Retries, both counted from 1, so a UI can say "2/5".
+	Retry, Retries int
 }

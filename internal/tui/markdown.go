@@ -16,6 +16,24 @@ type markdown struct {
 	style string
 	width int
 	r     *glamour.TermRenderer
+	// chosen: the user named the style (GLAMOUR_STYLE), or there is no
+	// terminal; the background does not change it.
+	chosen bool
+}
+
+// follow switches between the dark and light styles to match the
+// terminal's background, as the terminal reported it.
+func (md *markdown) follow(dark bool) {
+	if md.chosen {
+		return
+	}
+	style := gstyles.DarkStyle
+	if !dark {
+		style = gstyles.LightStyle
+	}
+	if style != md.style {
+		md.style, md.r = style, nil
+	}
 }
 
 // markdownStyle picks the glamour style: GLAMOUR_STYLE if it names a

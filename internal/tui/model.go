@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	gstyles "charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -166,6 +167,9 @@ type model struct {
 	quitArmed   time.Time
 	interrupted bool
 
+	// retry is the provider's retry in progress, if any.
+	retry *retryState
+
 	// collapsed is the last tool call whose output was cut, for ctrl+o.
 	collapsed *agent.ToolCall
 
@@ -195,6 +199,7 @@ func newModel(ctx context.Context, a *app.App, br *bridge, profile colorprofile.
 		wg: &sync.WaitGroup{}, width: 80, height: 24, opening: a == nil,
 	}
 	m.md.style = markdownStyle(profile, environ)
+	m.md.chosen = m.md.style != gstyles.DarkStyle
 	if a != nil {
 		m.state = readState(a)
 	}
@@ -231,11 +236,12 @@ func newModel(ctx context.Context, a *app.App, br *bridge, profile colorprofile.
 
 func (m *model) Init() tea.Cmd {
 	health := tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthMsg{} })
+	// The terminal's background picks the markdown theme (light/dark).
 	if m.opening {
-		return tea.Batch(m.spin.Tick, health)
+		return tea.Batch(m.spin.Tick, health, tea.RequestBackgroundColor)
 	}
 	m.greet()
-	return tea.Batch(m.flush(), health)
+	return tea.Batch(m.flush(), health, tea.RequestBackgroundColor)
 }
 
 // header is the transcript's first line.
@@ -324,6 +330,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.workDone(msg)
 	case openedMsg:
 		return m.opened(msg)
+	case tea.BackgroundColorMsg:
+		m.md.follow(msg.IsDark())
+		return nil
 	case progressMsg:
 		m.starting = msg.starting
 		return nil
@@ -654,7 +663,7 @@ func (m *model) work(label string, fn func(context.Context) workDoneMsg) tea.Cmd
 }
 
 func (m *model) workDone(msg workDoneMsg) tea.Cmd {
-	m.busy, m.cancel, m.interrupted = "", nil, false
+	m.busy, m.cancel, m.interrupted, m.retry = "", nil, false, nil
 	m.flushTurn()
 	m.state = msg.state
 	m.cands = defaultCandidates(msg.state.ids)
@@ -688,6 +697,9 @@ func (m *model) flushTurn() {
 }
 
 func (m *model) event(ev agent.Event) tea.Cmd {
+	if ev.Type != agent.EventRetry && ev.Type != agent.EventNotice {
+		m.retry = nil // the model answers again
+	}
 	switch ev.Type {
 	case agent.EventText:
 		m.stream.WriteString(ev.Text)
@@ -726,7 +738,8 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		m.state.usage.InputTokens += ev.Usage.InputTokens
 		m.state.usage.OutputTokens += ev.Usage.OutputTokens
 	case agent.EventRetry:
-		m.print(m.st.warn.Render(fmt.Sprintf("· retrying in %s: %v", formatDuration(ev.Delay), ev.Err)))
+		// One line, updated in place, not a line per attempt.
+		m.retry = &retryState{until: time.Now().Add(ev.Delay), why: retryReason(ev.Err), n: ev.Retry, of: ev.Retries}
 	case agent.EventNotice:
 		m.print(m.st.dim.Render("· " + sanitize(ev.Text)))
 	case agent.EventInject:
@@ -882,6 +895,9 @@ func (m *model) View() tea.View {
 		parts = append(parts, fit(m.st.warn.Render(m.trustQuestion()), w))
 	}
 
+	if r := m.retry; r != nil {
+		parts = append(parts, fit(m.st.warn.Render(r.line(time.Now())), w))
+	}
 	for _, q := range m.queue {
 		parts = append(parts, fit(m.st.dim.Render("queued › "+oneLine(q, summaryMax)), w))
 	}

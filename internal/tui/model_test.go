@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/llm"
 )
 
 // harness is a model on a real app (scripted model, no extensions) with
@@ -512,5 +514,46 @@ func TestModelCtrlOExpandsOutput(t *testing.T) {
 	got = h.transcript()
 	if !strings.Contains(got, "output of bash seq 1 12, 12 lines:") || !strings.Contains(got, "  │ 12") {
 		t.Errorf("ctrl+o did not show the whole output:\n%s", got)
+	}
+}
+
+// TestModelRetriesShowOneLine: retries update one line in the view and
+// leave nothing in the transcript; the answer clears the line.
+func TestModelRetriesShowOneLine(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.m.busy = "thinking"
+	for i := 1; i <= 3; i++ {
+		h.m.event(agent.Event{Type: agent.EventRetry, Err: &llm.APIError{Status: 429}, Delay: 4 * time.Second, Retry: i, Retries: 5})
+	}
+	v := h.view()
+	if strings.Count(v, "retrying in") != 1 || !strings.Contains(v, "(429 rate limited), 3/5") {
+		t.Errorf("want one retry line at 3/5:\n%s", v)
+	}
+	if got := h.transcript(); strings.Contains(got, "retrying") {
+		t.Errorf("retries printed into the transcript:\n%s", got)
+	}
+	h.m.event(agent.Event{Type: agent.EventText, Text: "hello"})
+	if v := h.view(); strings.Contains(v, "retrying") {
+		t.Errorf("retry line stays after the answer started:\n%s", v)
+	}
+	h.m.busy = ""
+}
+
+// TestModelFollowsTerminalBackground: a light background gets the light
+// markdown style; GLAMOUR_STYLE, when set, stays.
+func TestModelFollowsTerminalBackground(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.m.update(tea.BackgroundColorMsg{Color: color.White})
+	if h.m.md.style != "light" {
+		t.Errorf("light background: style %q, want light", h.m.md.style)
+	}
+	h.m.update(tea.BackgroundColorMsg{Color: color.Black})
+	if h.m.md.style != "dark" {
+		t.Errorf("dark background: style %q, want dark", h.m.md.style)
+	}
+	m := newModel(context.Background(), h.m.app, h.m.br, colorprofile.ANSI256, []string{"GLAMOUR_STYLE=dracula"})
+	m.update(tea.BackgroundColorMsg{Color: color.White})
+	if m.md.style != "dracula" {
+		t.Errorf("GLAMOUR_STYLE=dracula became %q", m.md.style)
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -228,3 +229,47 @@ func messageText(m *llm.Message) (text, thinking string) {
 }
 
 func ansiStrip(s string) string { return ansi.Strip(s) }
+
+// retryState is a retry the provider waits for.
+type retryState struct {
+	until time.Time
+	why   string
+	n, of int
+}
+
+// line is the one status line of a retry: "retrying in 4s (429 rate
+// limited), 2/5", counting down as it is redrawn.
+func (r *retryState) line(now time.Time) string {
+	left := r.until.Sub(now)
+	if left < 0 {
+		left = 0
+	}
+	s := fmt.Sprintf("retrying in %ds", int((left+time.Second-1)/time.Second))
+	if r.why != "" {
+		s += " (" + r.why + ")"
+	}
+	if r.n > 0 && r.of > 0 {
+		s += fmt.Sprintf(", %d/%d", r.n, r.of)
+	}
+	return s
+}
+
+// retryReason says briefly why a request is retried: "429 rate
+// limited", "529 overloaded", or the first line of the error.
+func retryReason(err error) string {
+	if err == nil {
+		return ""
+	}
+	if ae, ok := errors.AsType[*llm.APIError](err); ok && ae.Status != 0 {
+		switch {
+		case ae.Status == 429:
+			return "429 rate limited"
+		case ae.Status == 529 || strings.Contains(ae.Type, "overloaded"):
+			return fmt.Sprintf("%d overloaded", ae.Status)
+		case ae.Status >= 500:
+			return fmt.Sprintf("%d server error", ae.Status)
+		}
+		return fmt.Sprint(ae.Status)
+	}
+	return oneLine(err.Error(), 60)
+}

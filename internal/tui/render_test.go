@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -249,5 +250,21 @@ func TestMarkdownRender(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestRetryLine(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		r    retryState
+		want string
+	}{
+		{retryState{until: now.Add(4 * time.Second), why: retryReason(&llm.APIError{Status: 429}), n: 2, of: 5}, "retrying in 4s (429 rate limited), 2/5"},
+		{retryState{until: now.Add(1500 * time.Millisecond), why: retryReason(&llm.APIError{Status: 529, Type: "overloaded_error"}), n: 1, of: 3}, "retrying in 2s (529 overloaded), 1/3"},
+		{retryState{until: now.Add(-time.Second), why: retryReason(errors.New("connection reset\nmore")), n: 3, of: 3}, "retrying in 0s (connection reset …), 3/3"},
+	} {
+		if got := tc.r.line(now); got != tc.want {
+			t.Errorf("line = %q, want %q", got, tc.want)
+		}
 	}
 }

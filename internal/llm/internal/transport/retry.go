@@ -69,7 +69,7 @@ func Retry(ctx context.Context, maxRetries int, b Backoff, onEvent func(llm.Even
 			delay = apiErr.RetryAfter
 		}
 		if onEvent != nil {
-			onEvent(llm.Event{Type: llm.EventRetry, Err: err, Delay: delay})
+			onEvent(llm.Event{Type: llm.EventRetry, Err: err, Delay: delay, Retry: try + 1, Retries: maxRetries})
 		}
 		if err := b.sleep(ctx, delay); err != nil {
 			return err

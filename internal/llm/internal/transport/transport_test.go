@@ -94,6 +94,9 @@ func TestRetry(t *testing.T) {
 			err := Retry(context.Background(), tt.max, b, func(ev llm.Event) {
 				if ev.Type == llm.EventRetry {
 					retryEvents++
+					if ev.Retry != retryEvents || ev.Retries != tt.max {
+						t.Errorf("retry event numbered %d/%d, want %d/%d", ev.Retry, ev.Retries, retryEvents, tt.max)
+					}
 				}
 			}, func(emit func(llm.Event)) error {
 				trys++
