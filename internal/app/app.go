@@ -76,10 +76,16 @@ type App struct {
 	// Notes are things the user should see at start (skills that failed
 	// to load, a resumed session).
 	Notes []string
+	// OnEnding, when set, is told once when ending the session (Close)
+	// takes more than a moment: what synaps waits for and how to stop.
+	OnEnding func(msg string)
 
-	opts     Options
-	provider llm.Provider
-	modelID  string
+	opts Options
+	// endBudget overrides the end-of-session budgets (hooks, stop) in
+	// tests; nil: EndHookBudget and EndStopBudget.
+	endBudget *[2]time.Duration
+	provider  llm.Provider
+	modelID   string
 }
 
 // Open prepares a session: it starts the extensions (in parallel), finds
@@ -310,21 +316,6 @@ func (a *App) Statuses() []extension.Status {
 		return nil
 	}
 	return a.Host.Statuses()
-}
-
-// Close ends the session (on_session_end) and stops every extension.
-func (a *App) Close(ctx context.Context) error {
-	var err error
-	if a.Agent != nil {
-		err = a.Agent.End(ctx)
-		a.Agent = nil
-	} else if a.Session != nil {
-		err = a.Session.Close()
-	}
-	if a.Host != nil {
-		a.Host.Shutdown()
-	}
-	return err
 }
 
 // HealthLine summarises extension health for a status line, e.g.

@@ -51,6 +51,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
+	a.OnEnding = func(msg string) { fmt.Fprintln(stdio.Out, "ℹ "+msg) }
 	defer a.Close(context.WithoutCancel(ctx))
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdio.Out, "ℹ "+n)

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,12 +29,16 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"synaps": func() {
-			// As cmd/synaps does.
+			// As cmd/synaps does: a lifeline for what synaps starts, and
+			// SIGTERM as a cancelled context for the whole run, so
+			// scripts see the real binary's signal path.
 			end, err := lifeline.Start()
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "synaps: warning:", err)
 			}
-			code := Main(context.Background(), os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+			code := Main(ctx, os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+			stop()
 			end()
 			os.Exit(code)
 		},

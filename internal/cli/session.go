@@ -116,6 +116,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, forma
 	answer := lastAnswer(a)
 	usage := a.Agent.Usage()
 	id := a.Session.ID
+	a.OnEnding = func(msg string) { fmt.Fprintln(stdio.Err, "ℹ "+msg) }
 	closeErr := a.Close(context.WithoutCancel(ctx))
 	switch format {
 	case "text":

@@ -674,7 +674,10 @@ func (e *Extension) answered(err error) {
 }
 
 // stop shuts the process down for good and waits for any restart.
-func (e *Extension) stop() {
+func (e *Extension) stop() { e.stopContext(context.Background()) }
+
+// stopContext is stop, cut short when ctx ends (see process.stopContext).
+func (e *Extension) stopContext(ctx context.Context) {
 	e.mu.Lock()
 	e.stopping = true
 	p, wait := e.proc, e.restarting
@@ -688,7 +691,7 @@ func (e *Extension) stop() {
 		<-wait
 	}
 	if p != nil {
-		p.stop(e.env.stop, true)
+		p.stopContext(ctx, e.env.stop, true)
 		e.log.note("stopped (%s)", p.exitDescription())
 	}
 	e.log.close()

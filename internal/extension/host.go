@@ -260,7 +260,13 @@ func unjoinStrings(err error) []string {
 
 // Shutdown stops every extension in parallel and removes their tools and
 // hooks. It returns when every process has been reaped.
-func (h *Host) Shutdown() {
+func (h *Host) Shutdown() { h.ShutdownContext(context.Background()) }
+
+// ShutdownContext is Shutdown, cut short when ctx ends: extensions still
+// stopping are killed at once instead of being given their polite stop
+// sequence (shutdown request, EOF, SIGTERM). A user's second Ctrl-C and
+// the end-of-session budget end it this way.
+func (h *Host) ShutdownContext(ctx context.Context) {
 	h.mu.Lock()
 	exts := h.exts
 	// Nothing runs any more: the list must not show the plugins as loaded.
@@ -273,7 +279,7 @@ func (h *Host) Shutdown() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e.stop()
+			e.stopContext(ctx)
 		}()
 	}
 	wg.Wait()

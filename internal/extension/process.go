@@ -199,15 +199,23 @@ var defaultStop = stopTimeouts{reply: MethodDeadlines[MethodShutdown], exit: tim
 // parent's pipe ends are closed, which ends the connection and stderr
 // goroutines even if a grandchild inherited the pipes.
 func (p *process) stop(t stopTimeouts, sayShutdown bool) {
-	if sayShutdown && p.alive() {
-		ctx, cancel := context.WithTimeout(context.Background(), t.reply)
-		_, _ = p.conn.Call(ctx, MethodShutdown, nil)
+	p.stopContext(context.Background(), t, sayShutdown)
+}
+
+// stopContext is stop, cut short when ctx ends: the polite steps are
+// skipped and the group is killed at once. It is how a user's second
+// Ctrl-C (or the end-of-session budget) ends the wait for an extension
+// that does not stop.
+func (p *process) stopContext(ctx context.Context, t stopTimeouts, sayShutdown bool) {
+	if sayShutdown && p.alive() && ctx.Err() == nil {
+		cctx, cancel := context.WithTimeout(ctx, t.reply)
+		_, _ = p.conn.Call(cctx, MethodShutdown, nil)
 		cancel()
 	}
 	p.stdin.Close()
-	if !p.waitExit(t.exit) {
+	if !p.waitExitContext(ctx, t.exit) {
 		p.signal(syscall.SIGTERM)
-		if !p.waitExit(t.exit) {
+		if !p.waitExitContext(ctx, t.exit) {
 			p.signal(syscall.SIGKILL)
 			<-p.exited
 		}
@@ -250,6 +258,12 @@ func (p *process) finishStderr() {
 }
 
 func (p *process) waitExit(d time.Duration) bool {
+	return p.waitExitContext(context.Background(), d)
+}
+
+// waitExitContext waits up to d for the process to exit; it gives up at
+// once when ctx ends.
+func (p *process) waitExitContext(ctx context.Context, d time.Duration) bool {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
@@ -257,6 +271,13 @@ func (p *process) waitExit(d time.Duration) bool {
 		return true
 	case <-timer.C:
 		return false
+	case <-ctx.Done():
+		select {
+		case <-p.exited:
+			return true
+		default:
+			return false
+		}
 	}
 }
 

@@ -44,7 +44,6 @@ import (
 	"io"
 	"os"
 	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -53,10 +52,6 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/extension"
 )
-
-// closeTimeout bounds a.Close after the UI has gone: on_session_end and
-// the extensions' stop sequence.
-const closeTimeout = 15 * time.Second
 
 // Run opens the session described by opts (it sets opts.OnEvent and
 // opts.Confirmer itself) and runs the interactive terminal UI until the
@@ -140,9 +135,11 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 		fmt.Fprintf(out, "resume this session with: synaps --resume %s\n", a.Session.ID)
 	}
 
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
-	defer cancel()
-	closeErr := a.Close(cctx)
+	// Close bounds the end itself (app.EndHookBudget, app.EndStopBudget),
+	// and a Ctrl-C now (the terminal is no longer raw: it is a SIGINT)
+	// ends it at once.
+	a.OnEnding = func(msg string) { fmt.Fprintln(out, msg) }
+	closeErr := a.Close(context.WithoutCancel(ctx))
 	if errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() != nil {
 		runErr = nil // cancelled from outside (signal): a normal end
 	}
