@@ -9,10 +9,12 @@
 package session
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -328,6 +330,11 @@ func List(baseDir string) ([]Info, error) {
 			continue
 		}
 		d, err := Read(filepath.Join(Dir(baseDir), e.Name()))
+		if err != nil && nothingSaved(filepath.Join(Dir(baseDir), e.Name())) {
+			// Killed while its file was being created: not even the
+			// header line was completed, so there is nothing to resume.
+			continue
+		}
 		if err != nil {
 			// Listed, not hidden: the user sees that it is there and why
 			// it cannot be resumed.
@@ -379,6 +386,20 @@ func Latest(baseDir string) (string, error) {
 		return "", fmt.Errorf("the newest session, %s, cannot be read: %s; resume another with --resume ID (`synaps sessions list` shows them)", list[0].ID, list[0].Error)
 	}
 	return list[0].ID, nil
+}
+
+// nothingSaved reports whether the file at path holds no complete line:
+// a session file whose creation was cut short (a crash between creating
+// it and finishing the header).
+func nothingSaved(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	return n < len(buf) && !bytes.Contains(buf[:n], []byte{'\n'})
 }
 
 // idPart is the i-th dash-separated part of a session id, or "".
