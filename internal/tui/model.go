@@ -731,7 +731,7 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		}
 		tc := ev.Tool
 		m.printW(func(w int) string { return joinLines(toolLines(tc, m.st, w-1)) })
-		if _, more := preview(tc.Output, previewLines); more > 0 {
+		if _, more := preview(tc.Output, previewLines); more > 0 || diffCollapsed(tc) {
 			m.collapsed = tc
 		}
 	case agent.EventTurnEnd:

@@ -557,3 +557,24 @@ func TestModelFollowsTerminalBackground(t *testing.T) {
 		t.Errorf("GLAMOUR_STYLE=dracula became %q", m.md.style)
 	}
 }
+
+// TestModelCtrlOExpandsDiff: a long diff (here a new file of 20 lines) is
+// collapsed with a count; ctrl+o prints all of it.
+func TestModelCtrlOExpandsDiff(t *testing.T) {
+	h := newHarness(t, `{"tool_calls":[{"name":"write","input":{"path":"twenty.txt","content":"l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\nl16\nl17\nl18\nl19\nl20\n"}}]}
+{"text":"written"}
+`)
+	h.typeText("write it")
+	h.press(tea.KeyEnter, 0)
+	h.until("the turn", isWorkDone)
+	got := h.transcript()
+	if !strings.Contains(got, "│ created, 20 lines") || !strings.Contains(got, "│ 12 + l12") || strings.Contains(got, "+ l13") ||
+		!strings.Contains(got, "│ … 8 more diff lines (ctrl+o shows them)") {
+		t.Fatalf("diff not collapsed with a count:\n%s", got)
+	}
+	h.press('o', tea.ModCtrl)
+	got = h.transcript()
+	if !strings.Contains(got, "│ 20 + l20") {
+		t.Errorf("ctrl+o did not show the whole diff:\n%s", got)
+	}
+}

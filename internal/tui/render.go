@@ -137,9 +137,14 @@ func toolLines(tc *agent.ToolCall, st styles, width int) []string {
 // "-" in red and added "+" in green, collapsed after
 // agent.DiffPreviewLines like long output.
 func diffLines(d *tool.Diff, st styles, width int) []string {
+	return diffLinesN(d, st, width, agent.DiffPreviewLines)
+}
+
+// diffLinesN is diffLines showing n lines of the diff.
+func diffLinesN(d *tool.Diff, st styles, width, n int) []string {
 	bar := st.dim.Render("  │ ")
 	lines := []string{fit(bar+st.dim.Render(agent.DiffSummary(d)), width)}
-	shown, more := agent.DiffPreview(d, agent.DiffPreviewLines)
+	shown, more := agent.DiffPreview(d, n)
 	for _, l := range shown {
 		text := strings.TrimRight(l.Number+" "+l.Kind+" "+l.Text, " ")
 		switch l.Kind {
@@ -153,9 +158,15 @@ func diffLines(d *tool.Diff, st styles, width int) []string {
 		lines = append(lines, fit(bar+text, width))
 	}
 	if more > 0 {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more diff %s", more, plural(more, "line", "lines"))))
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more diff %s (ctrl+o shows them)", more, plural(more, "line", "lines"))))
 	}
 	return lines
+}
+
+// diffCollapsed reports whether a call's diff shows cut short, so that
+// ctrl+o has more of it to show.
+func diffCollapsed(tc *agent.ToolCall) bool {
+	return tc.Diff != nil && !tc.IsError && len(tc.Diff.Lines) > agent.DiffPreviewLines
 }
 
 // fullOutput renders every line of a tool call's output, for ctrl+o.
@@ -165,6 +176,10 @@ func fullOutput(tc *agent.ToolCall, st styles, width int) string {
 	lines := []string{fit(st.dim.Render(fmt.Sprintf("output of %s %s, %d %s:", tc.Name, inputSummary(tc.Name, tc.Input), len(all), plural(len(all), "line", "lines"))), width)}
 	for _, l := range all {
 		lines = append(lines, st.dim.Render("  │ ")+l)
+	}
+	if tc.Diff != nil && !tc.IsError {
+		// All of the diff the call kept (tool.MaxDiffLines at most).
+		lines = append(lines, diffLinesN(tc.Diff, st, 0, len(tc.Diff.Lines))...)
 	}
 	return strings.Join(lines, "\n")
 }
