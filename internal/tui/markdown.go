@@ -100,3 +100,27 @@ func trimPadding(l string) string {
 
 // blank reports whether a styled line shows nothing.
 func blank(l string) bool { return strings.TrimSpace(ansiStrip(l)) == "" }
+
+// finishedBlocks is how much of a streaming markdown answer is finished
+// blocks: up to the last blank line outside a code fence, 0 if none. The
+// rest is the block still being written, shown as it is until it ends,
+// since a half-written list or fence renders differently once complete.
+func finishedBlocks(s string) int {
+	cut, inFence, pos := 0, false, 0
+	for pos < len(s) {
+		end := strings.IndexByte(s[pos:], '\n')
+		if end < 0 {
+			break // the last line is still being written
+		}
+		line := s[pos : pos+end]
+		next := pos + end + 1
+		switch t := strings.TrimSpace(line); {
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			inFence = !inFence
+		case t == "" && !inFence:
+			cut = next
+		}
+		pos = next
+	}
+	return cut
+}

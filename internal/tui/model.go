@@ -151,9 +151,13 @@ type model struct {
 	state         state
 
 	// The turn in progress.
-	stream   strings.Builder // the answer so far, raw
-	thinking strings.Builder
-	tools    []running
+	stream strings.Builder // the answer so far, raw
+	// doneText is stream's finished blocks (its first doneLen bytes)
+	// rendered for doneWidth, kept while the open block grows.
+	doneText           string
+	doneLen, doneWidth int
+	thinking           strings.Builder
+	tools              []running
 
 	// The open question, if any.
 	asking    prompt
@@ -689,6 +693,7 @@ func (m *model) flushTurn() {
 		m.print(sanitize(s))
 	}
 	m.stream.Reset()
+	m.doneLen = 0
 	m.thinking.Reset()
 	for _, r := range m.tools {
 		m.print(m.st.bad.Render("✗ ") + m.st.tool.Render(r.call.Name) + " " + inputSummary(r.call.Name, r.call.Input) + m.st.dim.Render(" · interrupted"))
@@ -719,6 +724,8 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 			m.printW(func(w int) string { return m.md.render(text, w) })
 		}
 		m.stream.Reset()
+		m.doneLen = 0
+		m.doneLen = 0
 		m.thinking.Reset()
 	case agent.EventToolStart:
 		m.tools = append(m.tools, running{call: *ev.Tool, start: time.Now()})
@@ -850,6 +857,16 @@ func (m *model) View() tea.View {
 	// The turn in progress.
 	if s := m.stream.String(); s != "" {
 		keep := max(3, m.height-12)
+		// Finished blocks show rendered, the open one as it comes.
+		var done []string
+		if cut := finishedBlocks(s); cut > 0 {
+			if cut != m.doneLen || w != m.doneWidth {
+				m.doneLen, m.doneWidth = cut, w
+				m.doneText = m.md.render(sanitize(s[:cut]), w)
+			}
+			done = strings.Split(m.doneText, "\n")
+			s = strings.TrimLeft(s[cut:], "\n")
+		}
 		// Only the tail can show: wrap just that, so that a long answer
 		// does not cost a full re-wrap per streamed word.
 		if tail := keep * w * 4; len(s) > tail {
@@ -859,6 +876,10 @@ func (m *model) View() tea.View {
 			}
 		}
 		lines := strings.Split(ansi.Wrap(sanitize(s), w, ""), "\n")
+		if s == "" {
+			lines = nil
+		}
+		lines = append(done, lines...)
 		if len(lines) > keep {
 			lines = lines[len(lines)-keep:]
 		}

@@ -578,3 +578,19 @@ func TestModelCtrlOExpandsDiff(t *testing.T) {
 		t.Errorf("ctrl+o did not show the whole diff:\n%s", got)
 	}
 }
+
+// TestModelRendersMarkdownWhileStreaming: finished blocks of a streaming
+// answer show rendered; the open block shows as typed.
+func TestModelRendersMarkdownWhileStreaming(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.m.busy = "thinking"
+	h.m.event(agent.Event{Type: agent.EventText, Text: "A **bold** start.\n\nNow **half"})
+	v := h.view()
+	if !strings.Contains(v, "A bold start.") || strings.Contains(v, "**bold**") {
+		t.Errorf("the finished block is not rendered:\n%s", v)
+	}
+	if !strings.Contains(v, "Now **half") {
+		t.Errorf("the open block is not shown as it is:\n%s", v)
+	}
+	h.m.busy = ""
+}

@@ -268,3 +268,17 @@ func TestRetryLine(t *testing.T) {
 		}
 	}
 }
+
+func TestFinishedBlocks(t *testing.T) {
+	for _, tc := range []struct{ in, done string }{
+		{"Still writing the first", ""},
+		{"First **para**.\n\nSecond one gro", "First **para**.\n\n"},
+		{"A\n\n- one\n- two\n\n- thr", "A\n\n- one\n- two\n\n"},
+		{"Code:\n\n```go\nx := 1\n\ny := 2", "Code:\n\n"},
+		{"Code:\n\n```go\nx := 1\n```\n\nAfter", "Code:\n\n```go\nx := 1\n```\n\n"},
+	} {
+		if got := tc.in[:finishedBlocks(tc.in)]; got != tc.done {
+			t.Errorf("finishedBlocks(%q) keeps %q, want %q", tc.in, got, tc.done)
+		}
+	}
+}
