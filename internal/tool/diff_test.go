@@ -93,3 +93,31 @@ func TestNewFileDiff(t *testing.T) {
 		t.Errorf("a long line is not cut: %d bytes", len(l))
 	}
 }
+
+// BenchmarkNewDiff: an edit of one line in a 20,000-line file (the head
+// and tail are skipped, so this is the common cost), and a rewrite of
+// 25,000 lines into 25,000 others made of the same lines (bounded by
+// DiffMaxChanges).
+func BenchmarkNewDiff(b *testing.B) {
+	big := numbered(1, 20000)
+	edited := strings.Replace(big, "line 10000\n", "line ten thousand\n", 1)
+	var x, y strings.Builder
+	for i := 0; i < 25000; i++ {
+		// The same few lines in other orders: every diagonal has snakes,
+		// the worst case for the work bound.
+		fmt.Fprintf(&x, "line %d\n", i%97)
+		fmt.Fprintf(&y, "line %d\n", i%89)
+	}
+	b.Run("edit", func(b *testing.B) {
+		for b.Loop() {
+			NewDiff("f", big, edited)
+		}
+	})
+	b.Run("rewrite", func(b *testing.B) {
+		for b.Loop() {
+			if d := NewDiff("f", x.String(), y.String()); !d.TooLarge {
+				b.Fatal("a rewrite of 25,000 lines was diffed")
+			}
+		}
+	})
+}
