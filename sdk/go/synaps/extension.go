@@ -29,6 +29,29 @@ func Typed[In any](fn func(ctx context.Context, in In) (string, error)) ToolHand
 	}
 }
 
+// ReportDiff tells synaps what the running tool call changed in a file,
+// so the user sees it as a diff under the call, as the built-in edit
+// shows its changes. The model still gets only the handler's output: a
+// diff costs no tokens. before is the file's text before the call, nil
+// for a file the call created; after is its text now. Call it from a
+// ToolHandler with the ctx it was given (once per call: the last one
+// counts); anywhere else it does nothing.
+func ReportDiff(ctx context.Context, path string, before *string, after string) {
+	if slot, ok := ctx.Value(diffKey{}).(**fileDiff); ok {
+		*slot = &fileDiff{Path: path, Before: before, After: after}
+	}
+}
+
+// fileDiff is the "diff" of a tool result (docs/extensions/protocol.md).
+type fileDiff struct {
+	Path   string  `json:"path"`
+	Before *string `json:"before"`
+	After  string  `json:"after"`
+}
+
+// diffKey holds a call's **fileDiff in its context.
+type diffKey struct{}
+
 // HookHandler answers one hook event.
 type HookHandler func(ctx context.Context, ev *Event) Result
 
@@ -218,11 +241,16 @@ func (e *Extension) handle(ctx context.Context, method string, params json.RawMe
 		if !ok {
 			return map[string]any{"output": "unknown tool " + p.Name, "is_error": true}, nil
 		}
-		out, err := t.handler(ctx, p.Input)
+		var diff *fileDiff
+		out, err := t.handler(context.WithValue(ctx, diffKey{}, &diff), p.Input)
+		res := map[string]any{"output": out}
 		if err != nil {
-			return map[string]any{"output": err.Error(), "is_error": true}, nil
+			res = map[string]any{"output": err.Error(), "is_error": true}
 		}
-		return map[string]any{"output": out}, nil
+		if diff != nil {
+			res["diff"] = diff
+		}
+		return res, nil
 	case "hook.handle":
 		var ev Event
 		if err := json.Unmarshal(params, &ev); err != nil {

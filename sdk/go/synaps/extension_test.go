@@ -138,3 +138,35 @@ func TestManifestSubscriptionIsNotWidened(t *testing.T) {
 		t.Errorf("declared hooks (-want +got):\n%s", d)
 	}
 }
+
+// A tool may report what it changed in a file; the result carries it as
+// "diff" beside the output.
+func TestReportDiff(t *testing.T) {
+	ext := New("demo", "1.0.0")
+	ext.Tool("save", "save", map[string]any{"type": "object"}, func(ctx context.Context, _ json.RawMessage) (string, error) {
+		before := "a\nb\n"
+		ReportDiff(ctx, "notes.txt", &before, "a\nc\n")
+		return "saved notes.txt", nil
+	})
+	ext.Tool("create", "create", map[string]any{"type": "object"}, func(ctx context.Context, _ json.RawMessage) (string, error) {
+		ReportDiff(ctx, "new.txt", nil, "x\n")
+		return "created", nil
+	})
+	ext.Tool("plain", "plain", map[string]any{"type": "object"}, func(context.Context, json.RawMessage) (string, error) { return "ok", nil })
+	ReportDiff(context.Background(), "ignored", nil, "") // outside a call: nothing
+	p := start(t, ext)
+	p.call(t, 1, "initialize", map[string]any{})
+	for i, tc := range []struct {
+		tool string
+		want map[string]any
+	}{
+		{"save", map[string]any{"output": "saved notes.txt", "diff": map[string]any{"path": "notes.txt", "before": "a\nb\n", "after": "a\nc\n"}}},
+		{"create", map[string]any{"output": "created", "diff": map[string]any{"path": "new.txt", "before": nil, "after": "x\n"}}},
+		{"plain", map[string]any{"output": "ok"}},
+	} {
+		r := p.call(t, i+2, "tool.call", map[string]any{"name": tc.tool, "input": map[string]any{}})
+		if d := cmp.Diff(tc.want, r["result"]); d != "" {
+			t.Errorf("%s result (-want +got):\n%s", tc.tool, d)
+		}
+	}
+}
