@@ -271,6 +271,7 @@ func (m *model) opened(msg openedMsg) tea.Cmd {
 // the earlier conversation of a resumed session, how to configure a
 // model if there is none; and asks to trust the project's plugins.
 func (m *model) greet() {
+	m.hist.open(historyFile(m.app.BaseDir, m.app.WorkDir))
 	for _, n := range m.app.Notes {
 		m.print(m.st.dim.Render("· " + sanitize(n)))
 	}

@@ -594,3 +594,36 @@ func TestModelRendersMarkdownWhileStreaming(t *testing.T) {
 	}
 	h.m.busy = ""
 }
+
+// TestModelHistoryPersistsPerProject: what was sent comes back with up
+// in the next session of the same project, not in another project's.
+func TestModelHistoryPersistsPerProject(t *testing.T) {
+	h := newHarness(t, `{"text":"one"}`)
+	h.typeText("/help")
+	h.press(tea.KeyEnter, 0)
+	h.until("/help", isWorkDone)
+	h.m.input.SetValue("line one\nline two")
+	h.press(tea.KeyEnter, 0)
+	h.until("the turn", isWorkDone)
+
+	next := newModel(context.Background(), h.m.app, h.m.br, colorprofile.ASCII, nil)
+	next.Init()
+	h.m = next
+	h.press(tea.KeyUp, 0)
+	if got := next.input.Value(); got != "line one\nline two" {
+		t.Errorf("up in the next session = %q, want the last input", got)
+	}
+	next.input.Reset()
+	next.hist.reset()
+	h.press(tea.KeyUp, 0)
+	h.press(tea.KeyUp, 0) // to the first line of the two-line entry
+	h.press(tea.KeyUp, 0)
+	if got := next.input.Value(); got != "/help" {
+		t.Errorf("up past the two-line entry = %q, want /help", got)
+	}
+
+	other := t.TempDir()
+	if f1, f2 := historyFile(h.m.app.BaseDir, h.m.app.WorkDir), historyFile(h.m.app.BaseDir, other); f1 == f2 {
+		t.Errorf("two projects share the history file %s", f1)
+	}
+}
