@@ -63,6 +63,7 @@ type (
 	workDoneMsg struct {
 		out     string        // text to print (slash output)
 		history []llm.Message // a resumed session's conversation, to print
+		shell   *shellRun     // a !command that ran
 		err     error
 		quit    bool
 		state
@@ -173,6 +174,9 @@ type model struct {
 
 	// retry is the provider's retry in progress, if any.
 	retry *retryState
+
+	// shellContext is what !commands printed, for the next message.
+	shellContext []string
 
 	// collapsed is the last tool call whose output was cut, for ctrl+o.
 	collapsed *agent.ToolCall
@@ -399,6 +403,10 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 				if c := completeSlash(v, m.cands); c != v {
 					m.input.SetValue(c)
 				}
+			} else if m.app != nil {
+				if c, ok := completeMention(v, m.app.WorkDir); ok {
+					m.input.SetValue(c)
+				}
 			}
 		}
 		return nil
@@ -543,7 +551,20 @@ func (m *model) run(text string) tea.Cmd {
 	if app.IsSlash(text) {
 		return m.startSlash(strings.TrimSpace(text))
 	}
+	if cmd, ok := strings.CutPrefix(strings.TrimSpace(text), "!"); ok && strings.TrimSpace(cmd) != "" {
+		return m.startShell(strings.TrimSpace(cmd))
+	}
 	return m.startTurn(text)
+}
+
+// startShell runs a !command in a worker; its output goes to the model
+// with the next message.
+func (m *model) startShell(command string) tea.Cmd {
+	dir := m.app.WorkDir
+	return m.work("running "+oneLine(command, 40), func(ctx context.Context) workDoneMsg {
+		out, status := runShell(ctx, command, dir)
+		return workDoneMsg{shell: &shellRun{command: command, output: out, status: status}}
+	})
 }
 
 // next starts the oldest queued input, if any.
@@ -618,6 +639,14 @@ func (m *model) startTurn(text string) tea.Cmd {
 		m.print(m.st.bad.Render("error: ") + sanitize(m.app.NoModel().Error()))
 		return m.next()
 	}
+	text, notes := attachMentions(text, m.app.WorkDir)
+	for _, n := range notes {
+		m.print(m.st.dim.Render("· " + sanitize(n)))
+	}
+	if len(m.shellContext) > 0 {
+		text = strings.Join(m.shellContext, "\n\n") + "\n\n" + text
+		m.shellContext = nil
+	}
 	return m.work("thinking", func(ctx context.Context) workDoneMsg {
 		return workDoneMsg{err: m.app.Agent.Send(ctx, text)}
 	})
@@ -677,6 +706,19 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 	}
 	if len(msg.history) > 0 {
 		m.printHistory(msg.history)
+	}
+	if sh := msg.shell; sh != nil {
+		tc := &agent.ToolCall{Name: "!", Input: nil, Output: sh.output, IsError: sh.status != "exit 0", Duration: noDuration}
+		m.printW(func(w int) string {
+			lines := toolLines(tc, m.st, w-1)
+			lines[0] = fit(lines[0]+" "+sanitize(oneLine(sh.command, summaryMax))+m.st.dim.Render(" · "+sh.status), w-1)
+			return joinLines(lines)
+		})
+		if _, more := preview(tc.Output, previewLines); more > 0 {
+			m.collapsed = tc
+		}
+		m.shellContext = append(m.shellContext, fmt.Sprintf("<bash-input>%s</bash-input>\n<bash-output>%s</bash-output>", sh.command, strings.TrimRight(sh.output, "\n")))
+		m.print(m.st.dim.Render("· the command and its output go to the model with your next message"))
 	}
 	if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
 		m.print(m.st.bad.Render("error: ") + sanitize(msg.err.Error()))

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
@@ -625,5 +626,56 @@ func TestModelHistoryPersistsPerProject(t *testing.T) {
 	other := t.TempDir()
 	if f1, f2 := historyFile(h.m.app.BaseDir, h.m.app.WorkDir), historyFile(h.m.app.BaseDir, other); f1 == f2 {
 		t.Errorf("two projects share the history file %s", f1)
+	}
+}
+
+// TestModelShellAndMentions: !cmd runs a command and its output rides
+// on the next message; @path attaches a file (Tab completes it); the
+// scripted model checks what it received.
+func TestModelShellAndMentions(t *testing.T) {
+	h := newHarness(t, `{"text":"seen the output","expect":{"last_user_contains":"<bash-input>echo hi-from-shell</bash-input>\n<bash-output>hi-from-shell</bash-output>\n\nwhat did it say?"}}
+{"text":"read the file","expect":{"last_user_contains":"look at @notes.txt please\n\n<file path=\"notes.txt\">\nnote-content\n</file>"}}
+`)
+	writeFile(t, filepath.Join(h.m.app.WorkDir, "notes.txt"), "note-content\n")
+
+	h.typeText("!echo hi-from-shell")
+	h.press(tea.KeyEnter, 0)
+	h.until("the command", isWorkDone)
+	got := h.transcript()
+	if !strings.Contains(got, "✓ ! echo hi-from-shell · exit 0") || !strings.Contains(got, "│ hi-from-shell") {
+		t.Fatalf("the command and its output not shown:\n%s", got)
+	}
+	h.typeText("what did it say?")
+	h.press(tea.KeyEnter, 0)
+	h.until("the turn", isWorkDone)
+	if got := h.transcript(); !strings.Contains(got, "seen the output") {
+		t.Fatalf("the model did not get the output:\n%s", got)
+	}
+
+	h.typeText("look at @no")
+	h.press(tea.KeyTab, 0)
+	if v := h.m.input.Value(); v != "look at @notes.txt" {
+		t.Fatalf("tab made %q, want the mention completed", v)
+	}
+	h.typeText(" please")
+	h.press(tea.KeyEnter, 0)
+	h.until("the turn", isWorkDone)
+	got = h.transcript()
+	if !strings.Contains(got, "read the file") || !strings.Contains(got, "attached @notes.txt (1 lines)") {
+		t.Errorf("the file was not attached:\n%s", got)
+	}
+}
+
+func TestAttachMentionsNotes(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin.dat"), "a\x00b")
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	text, notes := attachMentions("see @missing.go, @sub and @bin.dat; mail me@example.com", dir)
+	if text != "see @missing.go, @sub and @bin.dat; mail me@example.com" {
+		t.Errorf("text changed with nothing attachable: %q", text)
+	}
+	want := []string{"@missing.go: no such file in " + dir + "; sent as text", "@sub is a directory; only files are attached", "@bin.dat is not text; not attached"}
+	if d := cmp.Diff(want, notes); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
 	}
 }

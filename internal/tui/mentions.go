@@ -1,0 +1,147 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits on what the input attaches.
+const (
+	// mentionMax is the largest file an @path mention attaches.
+	mentionMax = 256 << 10
+	// shellOutputMax is the most output of a !command kept for the model.
+	shellOutputMax = 64 << 10
+)
+
+// mentionRE finds @path mentions: an @ at the start of the input or
+// after a space, so that an e-mail address is no mention.
+var mentionRE = regexp.MustCompile(`(?:^|\s)@(\S+)`)
+
+// attachMentions returns text with the files it mentions (@path,
+// relative to workDir) attached after it, as Claude Code does, and a
+// note for each mention that could not be attached (it stays as text).
+func attachMentions(text, workDir string) (string, []string) {
+	var files, notes []string
+	seen := map[string]bool{}
+	for _, m := range mentionRE.FindAllStringSubmatch(text, -1) {
+		p := strings.TrimRight(m[1], ".,;:!?)")
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(workDir, p)
+		}
+		info, err := os.Stat(abs)
+		switch {
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("@%s: no such file in %s; sent as text", p, workDir))
+			continue
+		case info.IsDir():
+			notes = append(notes, fmt.Sprintf("@%s is a directory; only files are attached", p))
+			continue
+		case info.Size() > mentionMax:
+			notes = append(notes, fmt.Sprintf("@%s is %d KB; files over %d KB are not attached (ask the model to read it)", p, info.Size()>>10, mentionMax>>10))
+			continue
+		}
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("@%s: %v", p, err))
+			continue
+		}
+		if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+			notes = append(notes, fmt.Sprintf("@%s is not text; not attached", p))
+			continue
+		}
+		files = append(files, fmt.Sprintf("<file path=%q>\n%s\n</file>", p, strings.TrimRight(string(b), "\n")))
+		notes = append(notes, fmt.Sprintf("attached @%s (%d lines)", p, strings.Count(strings.TrimRight(string(b), "\n"), "\n")+1))
+	}
+	if len(files) == 0 {
+		return text, notes
+	}
+	return text + "\n\n" + strings.Join(files, "\n\n"), notes
+}
+
+// completeMention completes the @path the input ends with, from the
+// files in workDir: the one match, or the longest prefix the matches
+// share (a directory gets its "/"). ok is false when input does not end
+// with a mention or nothing completes it.
+func completeMention(input, workDir string) (string, bool) {
+	i := strings.LastIndexAny(input, " \t\n")
+	word := input[i+1:]
+	if !strings.HasPrefix(word, "@") {
+		return input, false
+	}
+	typed := word[1:]
+	dir, prefix := filepath.Split(typed)
+	base := dir
+	if !filepath.IsAbs(base) {
+		base = filepath.Join(workDir, dir)
+	}
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return input, false
+	}
+	var names []string
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasPrefix(n, prefix) || (strings.HasPrefix(n, ".") && !strings.HasPrefix(prefix, ".")) {
+			continue
+		}
+		if e.IsDir() {
+			n += "/"
+		}
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return input, false
+	}
+	sort.Strings(names)
+	p := names[0]
+	for _, n := range names[1:] {
+		for !strings.HasPrefix(n, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	if p == prefix {
+		return input, false
+	}
+	return input[:i+1] + "@" + dir + p, true
+}
+
+// runShell runs a !command in workDir with bash and returns what it
+// printed (stdout and stderr, cut to shellOutputMax) and how it ended.
+func runShell(ctx context.Context, command, workDir string) (out string, status string) {
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Dir = workDir
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	out = buf.String()
+	if len(out) > shellOutputMax {
+		out = out[:shellOutputMax] + fmt.Sprintf("\n… cut at %d KB", shellOutputMax>>10)
+	}
+	status = "exit 0"
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			status = fmt.Sprintf("exit %d", ee.ExitCode())
+		} else {
+			status = err.Error()
+		}
+	}
+	return out, status
+}
+
+// shellRun is a !command that ran.
+type shellRun struct {
+	command, output, status string
+}
