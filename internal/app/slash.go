@@ -184,7 +184,9 @@ func (a *App) formatCost() string {
 	u := a.Agent.Usage()
 	var b strings.Builder
 	fmt.Fprintf(&b, "session %s · model %s\n", a.Session.ID, a.Model)
-	fmt.Fprintf(&b, "requests: %d\n", a.Agent.Requests())
+	// Usage is counted as responses arrive and is not saved, so a
+	// resumed session counts from its resume.
+	fmt.Fprintf(&b, "usage since synaps started:\nrequests: %d\n", a.Agent.Requests())
 	fmt.Fprintf(&b, "input tokens: %d", u.InputTokens)
 	if u.CacheReadTokens > 0 || u.CacheWriteTokens > 0 {
 		fmt.Fprintf(&b, " (cache: %d read, %d written)", u.CacheReadTokens, u.CacheWriteTokens)
