@@ -46,7 +46,8 @@ const placeholder = "Ask anything · / for commands · alt+enter or ctrl+j for a
 // keysHelp is appended to /help.
 const keysHelp = `
 keys: enter send (queued while a turn runs) · alt+enter, ctrl+j or \ then enter newline · up/down history
-      tab complete /commands · ctrl+o the last collapsed tool output in full
+      tab complete /commands and @paths · ctrl+o the last collapsed tool output in full · ctrl+g $EDITOR
+      @path attach a file · !command run it, its output goes with the next message
       esc interrupt the turn · ctrl+c clear the input, else interrupt, twice on an empty prompt quit · ctrl+d quit`
 
 // Messages the program receives besides Bubble Tea's own.
@@ -77,6 +78,11 @@ type (
 	shutdownMsg  struct{}
 	// disarmMsg: the window for a second ctrl+c has passed.
 	disarmMsg struct{}
+	// editedMsg: the editor (ctrl+g) exited.
+	editedMsg struct {
+		path, editor string
+		err          error
+	}
 	// resizedMsg: the n-th resize has had time to settle.
 	resizedMsg struct{ n int }
 	// openedMsg: the session is open (or failed to open).
@@ -136,6 +142,7 @@ type model struct {
 	starting []string // extensions still starting (at open, and on reload)
 	br       *bridge
 	st       styles
+	environ  []string // the session's environment ($EDITOR …)
 	profile  colorprofile.Profile
 	md       markdown
 
@@ -206,6 +213,7 @@ func newModel(ctx context.Context, a *app.App, br *bridge, profile colorprofile.
 		ctx: ctx, app: a, br: br, st: newStyles(), profile: profile,
 		wg: &sync.WaitGroup{}, width: 80, height: 24, opening: a == nil,
 	}
+	m.environ = environ
 	m.md.style = markdownStyle(profile, environ)
 	m.md.chosen = m.md.style != gstyles.DarkStyle
 	if a != nil {
@@ -339,6 +347,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.workDone(msg)
 	case openedMsg:
 		return m.opened(msg)
+	case editedMsg:
+		m.edited(msg)
+		return nil
 	case tea.BackgroundColorMsg:
 		m.md.follow(msg.IsDark())
 		return nil
@@ -378,6 +389,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.ctrlC()
 	case "esc":
 		return m.esc()
+	case "ctrl+g":
+		if m.asking == promptNone {
+			return m.openEditor()
+		}
+		return nil
 	case "ctrl+o":
 		// As in Claude Code: the collapsed output, in full.
 		if tc := m.collapsed; tc != nil {

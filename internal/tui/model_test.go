@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"image/color"
 	"os"
 	"path/filepath"
@@ -677,5 +678,43 @@ func TestAttachMentionsNotes(t *testing.T) {
 	want := []string{"@missing.go: no such file in " + dir + "; sent as text", "@sub is a directory; only files are attached", "@bin.dat is not text; not attached"}
 	if d := cmp.Diff(want, notes); d != "" {
 		t.Errorf("notes (-want +got):\n%s", d)
+	}
+}
+
+func TestEditorCommand(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		want []string
+	}{
+		{nil, []string{"vi"}},
+		{[]string{"EDITOR=nano"}, []string{"nano"}},
+		{[]string{"EDITOR=nano", "VISUAL=code --wait"}, []string{"code", "--wait"}},
+		{[]string{"VISUAL= ", "EDITOR=hx"}, []string{"hx"}},
+	} {
+		if d := cmp.Diff(tc.want, editorCommand(tc.env)); d != "" {
+			t.Errorf("env %q (-want +got):\n%s", tc.env, d)
+		}
+	}
+}
+
+func TestModelEditedInput(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.typeText("draft")
+	path := filepath.Join(t.TempDir(), "input.md")
+	writeFile(t, path, "written in the editor\nsecond line\n")
+	h.m.update(editedMsg{path: path, editor: "vi"})
+	if v := h.m.input.Value(); v != "written in the editor\nsecond line" {
+		t.Errorf("input after the editor = %q", v)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("the editor's file was left behind")
+	}
+	writeFile(t, path, "ignored")
+	h.m.update(editedMsg{path: path, editor: "nope", err: errors.New("exit status 1")})
+	if v := h.m.input.Value(); v != "written in the editor\nsecond line" {
+		t.Errorf("a failed editor changed the input to %q", v)
+	}
+	if got := h.transcript(); !strings.Contains(got, "the editor nope failed: exit status 1; set $VISUAL or $EDITOR") {
+		t.Errorf("a failed editor is not explained:\n%s", got)
 	}
 }

@@ -568,3 +568,21 @@ func TestTUITallOutputAndResize(t *testing.T) {
 		return strings.Count(screen, "The end.") == 2
 	})
 }
+
+// TestTUICtrlGEditor: ctrl+g opens $EDITOR on the input; what the editor
+// saves is the input when it exits.
+func TestTUICtrlGEditor(t *testing.T) {
+	e := newE2E(t, `{"text":"x"}`+"\n")
+	editor := filepath.Join(e.tmp, "editor.sh")
+	writeFile(t, editor, "#!/bin/sh\nprintf 'was: %s, now edited' \"$(cat \"$1\")\" > \"$1\"\n")
+	if err := os.Chmod(editor, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.env = append(e.env, "EDITOR="+editor, "VISUAL=")
+	e.start(t, 100, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.keys("-l", "draft")
+	e.waitFor("the draft", matches(`(?m)^› draft\s*$`))
+	e.keys("C-g")
+	e.waitFor("the edited input", matches(`(?m)^› was: draft, now edited\s*$`))
+}
