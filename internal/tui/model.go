@@ -541,7 +541,7 @@ func (m *model) submit() tea.Cmd {
 		m.print(m.st.warn.Render(m.trustQuestion()) + " " + oneLine(text, 20))
 		if !yes(text) {
 			m.print(m.st.dim.Render("· project plugins stay off; trust the project later with `synaps trust` and /extensions reload"))
-			return nil
+			return m.next() // what was typed during the start
 		}
 		return m.startTrust()
 	}

@@ -718,3 +718,21 @@ func TestModelEditedInput(t *testing.T) {
 		t.Errorf("a failed editor is not explained:\n%s", got)
 	}
 }
+
+// TestModelQueueRunsAfterTrustAnswer: what was sent during the start
+// runs once the trust question is answered, yes or no.
+func TestModelQueueRunsAfterTrustAnswer(t *testing.T) {
+	h := newHarness(t, `{"text":"after the question"}`)
+	h.m.untrusted = 1
+	h.m.ask(promptTrust)
+	h.m.queue = []string{"typed during the start"}
+	h.typeText("n")
+	h.press(tea.KeyEnter, 0)
+	if h.m.busy == "" {
+		t.Fatal("the queued message did not start after the answer")
+	}
+	h.until("the turn", isWorkDone)
+	if got := h.transcript(); !strings.Contains(got, "after the question") {
+		t.Errorf("queued message not answered:\n%s", got)
+	}
+}
