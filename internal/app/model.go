@@ -1,8 +1,11 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
@@ -83,12 +86,21 @@ func ResolveModel(name string, getenv func(string) string, cfg *config.File, hos
 }
 
 // knownModels are offered by /model for a provider whose key or base URL
-// is set: the default synaps picks, and its siblings. Any other
-// anthropic/<model> or openai/<model> works as well.
+// is set when it cannot list its models itself: the default synaps picks,
+// and its siblings. Any other anthropic/<model> or openai/<model> works
+// as well.
 var knownModels = map[string][]string{
 	llm.KindAnthropic: {"anthropic/claude-sonnet-4-5", "anthropic/claude-opus-4-1", "anthropic/claude-haiku-4-5"},
 	llm.KindOpenAI:    {"openai/gpt-4o", "openai/gpt-4o-mini", "openai/o3"},
 }
+
+// Bounds of asking the providers for their models.
+const (
+	// listModelsTimeout is how long /model waits for a provider's list.
+	listModelsTimeout = 3 * time.Second
+	// maxListedModels is how many of one provider's models /model shows.
+	maxListedModels = 20
+)
 
 // ModelChoice is one model /model offers.
 type ModelChoice struct {
@@ -98,23 +110,31 @@ type ModelChoice struct {
 	From string
 }
 
-// Models lists what /model can switch to: the current and the configured
-// model; the well-known models of each provider whose key or base URL is
-// set (environment or config), with where it points; and the models the
-// running extensions serve. Without a key nothing of that provider is
-// offered, since it could not answer.
-func (a *App) Models() []ModelChoice {
-	var out []ModelChoice
+// Models lists what /model can switch to: the configured model; for each
+// provider whose key or base URL is set (environment or config), the
+// models it lists (GET …/models, at most maxListedModels, asked in
+// parallel within listModelsTimeout) or, when it cannot list them, its
+// well-known models and why; and the models the running extensions
+// serve. Without a key or URL nothing of a provider is offered, since it
+// could not answer. notes say what could not be listed.
+func (a *App) Models(ctx context.Context) (choices []ModelChoice, notes []string) {
 	seen := map[string]bool{}
 	add := func(name, from string) {
 		if !seen[name] {
 			seen[name] = true
-			out = append(out, ModelChoice{name, from})
+			choices = append(choices, ModelChoice{name, from})
 		}
 	}
 	if m, ok := a.Config.Get("model"); ok && m != "" {
 		add(m, "configured in "+a.Config.Path)
 	}
+	type listing struct {
+		kind, from string
+		ids        []string
+		err        error
+	}
+	var listings []*listing
+	var wg sync.WaitGroup
 	for _, p := range []struct{ kind, name, keyEnv, keyCfg, urlEnv, urlCfg string }{
 		{llm.KindAnthropic, "Anthropic", "ANTHROPIC_API_KEY", "anthropic_api_key", "ANTHROPIC_BASE_URL", "anthropic_base_url"},
 		{llm.KindOpenAI, "OpenAI-compatible", "OPENAI_API_KEY", "openai_api_key", "OPENAI_BASE_URL", "openai_base_url"},
@@ -124,12 +144,41 @@ func (a *App) Models() []ModelChoice {
 		if key == "" && url == "" {
 			continue
 		}
-		from := p.name + " (" + p.keyEnv + ")"
+		l := &listing{kind: p.kind, from: p.name + " (" + p.keyEnv + ")"}
 		if url != "" {
-			from = p.name + " at " + url
+			l.from = p.name + " at " + url
 		}
-		for _, m := range knownModels[p.kind] {
-			add(m, from)
+		listings = append(listings, l)
+		prov, _, err := ResolveModel(p.kind+"/any", a.opts.Getenv, a.Config, nil, a.WorkDir)
+		lister, ok := prov.(llm.ModelLister)
+		if err != nil || !ok {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(ctx, listModelsTimeout)
+			defer cancel()
+			l.ids, l.err = lister.ListModels(ctx)
+		}()
+	}
+	wg.Wait()
+	for _, l := range listings {
+		if l.err != nil || len(l.ids) == 0 {
+			if l.err != nil {
+				notes = append(notes, fmt.Sprintf("%s: %v; showing well-known models instead", l.from, l.err))
+			}
+			for _, m := range knownModels[l.kind] {
+				add(m, l.from)
+			}
+			continue
+		}
+		for i, id := range l.ids {
+			if i == maxListedModels {
+				notes = append(notes, fmt.Sprintf("%s lists %d more models", l.from, len(l.ids)-maxListedModels))
+				break
+			}
+			add(l.kind+"/"+id, l.from)
 		}
 	}
 	if a.Host != nil {
@@ -138,7 +187,7 @@ func (a *App) Models() []ModelChoice {
 		}
 	}
 	if a.Model != "" && !seen[a.Model] {
-		out = append([]ModelChoice{{a.Model, "the current model"}}, out...)
+		choices = append([]ModelChoice{{a.Model, "the current model"}}, choices...)
 	}
-	return out
+	return choices, notes
 }

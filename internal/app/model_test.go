@@ -27,6 +27,14 @@ type modelServer struct {
 func newModelServer(t *testing.T) *modelServer {
 	s := &modelServer{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+			if r.Header.Get("X-Api-Key") != "test-key" {
+				http.Error(w, "no key", http.StatusUnauthorized)
+				return
+			}
+			fmt.Fprint(w, `{"data":[{"id":"claude-first","type":"model"},{"id":"claude-second","type":"model"}],"has_more":false}`)
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		var req struct{ Model string }
 		json.Unmarshal(body, &req)
@@ -73,8 +81,8 @@ func TestSlashModelSwitchesTheNextRequest(t *testing.T) {
 	}
 	for _, want := range []string{
 		"model: anthropic/claude-first",
-		"* anthropic/claude-first",
-		"anthropic/claude-sonnet-4-5  Anthropic at " + srv.URL,
+		"* anthropic/claude-first   Anthropic at " + srv.URL,
+		"  anthropic/claude-second  Anthropic at " + srv.URL,
 	} {
 		if !strings.Contains(list.Output, want) {
 			t.Errorf("/model output lacks %q:\n%s", want, list.Output)
@@ -147,5 +155,47 @@ func TestSlashModelWithoutAModel(t *testing.T) {
 	}
 	if err := a.Agent.Send(ctx, "hello"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// /model asks each configured provider for its models: an
+// OpenAI-compatible server (Ollama, llama.cpp) lists what it has loaded;
+// a provider that cannot list them gets its well-known models and a note
+// saying why.
+func TestSlashModelListsWhatTheServersServe(t *testing.T) {
+	openai := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/models" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, `{"object":"list","data":[{"id":"llama3.2","object":"model"},{"id":"qwen2.5-coder","object":"model"}]}`)
+	}))
+	defer openai.Close()
+	anthropic := httptest.NewServer(http.NotFoundHandler())
+	defer anthropic.Close()
+	env := map[string]string{"OPENAI_BASE_URL": openai.URL + "/v1", "ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": anthropic.URL}
+	a, err := Open(context.Background(), Options{BaseDir: t.TempDir(), WorkDir: t.TempDir(), Model: "openai/llama3.2",
+		Getenv: func(k string) string { return env[k] }, NoExtensions: true, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	res, err := a.Slash(context.Background(), "/model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"* openai/llama3.2",
+		"openai/qwen2.5-coder",
+		"OpenAI-compatible at " + openai.URL + "/v1",
+		"anthropic/claude-sonnet-4-5",
+		"(Anthropic at " + anthropic.URL + ": listing models at " + anthropic.URL + "/v1/models?limit=100: HTTP 404; showing well-known models instead)",
+	} {
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("/model lacks %q:\n%s", want, res.Output)
+		}
+	}
+	if strings.Contains(res.Output, "openai/gpt-4o") {
+		t.Errorf("/model offers OpenAI's own models for a server that listed its own:\n%s", res.Output)
 	}
 }

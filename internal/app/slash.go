@@ -70,7 +70,7 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		return a.slashExtensions(ctx, f[1:])
 	case "/model":
 		if len(f) == 1 {
-			return SlashResult{Output: a.formatModels()}, nil
+			return SlashResult{Output: a.formatModels(ctx)}, nil
 		}
 		old := a.Model
 		if err := a.SetModel(f[1]); err != nil {
@@ -154,7 +154,7 @@ func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, 
 
 // formatModels is /model without a name: the current model and what it
 // can switch to, the current one marked.
-func (a *App) formatModels() string {
+func (a *App) formatModels(ctx context.Context) string {
 	var b strings.Builder
 	if a.Model == "" {
 		fmt.Fprintf(&b, "model: none yet — %v\n", a.NoModel())
@@ -163,7 +163,8 @@ func (a *App) formatModels() string {
 	}
 	b.WriteString("\navailable (/model NAME switches for the rest of this session):\n")
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	for _, m := range a.Models() {
+	models, notes := a.Models(ctx)
+	for _, m := range models {
 		mark := " "
 		if m.Name == a.Model {
 			mark = "*"
@@ -171,6 +172,9 @@ func (a *App) formatModels() string {
 		fmt.Fprintf(w, "%s %s\t%s\n", mark, m.Name, m.From)
 	}
 	w.Flush()
+	for _, n := range notes {
+		fmt.Fprintf(&b, "(%s)\n", n)
+	}
 	b.WriteString("any anthropic/<model>, openai/<model>, <plugin>:<provider>:<model> or script:FILE works too\n")
 	return b.String()
 }

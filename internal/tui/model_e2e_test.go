@@ -12,8 +12,8 @@ import (
 	"testing"
 )
 
-// TestTUISlashModelSwitches: /model lists the models of the configured
-// provider, /model NAME switches, and the next request — seen at a
+// TestTUISlashModelSwitches: /model lists the models the configured
+// provider serves (asked at its /v1/models), /model NAME switches, and the next request — seen at a
 // loopback Anthropic server — asks for the new model; /cost shows the
 // session's usage (issue 23, item 4).
 func TestTUISlashModelSwitches(t *testing.T) {
@@ -24,6 +24,10 @@ func TestTUISlashModelSwitches(t *testing.T) {
 	var mu sync.Mutex
 	var models []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+			fmt.Fprint(w, `{"data":[{"id":"claude-first"},{"id":"claude-second"}],"has_more":false}`)
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		var req struct{ Model string }
 		json.Unmarshal(body, &req)
@@ -51,8 +55,8 @@ func TestTUISlashModelSwitches(t *testing.T) {
 	e.waitFor("the first answer", contains("answered-by-claude-first"))
 	e.send("/model")
 	e.waitFor("the model list",
-		matches(`\* anthropic/claude-first\s+the current model`),
-		matches(`anthropic/claude-haiku-4-5\s+Anthropic at http://127\.0\.0\.1`))
+		matches(`\* anthropic/claude-first\s+Anthropic at http://127\.0\.0\.1`),
+		matches(`  anthropic/claude-second\s+Anthropic at http://127\.0\.0\.1`))
 	e.send("/model anthropic/claude-second")
 	e.waitFor("the switch", contains("model: anthropic/claude-second (was anthropic/claude-first)"))
 	e.send("again")

@@ -123,3 +123,12 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request, onEvent func(ll
 		return s.response(), nil
 	})
 }
+
+// ListModels asks GET /v1/models which models the key can use.
+func (c *Client) ListModels(ctx context.Context) ([]string, error) {
+	header := http.Header{"Anthropic-Version": {c.cfg.Version}}
+	if c.cfg.APIKey != "" {
+		header["X-Api-Key"] = []string{c.cfg.APIKey}
+	}
+	return llm.GetModelList(ctx, c.cfg.HTTPClient, strings.TrimRight(c.cfg.BaseURL, "/")+"/v1/models?limit=100", header)
+}

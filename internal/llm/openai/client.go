@@ -144,3 +144,12 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request, onEvent func(ll
 		return s.response()
 	})
 }
+
+// ListModels asks GET <base>/models which models the endpoint serves.
+func (c *Client) ListModels(ctx context.Context) ([]string, error) {
+	header := http.Header{}
+	if c.cfg.APIKey != "" {
+		header["Authorization"] = []string{"Bearer " + c.cfg.APIKey}
+	}
+	return llm.GetModelList(ctx, c.cfg.HTTPClient, strings.TrimRight(c.cfg.BaseURL, "/")+"/models", header)
+}
