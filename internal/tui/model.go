@@ -45,10 +45,17 @@ const placeholder = "Ask anything · / for commands · alt+enter or ctrl+j for a
 
 // keysHelp is appended to /help.
 const keysHelp = `
-keys: enter send (queued while a turn runs) · alt+enter, ctrl+j or \ then enter newline · up/down history
-      tab complete /commands and @paths · ctrl+o the last collapsed tool output in full · ctrl+g $EDITOR
-      @path attach a file · !command run it, its output goes with the next message
-      esc interrupt the turn · ctrl+c clear the input, else interrupt, twice on an empty prompt quit · ctrl+d quit`
+keys (docs/keys.md):
+  enter             send; while a turn runs it is queued
+  esc               interrupt the running turn
+  ctrl+c            clear the input, else interrupt; twice on an empty prompt quit
+  alt+enter ctrl+j  a new line (or \ then enter)
+  up/down           input history, kept per project
+  tab               complete /commands and @paths
+  ctrl+o            the last collapsed tool output in full
+  ctrl+g            edit the input in $EDITOR
+  ctrl+d            quit on an empty prompt
+  @path             attach a file · !command run it; its output goes with the next message`
 
 // Messages the program receives besides Bubble Tea's own.
 type (

@@ -252,7 +252,7 @@ func TestModelSlash(t *testing.T) {
 	h.typeText("/help")
 	h.press(tea.KeyEnter, 0)
 	h.until("/help", isWorkDone)
-	if got := h.transcript(); !strings.Contains(got, "/extensions reload") || !strings.Contains(got, "ctrl+j or") {
+	if got := h.transcript(); !strings.Contains(got, "/extensions reload") || !strings.Contains(got, "alt+enter ctrl+j") {
 		t.Errorf("/help output missing:\n%s", got)
 	}
 

@@ -218,6 +218,9 @@ func statusText(model string, u llm.Usage, health, activity string) string {
 	if activity != "" {
 		parts = append(parts, activity)
 	}
+	if model == "" {
+		model = "no model"
+	}
 	parts = append(parts, model,
 		fmt.Sprintf("tokens %s in / %s out", formatTokens(u.InputTokens), formatTokens(u.OutputTokens)))
 	if health != "" {

@@ -586,3 +586,23 @@ func TestTUICtrlGEditor(t *testing.T) {
 	e.keys("C-g")
 	e.waitFor("the edited input", matches(`(?m)^› was: draft, now edited\s*$`))
 }
+
+// TestTUIWithoutModel: with no model configured the UI opens, says how
+// to configure one, and commands that need no model work.
+func TestTUIWithoutModel(t *testing.T) {
+	e := newE2E(t, `{"text":"x"}`+"\n")
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	bin, _ := exec.LookPath("tmux")
+	e.tmux = startTmuxSized(t, bin, e.tmp, e.work, 100, 30, e.env, []string{e.argv[0], "--no-extensions"})
+	e.waitFor("how to configure a model", contains("no model configured: set ANTHROPIC_API_KEY"), contains("choose one now with"), contains("no model · tokens"))
+	e.send("/help")
+	e.waitFor("/help", matches(`(?m)^/extensions reload\s+restart every extension`))
+	e.send("hello")
+	e.waitFor("the message answered with how to configure", matches(`(?m)^error: no model configured`))
+	e.send("/model script:script.jsonl")
+	e.waitFor("the model chosen", matches(`(?m)^model: script:script.jsonl`))
+	e.send("now?")
+	e.waitFor("an answer", matches(`(?m)^  x\s*$`))
+}
