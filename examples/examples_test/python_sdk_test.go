@@ -26,7 +26,7 @@ func TestPythonHelperModule(t *testing.T) {
 		"synaps_ext.py": string(module),
 		".synaps-plugin/plugin.json": `{"name":"py-guard","version":"0.1.0","extension":{"entry_point":"python3 main.py",
 			"extension_protocol_version":1,"permissions":["tools.register","hooks.before_tool_call"]}}`,
-		"main.py": `from synaps_ext import Extension, block
+		"main.py": `from synaps_ext import Extension, block, with_diff
 
 ext = Extension("py-guard", "0.1.0")
 
@@ -34,6 +34,10 @@ ext = Extension("py-guard", "0.1.0")
           {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
 def hello(input):
     return "Hello, " + input["name"] + "!"
+
+@ext.tool("save", "Save a note", {"type": "object"})
+def save(input):
+    return with_diff("saved notes.txt", "notes.txt", "alpha\nbeta\n", "alpha\nBETA\n")
 
 @ext.hook("before_tool_call", tool="bash")
 def guard(event):
@@ -70,6 +74,15 @@ ext.run()
 	}
 	if res, err := tl.Run(context.Background(), json.RawMessage(`{"name":"Ada"}`)); err != nil || res.Output != "Hello, Ada!" {
 		t.Errorf("hello = %+v, %v", res, err)
+	}
+	// with_diff: the model gets the output, the user the diff.
+	save, _, ok := h.Registry().Lookup("py-guard_save")
+	if !ok {
+		t.Fatal("save not registered")
+	}
+	res, err := save.Run(context.Background(), json.RawMessage(`{}`))
+	if err != nil || res.Output != "saved notes.txt" || res.Diff == nil || res.Diff.Path != "notes.txt" || res.Diff.Added != 1 || res.Diff.Removed != 1 {
+		t.Errorf("save = %+v (diff %+v), %v", res, res.Diff, err)
 	}
 }
 

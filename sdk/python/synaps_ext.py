@@ -33,7 +33,7 @@ import os
 import sys
 import traceback
 
-__all__ = ["Extension", "block", "confirm", "modify", "replace", "inject"]
+__all__ = ["Extension", "block", "confirm", "modify", "replace", "inject", "with_diff"]
 
 
 def block(reason):
@@ -59,6 +59,14 @@ def replace(output):
 def inject(content):
     """Add context (before_message, on_session_start)."""
     return {"action": "inject", "content": content}
+
+
+def with_diff(output, path, before, after):
+    """A tool result that also shows the user what the call changed in a
+    file, as a diff under the call (as the built-in edit does). before is
+    the file's text before the call, None for a file it created; after is
+    its text now. The model sees only output."""
+    return {"output": output, "diff": {"path": path, "before": before, "after": after}}
 
 
 class Extension:
