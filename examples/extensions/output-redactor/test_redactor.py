@@ -76,12 +76,18 @@ class Extension:
         self.messages = queue.Queue()
         self.stderr = []
         threading.Thread(target=read_frames, args=(self.proc.stdout, self.messages), daemon=True).start()
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_reader.start()
         self.next_id = 0
 
     def _drain_stderr(self):
         for line in self.proc.stderr:
             self.stderr.append(line.decode("utf-8", "replace").rstrip("\n"))
+
+    def wait_exit(self, timeout):
+        """Wait for the process to exit and for its stderr to be read to the end."""
+        self.proc.wait(timeout=timeout)
+        self._stderr_reader.join(timeout=timeout)
 
     def send(self, message):
         self.proc.stdin.write(frame(message))
@@ -233,7 +239,7 @@ class RedactorTest(unittest.TestCase):
     def test_log_names_kinds_not_secrets(self):
         self.ext.call("hook.handle", after_tool_call(f"GITHUB_TOKEN={GITHUB_CLASSIC}"))
         self.ext.call("shutdown", None)
-        self.ext.proc.wait(timeout=2)
+        self.ext.wait_exit(timeout=TIMEOUT)
         log = "\n".join(self.ext.stderr)
         self.assertIn("github-token", log)
         self.assertNotIn(GITHUB_CLASSIC, log)
@@ -249,11 +255,11 @@ class RedactorTest(unittest.TestCase):
 
     def test_shutdown_answers_and_exits(self):
         self.assertEqual(self.ext.call("shutdown", None), {})
-        self.assertEqual(self.ext.proc.wait(timeout=2), 0)
+        self.assertEqual(self.ext.proc.wait(timeout=TIMEOUT), 0)
 
     def test_end_of_input_exits(self):
         self.ext.proc.stdin.close()
-        self.assertEqual(self.ext.proc.wait(timeout=2), 0)
+        self.assertEqual(self.ext.proc.wait(timeout=TIMEOUT), 0)
 
 
 if __name__ == "__main__":
