@@ -93,7 +93,7 @@ func nearestKey(k string) string {
 	}
 	var cands []cand
 	for _, known := range knownKeys {
-		d := distance(norm(k), known)
+		d := EditDistance(norm(k), known)
 		if d == 0 || d <= 2 && len(known) >= 5 {
 			cands = append(cands, cand{known, d})
 		}
@@ -105,8 +105,9 @@ func nearestKey(k string) string {
 	return cands[0].key
 }
 
-// distance is the Levenshtein distance of a and b.
-func distance(a, b string) int {
+// EditDistance is the Levenshtein distance of a and b (bytes): how far a
+// misspelt key or name is from a known one. Extension manifests use it too.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

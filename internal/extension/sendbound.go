@@ -10,6 +10,8 @@ package extension
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // unsendableError says why a request was not sent. It is a fault of the
@@ -28,43 +30,8 @@ func checkSendable(what string, params json.RawMessage) error {
 	if len(params) > MaxSendBytes {
 		return &unsendableError{fmt.Sprintf("%s is %d bytes, more than the %d bytes synaps sends to an extension", what, len(params), MaxSendBytes)}
 	}
-	if d := nestingDepth(params, MaxSendDepth); d > MaxSendDepth {
+	if d := tool.NestingDepth(params, MaxSendDepth); d > MaxSendDepth {
 		return &unsendableError{fmt.Sprintf("%s nests objects and arrays more than %d levels deep", what, MaxSendDepth)}
 	}
 	return nil
-}
-
-// nestingDepth returns how deeply raw nests objects and arrays, stopping
-// early once it exceeds limit. Brackets inside strings do not count.
-func nestingDepth(raw []byte, limit int) int {
-	depth, deepest := 0, 0
-	inString, escaped := false, false
-	for _, c := range raw {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > deepest {
-				deepest = depth
-				if deepest > limit {
-					return deepest
-				}
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
 }

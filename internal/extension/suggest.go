@@ -3,6 +3,8 @@ package extension
 import (
 	"strings"
 	"unicode"
+
+	"github.com/synaps-cli/synaps/internal/config"
 )
 
 // suggest returns the candidate closest to s when it looks like a typo of
@@ -46,28 +48,13 @@ func suggest(s string, candidates []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b (bytes).
+// --- entry point ----------------------------------------------------------
+
+// editDistance is config.EditDistance, but never for names over 64 bytes:
+// nobody misspells a key that long, and the table would be large.
 func editDistance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 1 << 30
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return config.EditDistance(a, b)
 }
-
-// --- entry point ----------------------------------------------------------

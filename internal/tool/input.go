@@ -35,7 +35,7 @@ func (s *Schema) prepare(name string, input json.RawMessage) (json.RawMessage, e
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
-	if nestingDepth(raw, MaxInputDepth) > MaxInputDepth {
+	if NestingDepth(raw, MaxInputDepth) > MaxInputDepth {
 		return nil, &InputError{Tool: name, Violations: []Violation{{
 			Message: fmt.Sprintf("input nests objects and arrays more than %d levels deep; send a flatter input", MaxInputDepth),
 		}}}
@@ -104,9 +104,10 @@ func withoutKeys(raw []byte, keys []string) ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-// nestingDepth returns how deeply raw nests objects and arrays, stopping
-// early once it exceeds limit. Brackets inside strings do not count.
-func nestingDepth(raw []byte, limit int) int {
+// NestingDepth returns how deeply raw (JSON) nests objects and arrays,
+// stopping early once it exceeds limit. Brackets inside strings do not
+// count. The extension host bounds what it sends with it too.
+func NestingDepth(raw []byte, limit int) int {
 	depth, deepest := 0, 0
 	inString, escaped := false, false
 	for _, c := range raw {
