@@ -54,7 +54,7 @@ keys (docs/keys.md):
   tab               complete /commands and @paths
   ctrl+o            the last collapsed tool output in full
   ctrl+g            edit the input in $EDITOR
-  ctrl+d            quit on an empty prompt
+  ctrl+d            twice on an empty prompt quit
   @path             attach a file · !command run it; its output goes with the next message`
 
 // Messages the program receives besides Bubble Tea's own.
@@ -180,10 +180,11 @@ type model struct {
 	untrusted int
 	draft     string // the input put aside while a question is answered
 
-	// quitArmed is when ctrl+c was pressed on an empty idle prompt: a
-	// second press within quitWindow quits. interrupted: the running
-	// work was told to stop.
+	// quitArmed is when ctrl+c or ctrl+d (quitKey) was pressed on an
+	// empty idle prompt: a second press within quitWindow quits.
+	// interrupted: the running work was told to stop.
 	quitArmed   time.Time
+	quitKey     string
 	interrupted bool
 
 	// retry is the provider's retry in progress, if any.
@@ -409,8 +410,10 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case "ctrl+d":
+		// As ctrl+c: a stray ctrl+d (an end-of-file meant for another
+		// program) must not end the session, so it asks for a second.
 		if m.input.Value() == "" && m.busy == "" && m.asking == promptNone {
-			return m.quit()
+			return m.armQuit("ctrl+d")
 		}
 	case "enter", "ctrl+m":
 		if v := m.input.Value(); m.asking == promptNone && strings.HasSuffix(v, "\\") {
@@ -480,11 +483,17 @@ func (m *model) ctrlC() tea.Cmd {
 	case m.busy != "":
 		return m.quit() // the interrupted work does not end: leave anyway
 	}
+	return m.armQuit("ctrl+c")
+}
+
+// armQuit quits when key was already pressed within quitWindow on an
+// empty idle prompt; otherwise it arms quitting and says so.
+func (m *model) armQuit(key string) tea.Cmd {
 	now := time.Now()
 	if !m.quitArmed.IsZero() && now.Sub(m.quitArmed) < quitWindow {
 		return m.quit()
 	}
-	m.quitArmed = now
+	m.quitArmed, m.quitKey = now, key
 	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return disarmMsg{} })
 }
 
@@ -1017,7 +1026,7 @@ func (m *model) View() tea.View {
 		}
 		status = m.spin.View() + " " + what + m.st.dim.Render(" · you can type meanwhile")
 	case !m.quitArmed.IsZero():
-		status = m.st.warn.Render("press ctrl+c again to quit") + m.st.dim.Render(" · ") + status
+		status = m.st.warn.Render("press "+m.quitKey+" again to quit") + m.st.dim.Render(" · ") + status
 	case m.asking != promptNone:
 		status = m.st.warn.Render("waiting for your answer") + m.st.dim.Render(" · ") + status
 	case m.busy != "":

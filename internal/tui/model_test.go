@@ -209,6 +209,30 @@ func TestModelCtrlCIdleQuits(t *testing.T) {
 	}
 }
 
+// Ctrl-D on an empty prompt asks for a second press, as Ctrl-C does (a
+// stray end-of-file must not end the session); with text typed it does
+// not quit at all.
+func TestModelCtrlDTwiceQuits(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.typeText("draft")
+	h.press('d', tea.ModCtrl)
+	if h.m.quitting || !h.m.quitArmed.IsZero() {
+		t.Fatal("ctrl+d with text typed quit or armed quitting")
+	}
+	h.m.input.Reset()
+	h.press('d', tea.ModCtrl)
+	if h.m.quitting {
+		t.Fatal("one ctrl+d on an empty idle prompt quit")
+	}
+	if v := h.view(); !strings.Contains(v, "press ctrl+d again to quit") {
+		t.Errorf("no hint after the first ctrl+d:\n%s", v)
+	}
+	h.press('d', tea.ModCtrl)
+	if !h.m.quitting {
+		t.Fatal("a second ctrl+d on an empty idle prompt did not quit")
+	}
+}
+
 func TestModelCancelTurn(t *testing.T) {
 	h := newHarness(t, `{"text":"napping","tool_calls":[{"name":"bash","input":{"command":"sleep 30"}}]}`)
 	h.typeText("sleep")

@@ -31,7 +31,7 @@
 //	tab                        complete a /command; matching commands show under the input
 //	esc                        interrupt the running turn
 //	ctrl+c                     clear the input; else interrupt; twice on an empty idle prompt: quit
-//	ctrl+d                     quit, on an empty idle input
+//	ctrl+d                     twice on an empty idle input: quit
 //
 // NO_COLOR turns colours off (bold and faint stay); GLAMOUR_STYLE picks
 // the markdown style.
