@@ -26,8 +26,10 @@ func TestLifelineNothingOutlivesSynaps(t *testing.T) {
 		// extension, if set, is the args of an sh -c extension.
 		extension string
 		script    string
-		// waitFor is a command line (from /proc/PID/cmdline, spaces for
-		// NULs) that must be running under dir before synaps is killed;
+		// waitFor is the start of a command line (from /proc/PID/cmdline,
+		// spaces for NULs) that must be running under dir before synaps
+		// is killed — the command itself, not the shell whose script
+		// names it;
 		// "" lets synaps run to its end.
 		waitFor string
 		// dir is where the process to be killed runs: "work" or "plugin".
@@ -35,15 +37,21 @@ func TestLifelineNothingOutlivesSynaps(t *testing.T) {
 	}{{
 		// The bash tool's shell dies by its parent-death signal; the
 		// sleep it forked is in its group, which the sentinel kills.
+		// The 70,000 bytes overfill the output pipe, so the sleep starts
+		// only once synaps reads the output, which it does after
+		// announcing the group to the sentinel (SIGKILL between the
+		// start and the announcement is the window docs/reliability.md
+		// names).
 		name:    "bash tool command, synaps SIGKILLed",
-		script:  `{"text":"wait","tool_calls":[{"name":"bash","input":{"command":"sleep 30; echo slow > slow.txt"}}]}` + "\n" + `{"text":"done"}` + "\n",
+		script:  `{"text":"wait","tool_calls":[{"name":"bash","input":{"command":"head -c 70000 /dev/zero; sleep 30; echo slow > slow.txt"}}]}` + "\n" + `{"text":"done"}` + "\n",
 		waitFor: "sleep 30",
 		dir:     "work",
 	}, {
 		// An extension that never answers initialize, with a child in
-		// its group.
+		// its group. It starts the child once it has read initialize's
+		// first line, which synaps sends after announcing the group.
 		name:      "extension's child, synaps SIGKILLed",
-		extension: "sleep 61 & sleep 62",
+		extension: "read -r _; sleep 61 & sleep 62",
 		script:    `{"text":"done"}` + "\n",
 		waitFor:   "sleep 61",
 		dir:       "plugin",
@@ -108,12 +116,12 @@ func TestLifelineNothingOutlivesSynaps(t *testing.T) {
 }
 
 // waitForCommand waits (10 s at most) for a process under dir whose
-// command line contains cmdline.
+// command line starts with cmdline.
 func waitForCommand(dir, cmdline string) bool {
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		for _, pid := range exttest.ProcessesWithCwdUnder(dir) {
 			b, _ := os.ReadFile(filepath.Join("/proc", pid, "cmdline"))
-			if strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), cmdline) {
+			if strings.HasPrefix(strings.ReplaceAll(string(b), "\x00", " "), cmdline) {
 				return true
 			}
 		}
