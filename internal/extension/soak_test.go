@@ -297,7 +297,7 @@ func settledStatuses(t *testing.T, h *Host) []Status {
 // the replacement's are the only ones running.
 func waitGoroutines(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		got := runtime.NumGoroutine()
 		if got <= n {

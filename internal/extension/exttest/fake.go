@@ -455,7 +455,7 @@ func ProcessesWithCwdUnder(dir string) []string {
 func AssertNoChildren(t testing.TB) {
 	t.Helper()
 	self := strconv.Itoa(os.Getpid())
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		left := ChildrenOf(self)
 		if len(left) == 0 {
@@ -473,7 +473,7 @@ func AssertNoChildren(t testing.TB) {
 // processes have had a moment to die.
 func AssertNoProcessesIn(t testing.TB, dir string) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		left := ProcessesWithCwdUnder(dir)
 		if len(left) == 0 {
