@@ -7,6 +7,7 @@ import (
 	"charm.land/glamour/v2"
 	gstyles "charm.land/glamour/v2/styles"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // markdown renders finished answers. A renderer is built once per width
@@ -14,8 +15,9 @@ import (
 // message completes, never while they stream.
 type markdown struct {
 	style string
-	width int
-	r     *glamour.TermRenderer
+	// rs holds a renderer per word-wrap width: the terminal's, and each
+	// table's own (see render).
+	rs map[int]*glamour.TermRenderer
 	// chosen: the user named the style (GLAMOUR_STYLE), or there is no
 	// terminal; the background does not change it.
 	chosen bool
@@ -32,7 +34,7 @@ func (md *markdown) follow(dark bool) {
 		style = gstyles.LightStyle
 	}
 	if style != md.style {
-		md.style, md.r = style, nil
+		md.style, md.rs = style, nil
 	}
 }
 
@@ -56,16 +58,46 @@ func markdownStyle(p colorprofile.Profile, environ []string) string {
 // render returns text as styled terminal lines for a terminal width
 // cells wide, without the blank lines glamour puts around a document.
 // Should rendering fail, the text is shown as it is.
+//
+// Glamour stretches a table over the whole width it is given, so each
+// table is rendered on its own, given just the width of its content;
+// the text between tables is rendered at the terminal's width.
 func (md *markdown) render(text string, width int) string {
 	wrap := max(width-4, 20) // the style's document margin, and a spare cell
-	if md.r == nil || md.width != wrap {
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(md.style), glamour.WithWordWrap(wrap))
+	var parts []string
+	for _, seg := range splitTables(text) {
+		w := wrap
+		if seg.table > 0 {
+			w = min(seg.table+markdownMargin, wrap)
+		}
+		if out := md.renderAt(seg.text, w); out != "" {
+			parts = append(parts, out)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// markdownMargin is the width glamour's styles take around a block: the
+// document margin on either side.
+const markdownMargin = 4
+
+// renderAt renders text wrapped at wrap cells, trimmed of padding and of
+// blank lines around it. Single line breaks stay line breaks: a model
+// that breaks a line means it.
+func (md *markdown) renderAt(text string, wrap int) string {
+	r := md.rs[wrap]
+	if r == nil {
+		var err error
+		r, err = glamour.NewTermRenderer(glamour.WithStandardStyle(md.style), glamour.WithWordWrap(wrap), glamour.WithPreservedNewLines())
 		if err != nil {
 			return text
 		}
-		md.r, md.width = r, wrap
+		if md.rs == nil || len(md.rs) > 16 { // tables bring their own widths; keep few
+			md.rs = map[int]*glamour.TermRenderer{}
+		}
+		md.rs[wrap] = r
 	}
-	out, err := md.r.Render(text)
+	out, err := r.Render(text)
 	if err != nil {
 		return text
 	}
@@ -80,6 +112,99 @@ func (md *markdown) render(text string, width int) string {
 		lines = lines[:len(lines)-1]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// segment is a run of markdown: a table, with the width its content
+// takes when rendered, or other text (table 0).
+type segment struct {
+	text  string
+	table int
+}
+
+// tableDelimiter is a table's second line: |---|:--:|, pipes optional at
+// the ends.
+var tableDelimiter = regexp.MustCompile(`^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$`)
+
+// splitTables cuts markdown into tables and the text around them. A
+// table is a line with a pipe, a delimiter line with as many columns,
+// and the lines up to the next blank one; code fences are skipped.
+func splitTables(text string) []segment {
+	lines := strings.Split(text, "\n")
+	var segs []segment
+	start, inFence := 0, false
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || i+1 >= len(lines) || !strings.Contains(t, "|") || !tableDelimiter.MatchString(lines[i+1]) ||
+			len(tableCells(lines[i])) != len(tableCells(lines[i+1])) {
+			continue
+		}
+		end := i + 2
+		for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
+			end++
+		}
+		if i > start {
+			segs = append(segs, segment{text: strings.Join(lines[start:i], "\n")})
+		}
+		segs = append(segs, segment{text: strings.Join(lines[i:end], "\n"), table: tableWidth(lines[i:end])})
+		start, i = end, end-1
+	}
+	if start < len(lines) {
+		segs = append(segs, segment{text: strings.Join(lines[start:], "\n")})
+	}
+	return segs
+}
+
+// tableCells splits a table line into its cells' text, honouring \|.
+func tableCells(line string) []string {
+	t := strings.TrimSpace(line)
+	t = strings.TrimPrefix(t, "|")
+	if strings.HasSuffix(t, "|") && !strings.HasSuffix(t, "\\|") {
+		t = t[:len(t)-1]
+	}
+	var cells []string
+	var b strings.Builder
+	for i := 0; i < len(t); i++ {
+		switch {
+		case t[i] == '\\' && i+1 < len(t) && t[i+1] == '|':
+			b.WriteByte('|')
+			i++
+		case t[i] == '|':
+			cells = append(cells, strings.TrimSpace(b.String()))
+			b.Reset()
+		default:
+			b.WriteByte(t[i])
+		}
+	}
+	return append(cells, strings.TrimSpace(b.String()))
+}
+
+// tableWidth is how wide glamour draws a table given room: each column
+// as wide as its widest cell plus a space either side, and a separator
+// between columns. Cells are measured as written, so inline markup makes
+// the estimate a little generous, never too tight. The delimiter line
+// (index 1) does not count.
+func tableWidth(lines []string) int {
+	var cols []int
+	for i, l := range lines {
+		if i == 1 {
+			continue
+		}
+		for c, cell := range tableCells(l) {
+			if c >= len(cols) {
+				cols = append(cols, 0)
+			}
+			cols[c] = max(cols[c], ansi.StringWidth(cell))
+		}
+	}
+	w := max(len(cols)-1, 0)
+	for _, c := range cols {
+		w += c + 2
+	}
+	return w
 }
 
 // trailingPad is the padding glamour puts at the end of a line: spaces,

@@ -253,6 +253,59 @@ func TestMarkdownRender(t *testing.T) {
 	}
 }
 
+// TestMarkdownLayout: tables are as wide as their content, not the
+// screen; a single line break stays one; code blocks, lists and long
+// paragraphs still render as before. Lines are compared without colour
+// and without the document's two-cell margin.
+func TestMarkdownLayout(t *testing.T) {
+	long := strings.Repeat("word ", 30)
+	for _, tc := range []struct {
+		name, in string
+		width    int
+		want     []string
+	}{
+		{"table takes its content's width", "| a | bb |\n|---|---|\n| 1 | 22 |\n", 100,
+			[]string{" a │ bb", "───┼────", " 1 │ 22"}},
+		{"table amid text", "Before:\n\n| k | v |\n|:--|--:|\n| x | 10 |\n\nAfter.\n", 100,
+			[]string{"Before:", "", " k │  v", "───┼────", " x │ 10", "", "After."}},
+		{"single line break stays", "a\nb\n", 100, []string{"a", "b"}},
+		{"paragraphs", "one\n\ntwo\n", 100, []string{"one", "", "two"}},
+		{"list", "- x\n- y\n", 100, []string{"• x", "• y"}},
+		{"code block keeps its lines", "```\nfunc f() {\n| a | b |\n|---|---|\n}\n```\n", 100,
+			[]string{"  func f() {", "  | a | b |", "  |---|---|", "  }"}},
+		{"long line still wraps", long, 44, []string{
+			strings.Repeat("word ", 6) + "word",
+			strings.Repeat("word ", 6) + "word",
+			strings.Repeat("word ", 6) + "word",
+			strings.Repeat("word ", 6) + "word",
+			"word word",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := markdown{style: markdownStyle(colorprofile.ANSI256, nil)}
+			var got []string
+			for _, l := range strings.Split(ansi.Strip(md.render(tc.in, tc.width)), "\n") {
+				got = append(got, strings.TrimRight(strings.TrimPrefix(l, "  "), " "))
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("render(%q) (-want +got):\n%s", tc.in, diff)
+			}
+		})
+	}
+}
+
+// TestMarkdownWideTable: a table wider than the terminal still fits it.
+func TestMarkdownWideTable(t *testing.T) {
+	cell := strings.Repeat("x", 50)
+	in := "| " + cell + " | " + cell + " |\n|---|---|\n| 1 | 2 |\n"
+	md := markdown{style: markdownStyle(colorprofile.ANSI256, nil)}
+	for _, l := range strings.Split(ansi.Strip(md.render(in, 80)), "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("line %q wider than the terminal", l)
+		}
+	}
+}
+
 func TestRetryLine(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
