@@ -606,3 +606,39 @@ func TestTUIWithoutModel(t *testing.T) {
 	e.send("now?")
 	e.waitFor("an answer", matches(`(?m)^  x\s*$`))
 }
+
+// TestTUICtrlDTwiceQuits: one ctrl+d on an empty prompt does not end the
+// session but says how to; a second one quits with the resume hint. (The
+// 2 s window between them is TestModelCtrlDTwiceQuits's: on a loaded
+// machine the test presses again until the program ends.)
+func TestTUICtrlDTwiceQuits(t *testing.T) {
+	e := newE2E(t, `{"text":"Noted."}`+"\n")
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	e.start(t, 100, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"), contains("tokens"))
+	e.send("remember this")
+	e.waitFor("the answer", matches(`(?m)^  Noted\.\s*$`))
+	e.keys("C-d")
+	e.waitFor("the hint after one ctrl+d", contains("press ctrl+d again to quit"))
+	exited := func() bool {
+		_, err := os.Stat(filepath.Join(e.tmux.tmp, "exit-code"))
+		return err == nil
+	}
+	if exited() {
+		t.Fatal("one ctrl+d on an empty prompt ended the program")
+	}
+	deadline := time.Now().Add(e2eWait)
+	for !exited() {
+		if time.Now().After(deadline) {
+			t.Fatalf("ctrl+d twice did not quit; screen:\n%s", e.capture())
+		}
+		e.keys("C-d")
+		time.Sleep(300 * time.Millisecond)
+	}
+	if code := e.waitExit(); code != "0" {
+		t.Errorf("exit code %s", code)
+	}
+	resumeID(t, e.capture())
+}
