@@ -38,7 +38,12 @@ const maxStdin = 4 << 20
 // stderr what it is waiting for. A variable so that a test can make it 0.
 var stdinHintAfter = 3 * time.Second
 
-// barePrint rewrites a bare -p/--print (the last argument, or followed by
+// pickSession is the value of a bare --resume: the terminal UI then lets
+// the user pick the session. No session id has this form.
+const pickSession = "?"
+
+// barePrint rewrites a bare --resume (as it does a bare -p) to
+// --resume=?, the session picker. It rewrites a bare -p/--print (the last argument, or followed by
 // another flag) to -p=-, so that `synaps -p`, `synaps -p --model m` and
 // `synaps --print` read the prompt from stdin, while `synaps -p TEXT` keeps
 // TEXT as the prompt even when TEXT starts with a dash. A flag is an
@@ -51,6 +56,10 @@ func barePrint(args []string, sets ...*pflag.FlagSet) []string {
 		}
 		if (a == "-p" || a == "--print") && (i+1 == len(args) || isFlag(args[i+1], sets)) {
 			out = append(out, "--print="+stdinPrompt)
+			continue
+		}
+		if a == "--resume" && (i+1 == len(args) || isFlag(args[i+1], sets)) {
+			out = append(out, "--resume="+pickSession)
 			continue
 		}
 		out = append(out, a)

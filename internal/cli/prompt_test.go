@@ -16,6 +16,7 @@ func TestBarePrint(t *testing.T) {
 	flags.StringP("print", "p", "", "")
 	flags.String("model", "", "")
 	flags.Bool("continue", false, "")
+	flags.String("resume", "", "")
 	for _, tc := range []struct {
 		args, want []string
 	}{
@@ -32,6 +33,10 @@ func TestBarePrint(t *testing.T) {
 		{[]string{"--model", "m", "-p"}, []string{"--model", "m", "--print=-"}},
 		{[]string{"--", "-p"}, []string{"--", "-p"}},
 		{[]string{"sessions", "list"}, []string{"sessions", "list"}},
+		{[]string{"--resume"}, []string{"--resume=?"}},
+		{[]string{"--resume", "--model", "m"}, []string{"--resume=?", "--model", "m"}},
+		{[]string{"--resume", "20261203-1"}, []string{"--resume", "20261203-1"}},
+		{[]string{"--resume=20261203-1"}, []string{"--resume=20261203-1"}},
 	} {
 		if diff := cmp.Diff(tc.want, barePrint(tc.args, flags)); diff != "" {
 			t.Errorf("barePrint(%q) (-want +got):\n%s", tc.args, diff)

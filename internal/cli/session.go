@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,9 @@ import (
 // appOptions turns the shared flags into app options, with the base
 // directory resolved (and created) by baseDir.
 func (g *globals) appOptions() (app.Options, error) {
+	if g.resume == pickSession {
+		return app.Options{}, usageError{errors.New("--resume without an id opens a picker in the terminal UI only; give the id (synaps sessions list)")}
+	}
 	base, err := baseDir()
 	if err != nil {
 		return app.Options{}, err
