@@ -28,7 +28,7 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/compact", "summarise the conversation into a new session"},
 	{"/clear", "start a new, empty session"},
 	{"/sessions", "list saved sessions"},
-	{"/resume [ID]", "continue a saved session, showing its conversation (without ID: list them)"},
+	{"/resume [ID]", "continue a saved session, showing its conversation (without ID: the TUI opens a picker, chat lists them)"},
 	{"/help", "show this help"},
 	{"/quit", "end the session"},
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/session"
 )
 
 // Timing of the UI.
@@ -198,6 +199,8 @@ type model struct {
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string
+	// pick is the session picker /resume opens; nil when closed.
+	pick *picker
 
 	// The transcript: entries[:printed] are on the terminal; the rest
 	// wait while a print is in flight, so that lines reach the terminal
@@ -392,6 +395,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
+	if m.pick != nil {
+		return m.pickKey(k)
+	}
 	switch k.String() {
 	case "ctrl+c":
 		return m.ctrlC()
@@ -574,7 +580,28 @@ func (m *model) submit() tea.Cmd {
 		m.queue = append(m.queue, text)
 		return nil
 	}
+	if strings.TrimSpace(text) == "/resume" && m.app != nil {
+		if infos, err := session.List(m.app.BaseDir); err == nil && len(infos) > 0 {
+			m.pick = newPicker(infos, m.width)
+			return nil
+		}
+	}
 	return m.run(text)
+}
+
+// pickKey handles a key while the session picker (/resume) is open: Enter
+// resumes the chosen session as `/resume ID` would, Esc closes it.
+func (m *model) pickKey(k tea.KeyPressMsg) tea.Cmd {
+	m.pick.Update(k)
+	if !m.pick.ended {
+		return nil
+	}
+	id := m.pick.chosen
+	m.pick = nil
+	if id == "" {
+		return nil
+	}
+	return m.run("/resume " + id)
 }
 
 // run starts what the user sent: a slash command or a message.
@@ -997,7 +1024,11 @@ func (m *model) View() tea.View {
 	for _, q := range m.queue {
 		parts = append(parts, fit(m.st.dim.Render("queued › "+oneLine(q, summaryMax)), w))
 	}
-	parts = append(parts, m.input.View())
+	if m.pick != nil {
+		parts = append(parts, m.pick.lines()...)
+	} else {
+		parts = append(parts, m.input.View())
+	}
 
 	if m.asking == promptNone {
 		if ms := slashMatches(m.input.Value(), m.cands); len(ms) > 0 {

@@ -18,8 +18,7 @@ import (
 // the list by title (the first prompt) and id. It runs before the
 // session opens, so `synaps --resume` without an id needs no id.
 func Pick(ctx context.Context, sessions []session.Info, in io.Reader, out io.Writer) (string, error) {
-	m := &picker{all: sessions, now: time.Now(), width: 80}
-	m.refilter()
+	m := newPicker(sessions, 80)
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
 	if _, err := p.Run(); err != nil {
 		return "", err
@@ -27,7 +26,15 @@ func Pick(ctx context.Context, sessions []session.Info, in io.Reader, out io.Wri
 	return m.chosen, nil
 }
 
-// picker is the session list. Only readable sessions are offered.
+func newPicker(sessions []session.Info, width int) *picker {
+	m := &picker{all: sessions, now: time.Now(), width: max(width, 20)}
+	m.refilter()
+	return m
+}
+
+// picker is the session list, on its own (Pick) or inside the TUI
+// (/resume), where it takes the input's place. Only readable sessions
+// are offered.
 type picker struct {
 	all    []session.Info
 	shown  []session.Info
@@ -36,6 +43,7 @@ type picker struct {
 	width  int
 	now    time.Time
 	chosen string
+	ended  bool // enter or esc: the picker is done
 }
 
 // pickerRows is how many sessions show at once; the list scrolls.
@@ -64,11 +72,13 @@ func (m *picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "esc", "ctrl+c", "ctrl+d":
+			m.ended = true
 			return m, tea.Quit
 		case "enter":
 			if len(m.shown) > 0 {
 				m.chosen = m.shown[m.cur].ID
 			}
+			m.ended = true
 			return m, tea.Quit
 		case "up", "ctrl+p":
 			m.cur = max(m.cur-1, 0)
@@ -90,6 +100,15 @@ func (m *picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *picker) View() tea.View {
+	// The alternate screen: the list leaves no trace in the scrollback,
+	// and the transcript of the chosen session starts on a clean screen.
+	v := tea.NewView(strings.Join(m.lines(), "\n"))
+	v.AltScreen = true
+	return v
+}
+
+// lines is the picker as screen lines.
+func (m *picker) lines() []string {
 	lines := []string{
 		"resume a session · type to filter · ↑/↓ choose · enter resumes · esc cancels",
 		"› " + m.filter,
@@ -111,11 +130,7 @@ func (m *picker) View() tea.View {
 		line := fmt.Sprintf("%s%-9s %4d msgs  %s", mark, ago(m.now, s.Time), s.Messages, oneLine(title, 200))
 		lines = append(lines, ansi.Truncate(line, max(m.width-1, 10), "…"))
 	}
-	// The alternate screen: the list leaves no trace in the scrollback,
-	// and the transcript of the chosen session starts on a clean screen.
-	v := tea.NewView(strings.Join(lines, "\n"))
-	v.AltScreen = true
-	return v
+	return lines
 }
 
 // ago says how long before now an RFC 3339 time was, shortly.

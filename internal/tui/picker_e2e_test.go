@@ -11,6 +11,7 @@ import (
 // sessions newest first, with their first prompt and message count;
 // typing filters; enter resumes the chosen one, its conversation on the
 // screen (issue 23, item 3). Esc leaves without starting anything.
+// /resume inside a session opens the same picker.
 func TestTUIResumePicker(t *testing.T) {
 	e := newE2E(t, `{"text":"An answer from the script."}
 `)
@@ -41,4 +42,13 @@ func TestTUIResumePicker(t *testing.T) {
 	e.waitFor("the resumed conversation",
 		matches(`(?m)^› older question about alpha\s*$`), contains("An answer from the script."), contains("resumed"),
 		absent("newer question about beta"))
+
+	// Inside the session, /resume opens the same picker in the input's place.
+	e.send("/resume")
+	e.waitFor("the picker in the TUI", contains("resume a session · type to filter"), contains("newer question about beta"))
+	e.keys("-l", "beta")
+	e.waitFor("the filtered list", contains("› beta"))
+	e.keys("Enter")
+	e.waitFor("the other session resumed",
+		matches(`(?m)^› newer question about beta\s*$`), absent("resume a session · type to filter"), contains("Ask anything"))
 }
