@@ -82,10 +82,15 @@ func New(cfg Config) *Agent {
 	if cfg.MaxToolOutput <= 0 {
 		cfg.MaxToolOutput = tool.DefaultMaxOutput
 	}
-	return &Agent{cfg: cfg, now: time.Now}
+	a := &Agent{cfg: cfg, now: time.Now}
+	if cfg.Session != nil {
+		a.usage = cfg.Session.Usage() // a resumed session's earlier runs
+	}
+	return a
 }
 
-// Usage is the token count of the session so far.
+// Usage is the token count of the session so far, earlier runs of a
+// resumed session included.
 func (a *Agent) Usage() llm.Usage { return a.usage }
 
 // Requests is how many model requests the session has made so far.
@@ -176,14 +181,11 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 			}
 			return err
 		}
-		a.usage.InputTokens += resp.Usage.InputTokens
-		a.usage.OutputTokens += resp.Usage.OutputTokens
-		a.usage.CacheReadTokens += resp.Usage.CacheReadTokens
-		a.usage.CacheWriteTokens += resp.Usage.CacheWriteTokens
+		a.usage = a.usage.Add(resp.Usage)
 		a.requests++
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
-		if err := a.cfg.Session.Append(msg); err != nil {
+		if err := a.cfg.Session.AppendUsed(msg, resp.Usage); err != nil {
 			return err
 		}
 		a.emit(Event{Type: EventMessage, Message: &msg})

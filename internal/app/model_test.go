@@ -199,3 +199,49 @@ func TestSlashModelListsWhatTheServersServe(t *testing.T) {
 		t.Errorf("/model offers OpenAI's own models for a server that listed its own:\n%s", res.Output)
 	}
 }
+
+// Tokens are saved with the answers that used them: a resumed session
+// shows, in /cost and the status line (Agent.Usage), what its earlier run
+// used, and counts on from there (issue 23, item 3).
+func TestResumeKeepsUsage(t *testing.T) {
+	srv := newModelServer(t)
+	env := map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": srv.URL}
+	base, work := t.TempDir(), t.TempDir()
+	open := func(resume string) *App {
+		a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "anthropic/claude-first", Resume: resume,
+			Getenv: func(k string) string { return env[k] }, NoExtensions: true, Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	ctx := context.Background()
+	a := open("")
+	if err := a.Agent.Send(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	id, first := a.Session.ID, a.Agent.Usage()
+	if first.InputTokens == 0 {
+		t.Fatalf("the first run used no tokens: %+v", first)
+	}
+	a.Close(ctx)
+
+	b := open(id)
+	defer b.Close(ctx)
+	if d := cmp.Diff(first, b.Agent.Usage()); d != "" {
+		t.Errorf("usage after resume (-first run +resumed):\n%s", d)
+	}
+	if err := b.Agent.Send(ctx, "second"); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Agent.Usage(); got.InputTokens != 2*first.InputTokens || got.OutputTokens != 2*first.OutputTokens {
+		t.Errorf("usage after one more request = %+v, want twice %+v", got, first)
+	}
+	cost, err := b.Slash(ctx, "/cost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("input tokens: %d", 2*first.InputTokens); !strings.Contains(cost.Output, want) || !strings.Contains(cost.Output, "requests: 1 (this run)") {
+		t.Errorf("/cost after resume lacks %q or this run's one request:\n%s", want, cost.Output)
+	}
+}

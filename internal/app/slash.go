@@ -188,9 +188,9 @@ func (a *App) formatCost() string {
 	u := a.Agent.Usage()
 	var b strings.Builder
 	fmt.Fprintf(&b, "session %s · model %s\n", a.Session.ID, a.Model)
-	// Usage is counted as responses arrive and is not saved, so a
-	// resumed session counts from its resume.
-	fmt.Fprintf(&b, "usage since synaps started:\nrequests: %d\n", a.Agent.Requests())
+	// Tokens are saved with each answer, so a resumed session counts
+	// its earlier runs too; requests are this run's.
+	fmt.Fprintf(&b, "usage of this session (earlier runs of a resumed one included):\nrequests: %d (this run)\n", a.Agent.Requests())
 	fmt.Fprintf(&b, "input tokens: %d", u.InputTokens)
 	if u.CacheReadTokens > 0 || u.CacheWriteTokens > 0 {
 		fmt.Fprintf(&b, " (cache: %d read, %d written)", u.CacheReadTokens, u.CacheWriteTokens)

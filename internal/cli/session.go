@@ -113,6 +113,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, forma
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
+	// The result reports this run's tokens; a resumed session's Usage
+	// starts at what its earlier runs used.
+	before := a.Agent.Usage()
 	sendErr := a.Agent.Send(ctx, prompt)
 	if sendErr != nil && interrupted(ctx) {
 		sendErr = errInterrupted
@@ -130,7 +133,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, forma
 	case "json", "stream-json":
 		res := map[string]any{
 			"type": "result", "session_id": id, "model": a.Model, "result": answer,
-			"is_error": sendErr != nil, "usage": map[string]int{"input_tokens": usage.InputTokens, "output_tokens": usage.OutputTokens},
+			"is_error": sendErr != nil, "usage": map[string]int{"input_tokens": usage.InputTokens - before.InputTokens, "output_tokens": usage.OutputTokens - before.OutputTokens},
 		}
 		if sendErr != nil {
 			res["error"] = sendErr.Error()

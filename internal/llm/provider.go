@@ -32,6 +32,16 @@ type Usage struct {
 	CacheReadTokens, CacheWriteTokens int
 }
 
+// Add is u and v counted together.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:      u.InputTokens + v.InputTokens,
+		OutputTokens:     u.OutputTokens + v.OutputTokens,
+		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+	}
+}
+
 // Response is an assembled assistant turn.
 type Response struct {
 	// Message has Role RoleAssistant and the blocks in stream order.

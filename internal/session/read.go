@@ -20,6 +20,8 @@ type Data struct {
 	// lines are skipped and the sequence around them is repaired (see
 	// repair), so it never holds an orphan tool result.
 	Messages []llm.Message
+	// Usage sums the usage saved with the session's answers.
+	Usage llm.Usage
 	// Compaction is set when the session continues a compacted one.
 	Compaction *Record
 	// Skipped counts lines that could not be read as records (a line cut
@@ -123,6 +125,9 @@ func (d *Data) add(line []byte, raw *[]llm.Message) string {
 	case TypeMessage:
 		if r.Message != nil {
 			*raw = append(*raw, *r.Message)
+		}
+		if r.Usage != nil {
+			d.Usage = d.Usage.Add(r.Usage.llm())
 		}
 	case TypeCompaction:
 		rc := r

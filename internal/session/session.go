@@ -47,6 +47,9 @@ type Record struct {
 	Cwd   string `json:"cwd,omitempty"`
 	// Message.
 	Message *llm.Message `json:"message,omitempty"`
+	// Usage is what the request that produced an assistant message cost,
+	// so a resumed session shows the tokens it has used so far.
+	Usage *Usage `json:"usage,omitempty"`
 	// Compaction: the session this one was compacted from, and the summary
 	// that stands for its messages.
 	From    string `json:"from,omitempty"`
@@ -91,6 +94,8 @@ type Session struct {
 	closed bool
 	// messages are the conversation so far; guarded by mu.
 	messages []llm.Message
+	// used is the usage saved with the messages; guarded by mu.
+	used llm.Usage
 }
 
 // Create starts a new session. Its file is written with the first record
@@ -169,7 +174,7 @@ func Open(baseDir, id string) (*Session, error) {
 			_, _ = f.WriteString("\n")
 		}
 	}
-	s := &Session{ID: id, Path: path, f: f, messages: data.Messages, Warnings: data.Warnings()}
+	s := &Session{ID: id, Path: path, f: f, messages: data.Messages, used: data.Usage, Warnings: data.Warnings()}
 	if data.Compaction != nil {
 		s.Summary = data.Compaction.Summary
 	}
@@ -203,22 +208,39 @@ func lastByte(path string) (byte, error) {
 // Append records a complete message, bounded as it is saved (see bound
 // and fit): what the session holds in memory and what a resume reads are
 // the same.
-func (s *Session) Append(m llm.Message) error {
+func (s *Session) Append(m llm.Message) error { return s.AppendUsed(m, llm.Usage{}) }
+
+// AppendUsed is Append for a model's answer with the usage of the request
+// that produced it, saved with it and added to Usage.
+func (s *Session) AppendUsed(m llm.Message, u llm.Usage) error {
 	m = bound(m)
-	line, err := s.encode(Record{Type: TypeMessage, Message: &m})
+	r := Record{Type: TypeMessage, Message: &m}
+	if u != (llm.Usage{}) {
+		r.Usage = usageOf(u)
+	}
+	line, err := s.encode(r)
 	if err != nil {
 		return err
 	}
 	if len(line) > MaxRecord {
 		m = fit(m)
-		if line, err = s.encode(Record{Type: TypeMessage, Message: &m}); err != nil {
+		if line, err = s.encode(r); err != nil {
 			return err
 		}
 	}
 	s.mu.Lock()
 	s.messages = append(s.messages, m)
+	s.used = s.used.Add(u)
 	s.mu.Unlock()
 	return s.write(line)
+}
+
+// Usage is the tokens the session's requests have used, over every run
+// of it (what earlier runs saved, then this one's).
+func (s *Session) Usage() llm.Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.used
 }
 
 // AppendRecord writes any record (compaction notes).

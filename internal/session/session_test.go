@@ -314,3 +314,39 @@ func TestEmptySessionIsNotSavedListedOrContinued(t *testing.T) {
 		t.Errorf("a session with a message says it is not saved")
 	}
 }
+
+// Usage saved with answers is summed on open; messages without it add
+// nothing, and a record without a usage field (older files) reads as zero.
+func TestUsageIsSavedWithAnswers(t *testing.T) {
+	base := t.TempDir()
+	s, err := Create(base, "m", "/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "hi"}}}
+	answer := llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockText, Text: "hello"}}}
+	u := llm.Usage{InputTokens: 10, OutputTokens: 3, CacheReadTokens: 4, CacheWriteTokens: 1}
+	for _, step := range []func() error{
+		func() error { return s.Append(user) },
+		func() error { return s.AppendUsed(answer, u) },
+		func() error { return s.Append(user) },
+		func() error { return s.AppendUsed(answer, u) },
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := u.Add(u)
+	if d := cmp.Diff(want, s.Usage()); d != "" {
+		t.Errorf("usage in memory (-want +got):\n%s", d)
+	}
+	s.Close()
+	r, err := Open(base, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if d := cmp.Diff(want, r.Usage()); d != "" {
+		t.Errorf("usage after open (-want +got):\n%s", d)
+	}
+}
