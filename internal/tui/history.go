@@ -37,6 +37,26 @@ func (h *history) add(s string) {
 	h.pos, h.draft = len(h.entries), ""
 }
 
+// seed puts a resumed session's prompts before the entries, in their
+// order, so up reaches them even when they were typed in another
+// project; it leaves out those already in the history and saves nothing
+// (they are in the session file).
+func (h *history) seed(prompts []string) {
+	have := make(map[string]bool, len(h.entries))
+	for _, e := range h.entries {
+		have[e] = true
+	}
+	var add []string
+	for _, p := range prompts {
+		if !have[p] {
+			have[p] = true
+			add = append(add, p)
+		}
+	}
+	h.entries = append(add, h.entries...)
+	h.pos, h.draft = len(h.entries), ""
+}
+
 // browsing reports whether an older entry is shown.
 func (h *history) browsing() bool { return h.pos < len(h.entries) }
 

@@ -521,6 +521,14 @@ func TestModelResumeShowsHistory(t *testing.T) {
 			t.Errorf("resumed transcript lacks %q:\n%s", want, got)
 		}
 	}
+	// The session's prompts are in the input history, even with the
+	// project's own history gone (a session from another directory).
+	h.m.hist = history{}
+	h.m.printHistory(h.m.app.Session.Messages())
+	h.press(tea.KeyUp, 0)
+	if got := h.m.input.Value(); got != "earlier question" {
+		t.Errorf("up after resume shows %q, want the session's prompt", got)
+	}
 }
 
 // TestModelCtrlOExpandsOutput: long tool output is collapsed with a

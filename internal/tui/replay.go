@@ -18,10 +18,12 @@ func (m *model) printHistory(msgs []llm.Message) {
 			}
 		}
 	}
+	var prompts []string
 	for _, msg := range msgs {
 		if msg.Role == llm.RoleUser {
 			if text := msg.Text(); text != "" {
 				m.print(m.userLines(text))
+				prompts = append(prompts, text)
 			}
 			continue
 		}
@@ -44,5 +46,6 @@ func (m *model) printHistory(msgs []llm.Message) {
 			}
 		}
 	}
+	m.hist.seed(prompts)
 	m.print(m.st.dim.Render("· the conversation above was resumed; it goes on from here"))
 }
