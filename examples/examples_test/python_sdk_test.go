@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/synaps-cli/synaps/internal/extension"
 )
@@ -125,5 +128,38 @@ ext.run()
 	}
 	if d := h.BeforeToolCall(context.Background(), readTool, json.RawMessage(`{"path":"x"}`), "s", nil); d.Blocked {
 		t.Errorf("the helper widened the manifest's tool filter: read reached the guard: %+v", d)
+	}
+}
+
+// idempotent=True is declared with the tool; a tool without it declares
+// nothing, so synaps never resends it after a crash.
+func TestPythonHelperIdempotentTool(t *testing.T) {
+	needs(t, "python3")
+	cmd := exec.Command("python3", "-c", `import json
+from synaps_ext import Extension
+ext = Extension("x", "0.1.0")
+@ext.tool("lookup", "reads", idempotent=True)
+def lookup(input): return ""
+@ext.tool("send", "writes")
+def send(input): return ""
+print(json.dumps([ext._tools[n][0] for n in ("lookup", "send")]))
+`)
+	cmd.Dir = filepath.Join(examplesDir, "..", "..", "sdk", "python")
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("python3: %v\n%s", err, out)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	obj := map[string]any{"type": "object"}
+	want := []map[string]any{
+		{"name": "lookup", "description": "reads", "input_schema": obj, "idempotent": true},
+		{"name": "send", "description": "writes", "input_schema": obj},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("declared tools (-want +got):\n%s", d)
 	}
 }

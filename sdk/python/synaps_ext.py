@@ -80,12 +80,20 @@ class Extension:
         self._hooks = {}
         self._on_init = None
 
-    def tool(self, name, description, input_schema=None):
-        """Decorator: fn(input: dict) -> str (or a dict result) is a tool."""
+    def tool(self, name, description, input_schema=None, idempotent=False):
+        """Decorator: fn(input: dict) -> str (or a dict result) is a tool.
+
+        idempotent=True declares that running it twice with the same input
+        does no more than once: synaps then resends a call the extension
+        crashed during; otherwise such a call is reported, not retried.
+        """
         schema = input_schema or {"type": "object"}
 
         def register(fn):
-            self._tools[name] = ({"name": name, "description": description, "input_schema": schema}, fn)
+            decl = {"name": name, "description": description, "input_schema": schema}
+            if idempotent:
+                decl["idempotent"] = True
+            self._tools[name] = (decl, fn)
             return fn
         return register
 

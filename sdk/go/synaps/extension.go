@@ -81,15 +81,29 @@ func New(name, version string) *Extension {
 
 // Tool registers a tool. schema is its JSON Schema (a map, a struct or
 // json.RawMessage); nil means {"type":"object"}.
-func (e *Extension) Tool(name, description string, schema any, h ToolHandler) {
+func (e *Extension) Tool(name, description string, schema any, h ToolHandler, opts ...ToolOption) {
 	if schema == nil {
 		schema = map[string]any{"type": "object"}
 	}
 	if _, dup := e.tools[name]; !dup {
 		e.toolOrder = append(e.toolOrder, name)
 	}
-	e.tools[name] = toolEntry{map[string]any{"name": name, "description": description, "input_schema": schema}, h}
+	decl := map[string]any{"name": name, "description": description, "input_schema": schema}
+	for _, o := range opts {
+		o(decl)
+	}
+	e.tools[name] = toolEntry{decl, h}
 }
+
+// ToolOption refines a tool's declaration.
+type ToolOption func(decl map[string]any)
+
+// Idempotent declares that running the tool twice with the same input
+// does no more than running it once. synaps then sends a call again when
+// the extension crashed while running it; without it, such a call is
+// reported to the model as not retried, so side effects never happen
+// twice.
+func Idempotent() ToolOption { return func(d map[string]any) { d["idempotent"] = true } }
 
 // HookOption refines a subscription.
 type HookOption func(*hookConfig)

@@ -106,6 +106,26 @@ func TestExtensionServesTheProtocol(t *testing.T) {
 	}
 }
 
+// Idempotent() is declared in initialize; a tool without it declares
+// nothing (synaps then never retries it after a crash).
+func TestIdempotentIsDeclared(t *testing.T) {
+	ext := New("t", "1.0.0")
+	noop := func(context.Context, json.RawMessage) (string, error) { return "", nil }
+	ext.Tool("lookup", "reads", nil, noop, Idempotent())
+	ext.Tool("send", "writes", nil, noop)
+	p := start(t, ext)
+	init := p.call(t, 1, "initialize", map[string]any{"config": map[string]any{}})
+	got := init["result"].(map[string]any)["capabilities"].(map[string]any)["tools"]
+	obj := map[string]any{"type": "object"}
+	want := []any{
+		map[string]any{"name": "lookup", "description": "reads", "input_schema": obj, "idempotent": true},
+		map[string]any{"name": "send", "description": "writes", "input_schema": obj},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("declared tools (-want +got):\n%s", d)
+	}
+}
+
 func TestResults(t *testing.T) {
 	b, _ := json.Marshal([]Result{Continue(), Block("r"), Confirm("m"), Modify(map[string]string{"command": "ls"}), Replace(""), Inject("c")})
 	want := `[{"action":"continue"},{"action":"block","reason":"r"},{"action":"confirm","message":"m"},{"action":"modify","input":{"command":"ls"}},{"action":"replace","output":""},{"action":"inject","content":"c"}]`
