@@ -34,14 +34,7 @@ func TestTUISlashModelSwitches(t *testing.T) {
 		mu.Lock()
 		models = append(models, req.Model)
 		mu.Unlock()
-		w.Header().Set("Content-Type", "text/event-stream")
-		ev := func(name, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data) }
-		ev("message_start", `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"x","usage":{"input_tokens":40,"cache_read_input_tokens":2,"output_tokens":1}}}`)
-		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
-		ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"answered-by-`+req.Model+`"}}`)
-		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
-		ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":5}}`)
-		ev("message_stop", `{"type":"message_stop"}`)
+		anthropicAnswer(w, "answered-by-"+req.Model, `"input_tokens":40,"cache_read_input_tokens":2`)
 	}))
 	defer srv.Close()
 
@@ -70,4 +63,19 @@ func TestTUISlashModelSwitches(t *testing.T) {
 	if got != "claude-first,claude-second" {
 		t.Errorf("models asked for at the server: %s; want claude-first,claude-second", got)
 	}
+}
+
+// anthropicAnswer streams one text answer in the Anthropic Messages SSE
+// format, as the loopback model servers of these tests do; usage is the
+// message_start usage fields besides output_tokens.
+func anthropicAnswer(w http.ResponseWriter, text, usage string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	quoted, _ := json.Marshal(text)
+	ev := func(name, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data) }
+	ev("message_start", `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"x","usage":{`+usage+`,"output_tokens":1}}}`)
+	ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+	ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+string(quoted)+`}}`)
+	ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":5}}`)
+	ev("message_stop", `{"type":"message_stop"}`)
 }

@@ -56,14 +56,7 @@ func TestTUITypedDuringTurnIsItsOwnMessage(t *testing.T) {
 		if n == 0 {
 			<-release
 		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		ev := func(name, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data) }
-		ev("message_start", `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"x","usage":{"input_tokens":10,"output_tokens":1}}}`)
-		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
-		ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"answer-%d"}}`, n+1))
-		ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
-		ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":5}}`)
-		ev("message_stop", `{"type":"message_stop"}`)
+		anthropicAnswer(w, fmt.Sprintf("answer-%d", n+1), `"input_tokens":10`)
 	}))
 	defer srv.Close()
 
