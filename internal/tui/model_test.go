@@ -33,6 +33,14 @@ type harness struct {
 func newHarness(t *testing.T, script string) *harness {
 	t.Helper()
 	dir := t.TempDir()
+	return openHarness(t, dir, filepath.Join(dir, "base"), script, false, 100)
+}
+
+// openHarness runs the model on an app in dir with base as its base
+// directory, the scripted model script, a width-column screen and, with
+// extensions, the plugins under base (PATH is passed for them).
+func openHarness(t *testing.T, dir, base, script string, extensions bool, width int) *harness {
+	t.Helper()
 	file := filepath.Join(dir, "script.jsonl")
 	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
@@ -42,8 +50,14 @@ func newHarness(t *testing.T, script string) *harness {
 	br.attach(func(msg tea.Msg) { msgs <- msg })
 	ctx := context.Background()
 	a, err := app.Open(ctx, app.Options{
-		Getenv: func(string) string { return "" }, BaseDir: filepath.Join(dir, "base"), WorkDir: dir,
-		Model: "script:" + file, NoExtensions: true, OnEvent: br.event, Confirmer: br, Version: "test",
+		Getenv: func(k string) string {
+			if extensions && k == "PATH" {
+				return os.Getenv(k)
+			}
+			return ""
+		},
+		BaseDir: base, WorkDir: dir, Model: "script:" + file, NoExtensions: !extensions,
+		OnEvent: br.event, Confirmer: br, Version: "test",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +69,7 @@ func newHarness(t *testing.T, script string) *harness {
 		a.Close(context.Background())
 	})
 	m.Init()
-	m.update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.update(tea.WindowSizeMsg{Width: width, Height: 30})
 	return &harness{t: t, m: m, msgs: msgs}
 }
 

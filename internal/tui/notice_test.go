@@ -1,17 +1,13 @@
 package tui
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/colorprofile"
-
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 )
 
@@ -33,38 +29,10 @@ func TestModelShowsGuardTimeoutsAndLostGuards(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(base, "config"), []byte("extension_hook_timeout_ms = 300\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(dir, "script.jsonl")
-	if err := os.WriteFile(script, []byte(`{"text":"one","tool_calls":[{"name":"ls","input":{"path":"."}}]}
+	h := openHarness(t, dir, base, `{"text":"one","tool_calls":[{"name":"ls","input":{"path":"."}}]}
 {"text":"two","tool_calls":[{"name":"ls","input":{"path":"."}}]}
 {"text":"done"}
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	br := newBridge()
-	msgs := make(chan tea.Msg, 1000)
-	br.attach(func(msg tea.Msg) { msgs <- msg })
-	ctx := context.Background()
-	a, err := app.Open(ctx, app.Options{
-		Getenv: func(k string) string {
-			if k == "PATH" {
-				return os.Getenv(k)
-			}
-			return ""
-		},
-		BaseDir: base, WorkDir: dir, Model: "script:" + script, OnEvent: br.event, Confirmer: br, Version: "test",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newModel(ctx, a, br, colorprofile.ASCII, []string{"NO_COLOR=1"})
-	t.Cleanup(func() {
-		br.stop()
-		m.stopWork()
-		a.Close(context.Background())
-	})
-	m.Init()
-	m.update(tea.WindowSizeMsg{Width: 300, Height: 30})
-	h := &harness{t: t, m: m, msgs: msgs}
+`, true, 300)
 	h.typeText("go")
 	h.press(tea.KeyEnter, 0)
 	h.until("the turn to end", isWorkDone)
