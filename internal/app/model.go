@@ -24,6 +24,13 @@ func setting(getenv func(string) string, cfg *config.File, env, key string) stri
 	return v
 }
 
+// The models synaps picks with only an API key set; completion and /model
+// offer them too.
+const (
+	DefaultAnthropicModel = "anthropic/claude-sonnet-4-5"
+	DefaultOpenAIModel    = "openai/gpt-4o"
+)
+
 // DefaultModel picks the model when neither --model nor config `model`
 // names one: Anthropic if its key is set, else OpenAI, else an error that
 // says what to do.
@@ -32,10 +39,10 @@ func DefaultModel(getenv func(string) string, cfg *config.File) (string, error) 
 		return m, nil
 	}
 	if setting(getenv, cfg, "ANTHROPIC_API_KEY", "anthropic_api_key") != "" {
-		return "anthropic/claude-sonnet-4-5", nil
+		return DefaultAnthropicModel, nil
 	}
 	if setting(getenv, cfg, "OPENAI_API_KEY", "openai_api_key") != "" {
-		return "openai/gpt-4o", nil
+		return DefaultOpenAIModel, nil
 	}
 	return "", fmt.Errorf("no model configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY, pass --model (anthropic/<model>, openai/<model>, <plugin>:<provider>:<model>, script:FILE), or put `model = …` in %s; `synaps demo` runs without any of these", cfg.Path)
 }
@@ -90,8 +97,8 @@ func ResolveModel(name string, getenv func(string) string, cfg *config.File, hos
 // and its siblings. Any other anthropic/<model> or openai/<model> works
 // as well.
 var knownModels = map[string][]string{
-	llm.KindAnthropic: {"anthropic/claude-sonnet-4-5", "anthropic/claude-opus-4-1", "anthropic/claude-haiku-4-5"},
-	llm.KindOpenAI:    {"openai/gpt-4o", "openai/gpt-4o-mini", "openai/o3"},
+	llm.KindAnthropic: {DefaultAnthropicModel, "anthropic/claude-opus-4-1", "anthropic/claude-haiku-4-5"},
+	llm.KindOpenAI:    {DefaultOpenAIModel, "openai/gpt-4o-mini", "openai/o3"},
 }
 
 // Bounds of asking the providers for their models.

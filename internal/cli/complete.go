@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/session"
@@ -24,8 +25,8 @@ import (
 // the models of earlier sessions: the defaults synaps picks with an API key
 // set (see app.DefaultModel) and the script model.
 var wellKnownModels = []string{
-	"anthropic/claude-sonnet-4-5\tAnthropic (ANTHROPIC_API_KEY)",
-	"openai/gpt-4o\tOpenAI or any compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)",
+	app.DefaultAnthropicModel + "\tAnthropic (ANTHROPIC_API_KEY)",
+	app.DefaultOpenAIModel + "\tOpenAI or any compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)",
 }
 
 // registerCompletions wires completion functions into the command tree
