@@ -13,7 +13,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	gstyles "charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -152,7 +151,7 @@ type model struct {
 	st       styles
 	environ  []string // the session's environment ($EDITOR …)
 	profile  colorprofile.Profile
-	md       markdown
+	md       markdownView
 
 	// wg counts workers; cancel stops the running one (nil when idle).
 	wg     *sync.WaitGroup
@@ -226,7 +225,7 @@ func newModel(ctx context.Context, a *app.App, br *bridge, profile colorprofile.
 	}
 	m.environ = environ
 	m.md.style = markdownStyle(profile, environ)
-	m.md.chosen = m.md.style != gstyles.DarkStyle
+	m.md.chosen = m.md.style != markdownDefault
 	if a != nil {
 		m.state = readState(a)
 	}

@@ -224,7 +224,7 @@ func TestMarkdownStyle(t *testing.T) {
 func TestMarkdownRender(t *testing.T) {
 	for _, p := range []colorprofile.Profile{colorprofile.ANSI256, colorprofile.ASCII} {
 		t.Run(p.String(), func(t *testing.T) {
-			md := markdown{style: markdownStyle(p, nil)}
+			md := markdownView{style: markdownStyle(p, nil)}
 			out := downsample(p, md.render("Some **bold** text.\n\n- one\n- two\n", 80))
 			got := ansi.Strip(out)
 			if strings.Contains(got, "**") {
@@ -282,7 +282,7 @@ func TestMarkdownLayout(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			md := markdown{style: markdownStyle(colorprofile.ANSI256, nil)}
+			md := markdownView{style: markdownStyle(colorprofile.ANSI256, nil)}
 			var got []string
 			for _, l := range strings.Split(ansi.Strip(md.render(tc.in, tc.width)), "\n") {
 				got = append(got, strings.TrimRight(strings.TrimPrefix(l, "  "), " "))
@@ -298,7 +298,7 @@ func TestMarkdownLayout(t *testing.T) {
 func TestMarkdownWideTable(t *testing.T) {
 	cell := strings.Repeat("x", 50)
 	in := "| " + cell + " | " + cell + " |\n|---|---|\n| 1 | 2 |\n"
-	md := markdown{style: markdownStyle(colorprofile.ANSI256, nil)}
+	md := markdownView{style: markdownStyle(colorprofile.ANSI256, nil)}
 	for _, l := range strings.Split(ansi.Strip(md.render(in, 80)), "\n") {
 		if ansi.StringWidth(l) > 80 {
 			t.Errorf("line %q wider than the terminal", l)
