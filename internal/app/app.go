@@ -59,6 +59,9 @@ type Options struct {
 	Progress func(starting []string)
 	// MaxTurns caps model requests per user message (0: default).
 	MaxTurns int
+	// AppendSystemPrompt is added to the end of the system prompt
+	// (--append-system-prompt).
+	AppendSystemPrompt string
 }
 
 // App is an open session with everything it needs.
@@ -288,6 +291,9 @@ func (a *App) newAgent() {
 		Identity: ident, WorkDir: a.WorkDir, BaseDir: a.BaseDir,
 		SkillsIndex: skill.Index(a.Skills), Now: time.Now(),
 	})
+	if a.opts.AppendSystemPrompt != "" {
+		system += "\n" + a.opts.AppendSystemPrompt + "\n"
+	}
 	if a.Session.Summary != "" {
 		system += "\n# Summary of the conversation so far\nThe earlier part of this conversation was compacted into this summary:\n\n" + a.Session.Summary + "\n"
 	}

@@ -92,11 +92,12 @@ type globals struct {
 	resume       string
 	autoApprove  bool
 	trustProject bool
+	appendSystem string
 }
 
 func newRoot(stdio Stdio) *cobra.Command {
 	g := &globals{}
-	var prompt, format string
+	var prompt, format, inputFormat string
 	root := &cobra.Command{
 		Use:   "synaps",
 		Short: "A terminal agent runtime with process-based extensions",
@@ -127,7 +128,7 @@ the session is saved and can be resumed).`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("print") {
-				return runPrint(cmd.Context(), g, prompt, args, format, stdio)
+				return runPrint(cmd.Context(), g, prompt, args, printFlags{format: format, inputFormat: inputFormat}, stdio)
 			}
 			return runInteractive(cmd.Context(), g, stdio)
 		},
@@ -141,8 +142,11 @@ the session is saved and can be resumed).`,
 	pf.StringVar(&g.resume, "resume", "", "resume the session with this id")
 	pf.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
 	pf.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins for this run without asking")
+	pf.StringVar(&g.appendSystem, "append-system-prompt", "", "add `TEXT` to the end of the system prompt")
 	root.Flags().StringVarP(&prompt, "print", "p", "", "run one `PROMPT`, print the answer and exit; without PROMPT (or with -) it is read from stdin; with both, piped stdin is attached to PROMPT")
-	root.Flags().StringVar(&format, "output-format", "text", "with -p: text, json or stream-json")
+	root.Flags().StringVar(&format, "output-format", "text", "with -p: text, json or stream-json (Claude Code's shapes)")
+	root.Flags().StringVar(&inputFormat, "input-format", "text", "with -p: text, or stream-json (one user message per stdin line, Claude Code's shape)")
+	root.Flags().Bool("verbose", false, "accepted for Claude Code compatibility (stream-json needs no --verbose here)")
 
 	root.AddCommand(
 		&cobra.Command{

@@ -81,8 +81,9 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(home, 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":    cmdExits,
-			"waitfile": cmdWaitfile,
+			"exits":          cmdExits,
+			"waitfile":       cmdWaitfile,
+			"claude-consume": cmdClaudeConsume,
 		},
 	})
 }

@@ -30,7 +30,7 @@ import (
 //   - every line of the session file but the last is a complete record,
 //     and session.Read skips at most that one line (a cut-short line is
 //     never read as data);
-//   - every message synaps had reported (stream-json "message" events are
+//   - every message synaps had reported (stream-json "assistant" lines are
 //     emitted after the message is appended) is in the file, in order;
 //   - the conversation is well formed: the user's prompt, then assistant
 //     tool calls each answered by its tool result, "echo 1", "echo 2", …
@@ -145,7 +145,7 @@ func newDurabilityRound(t *testing.T, dir, synaps, script string) *durabilityRou
 
 type runResult struct {
 	exited bool // ended on its own (not killed)
-	acked  int  // "message" events seen on stdout
+	acked  int  // "assistant" lines seen on stdout
 	// reported are the messages synaps reported as complete, in order.
 	reported []llm.Message
 	stderr   string
@@ -191,7 +191,7 @@ func (r *durabilityRound) run(t *testing.T, kp killPoint) runResult {
 			Type    string       `json:"type"`
 			Message *llm.Message `json:"message"`
 		}
-		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == "message" && ev.Message != nil {
+		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == "assistant" && ev.Message != nil {
 			res.reported = append(res.reported, *ev.Message)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -28,7 +29,7 @@ func (g *globals) appOptions() (app.Options, error) {
 	}
 	o := app.Options{
 		BaseDir: base, Model: g.model, NoExtensions: g.noExtensions, Continue: g.cont, Resume: g.resume,
-		TrustProject: g.trustProject, Version: Version,
+		TrustProject: g.trustProject, Version: Version, AppendSystemPrompt: g.appendSystem,
 	}
 	if g.autoApprove {
 		o.Confirmer = approveAll{}
@@ -72,33 +73,53 @@ func colorOn(w io.Writer) bool {
 	return isTerminal(w) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }
 
-// runPrint is -p: one prompt, the answer on stdout.
-func runPrint(ctx context.Context, g *globals, flag string, args []string, format string, stdio Stdio) error {
+// printFlags are the flags that shape a -p run beyond the shared ones.
+type printFlags struct {
+	format      string // --output-format: text, json, stream-json
+	inputFormat string // --input-format: text, stream-json
+}
+
+// runPrint is -p: one prompt (or, with --input-format stream-json, one
+// per input line), the answer on stdout.
+func runPrint(ctx context.Context, g *globals, flag string, args []string, pf printFlags, stdio Stdio) error {
+	format := pf.format
 	if format != "text" && format != "json" && format != "stream-json" {
 		return usageError{fmt.Errorf("--output-format %q: use text, json or stream-json", format)}
 	}
-	prompt, err := printPrompt(flag, args, stdio.In, isTerminal(stdio.In), stdio.Err)
-	if err != nil {
-		return err
+	var in *streamInput
+	var prompt string
+	switch pf.inputFormat {
+	case "text", "":
+		p, err := printPrompt(flag, args, stdio.In, isTerminal(stdio.In), stdio.Err)
+		if err != nil {
+			return err
+		}
+		prompt = p
+	case "stream-json":
+		if format != "stream-json" {
+			return usageError{errors.New("--input-format stream-json needs --output-format stream-json (each message's answer is a stream)")}
+		}
+		if flag != stdinPrompt || len(args) > 0 {
+			return usageError{errors.New("--input-format stream-json reads the prompts from stdin; give no prompt argument")}
+		}
+		in = &streamInput{dec: json.NewDecoder(stdio.In)}
+	default:
+		return usageError{fmt.Errorf("--input-format %q: use text or stream-json", pf.inputFormat)}
 	}
 	opts, err := g.appOptions()
 	if err != nil {
 		return err
 	}
-	var calls []*agent.ToolCall
 	enc := json.NewEncoder(stdio.Out)
 	progress := &renderer{out: stdio.Err, color: colorOn(stdio.Err)}
+	stream := &claudeStream{now: time.Now, run: newResultRun(time.Now())}
+	if format == "stream-json" {
+		stream.enc = enc
+	}
 	opts.OnEvent = func(ev agent.Event) {
-		if ev.Type == agent.EventToolEnd {
-			calls = append(calls, ev.Tool)
-		}
-		switch format {
-		case "stream-json":
-			enc.Encode(streamEvent(ev))
-		case "text":
-			if ev.Type != agent.EventText && ev.Type != agent.EventMessage {
-				progress.event(ev)
-			}
+		stream.event(ev)
+		if format == "text" && ev.Type != agent.EventText && ev.Type != agent.EventMessage {
+			progress.event(ev)
 		}
 		if format != "text" && ev.Type == agent.EventNotice {
 			// Notices (a guard that hangs or is gone) reach stderr in
@@ -113,36 +134,44 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, forma
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
-	// The result reports this run's tokens; a resumed session's Usage
-	// starts at what its earlier runs used.
-	before := a.Agent.Usage()
-	sendErr := a.Agent.Send(ctx, prompt)
-	if sendErr != nil && interrupted(ctx) {
-		sendErr = errInterrupted
-	}
-	answer := lastAnswer(a)
-	usage := a.Agent.Usage()
 	id := a.Session.ID
+	stream.session, stream.model = id, a.Model
+	if format == "stream-json" {
+		enc.Encode(systemInit(id, a.Model, a.WorkDir, Version, a.Tools.Names()))
+	}
+	var sendErr error
+	for {
+		if in != nil {
+			p, err := in.next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				sendErr = err
+				break
+			}
+			prompt = p
+		}
+		stream.run = newResultRun(time.Now())
+		sendErr = a.Agent.Send(ctx, prompt)
+		if sendErr != nil && interrupted(ctx) {
+			sendErr = errInterrupted
+		}
+		answer := lastAnswer(a)
+		switch format {
+		case "text":
+			if answer != "" {
+				fmt.Fprintln(stdio.Out, strings.TrimRight(answer, "\n"))
+			}
+		case "json", "stream-json":
+			enc.Encode(stream.run.result(time.Now(), id, a.Model, answer, sendErr, format == "json"))
+		}
+		if in == nil || sendErr != nil {
+			break
+		}
+	}
 	a.OnEnding = func(msg string) { fmt.Fprintln(stdio.Err, "ℹ "+msg) }
 	closeErr := a.Close(context.WithoutCancel(ctx))
-	switch format {
-	case "text":
-		if answer != "" {
-			fmt.Fprintln(stdio.Out, strings.TrimRight(answer, "\n"))
-		}
-	case "json", "stream-json":
-		res := map[string]any{
-			"type": "result", "session_id": id, "model": a.Model, "result": answer,
-			"is_error": sendErr != nil, "usage": map[string]int{"input_tokens": usage.InputTokens - before.InputTokens, "output_tokens": usage.OutputTokens - before.OutputTokens},
-		}
-		if sendErr != nil {
-			res["error"] = sendErr.Error()
-		}
-		if format == "json" {
-			res["tool_calls"] = toolCallsJSON(calls)
-		}
-		enc.Encode(res)
-	}
 	if sendErr == errInterrupted {
 		// The turn stopped where it was; every tool call that ran has its
 		// result in the session (agent.Send keeps it consistent).
