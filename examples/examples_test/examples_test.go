@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -227,7 +228,7 @@ func TestBashGuard(t *testing.T) {
 	}
 
 	// git push asks; the chain result carries the question.
-	d = h.RunHook(ctx, extension.Event{Kind: extension.HookBeforeToolCall, ToolName: "bash", ToolRuntimeName: "bash",
+	d = h.RunHook(ctx, extension.Event{Kind: contract.HookBeforeToolCall, ToolName: "bash", ToolRuntimeName: "bash",
 		ToolInput: bashInput("git push origin main"), SessionID: "s1"})
 	if d.Blocked || len(d.Confirms) != 1 || d.Confirms[0].Extension != "bash-guard" ||
 		!strings.Contains(d.Confirms[0].Message, "git push publishes commits") {
@@ -260,8 +261,8 @@ func TestContextInjector(t *testing.T) {
 	needs(t, "node")
 	ctx := context.Background()
 	message := "How do I release?"
-	beforeMessage := extension.Event{Kind: extension.HookBeforeMessage, Message: &message, SessionID: "s1"}
-	sessionStart := extension.Event{Kind: extension.HookOnSessionStart, SessionID: "s1"}
+	beforeMessage := extension.Event{Kind: contract.HookBeforeMessage, Message: &message, SessionID: "s1"}
+	sessionStart := extension.Event{Kind: contract.HookOnSessionStart, SessionID: "s1"}
 	inject := func(t *testing.T, d extension.Decision) string {
 		t.Helper()
 		if len(d.Injects) != 1 || d.Injects[0].Extension != "context-injector" || d.Blocked {
@@ -537,7 +538,7 @@ func TestAllTogether(t *testing.T) {
 		t.Errorf("after_tool_call with a GitHub token: %+v", d)
 	}
 	msg := "hi"
-	if d := h.RunHook(ctx, extension.Event{Kind: extension.HookBeforeMessage, Message: &msg, SessionID: "s1"}); len(d.Injects) != 1 {
+	if d := h.RunHook(ctx, extension.Event{Kind: contract.HookBeforeMessage, Message: &msg, SessionID: "s1"}); len(d.Injects) != 1 {
 		t.Errorf("before_message injects: %+v", d.Injects)
 	}
 }

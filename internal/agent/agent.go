@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/session"
@@ -120,7 +121,7 @@ func (a *Agent) Start(ctx context.Context) {
 	if a.cfg.Hooks == nil {
 		return
 	}
-	d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookOnSessionStart, SessionID: a.cfg.Session.ID})
+	d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: contract.HookOnSessionStart, SessionID: a.cfg.Session.ID})
 	a.systemInject = d.InjectText()
 	a.emitInjects(d, "system")
 }
@@ -129,7 +130,7 @@ func (a *Agent) Start(ctx context.Context) {
 func (a *Agent) End(ctx context.Context) error {
 	if a.cfg.Hooks != nil {
 		transcript, _ := json.Marshal(a.cfg.Session.Messages())
-		a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookOnSessionEnd, SessionID: a.cfg.Session.ID, Transcript: transcript})
+		a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: contract.HookOnSessionEnd, SessionID: a.cfg.Session.ID, Transcript: transcript})
 	}
 	return a.cfg.Session.Close()
 }
@@ -154,7 +155,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 	// whole turn and is never saved.
 	var inject string
 	if a.cfg.Hooks != nil {
-		d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
+		d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: contract.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
 		inject = d.InjectText()
 		a.emitInjects(d, "user")
 	}
@@ -278,7 +279,7 @@ func (a *Agent) messageComplete(ctx context.Context, msg llm.Message) {
 	}
 	s := text.String()
 	data, _ := json.Marshal(map[string]any{"content_block_count": len(msg.Content), "has_tool_use": hasToolUse})
-	a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: extension.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
+	a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: contract.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
 }
 
 // runTool runs one tool call through before_tool_call, input validation,

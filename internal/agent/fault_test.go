@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/llm"
@@ -192,7 +193,7 @@ func runFaultSession(t *testing.T, tc faultCase) {
 			return os.Getenv(k)
 		}}
 	if tc.initTimeout > 0 {
-		opts.Deadlines = map[string]time.Duration{extension.MethodInitialize: tc.initTimeout}
+		opts.Deadlines = map[string]time.Duration{contract.MethodInitialize: tc.initTimeout}
 	}
 	host := extension.NewHost(opts)
 	if err := host.Start(context.Background()); err != nil {

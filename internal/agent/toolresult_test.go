@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -60,7 +60,7 @@ func TestExtensionToolOutputCappedBeforeRedactor(t *testing.T) {
 	// What the redactor saw, redacted, is exactly what the model got.
 	var seen []string
 	for _, ev := range exttest.ReadRecord(t, filepath.Clean(redactor)) {
-		if ev["kind"] == extension.HookAfterToolCall {
+		if ev["kind"] == contract.HookAfterToolCall {
 			s, _ := ev["tool_output"].(string)
 			seen = append(seen, strings.ReplaceAll(s, word, "[REDACTED]"))
 		}
@@ -76,8 +76,8 @@ func TestExtensionToolOutputCappedBeforeRedactor(t *testing.T) {
 // Every hook sees a capped result whole: the cap, with its notes, fits in
 // what a hook event carries.
 func TestToolOutputCapFitsHookEvent(t *testing.T) {
-	if tool.DefaultMaxOutput+tool.OutputNoteSlack > extension.MaxToolOutputHook {
-		t.Errorf("a capped result (%d bytes) is longer than a hook event's tool_output (%d)", tool.DefaultMaxOutput+tool.OutputNoteSlack, extension.MaxToolOutputHook)
+	if tool.DefaultMaxOutput+tool.OutputNoteSlack > contract.MaxToolOutputHook {
+		t.Errorf("a capped result (%d bytes) is longer than a hook event's tool_output (%d)", tool.DefaultMaxOutput+tool.OutputNoteSlack, contract.MaxToolOutputHook)
 	}
 }
 

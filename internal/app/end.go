@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // The end of a session is bounded, so quitting never hangs on an
@@ -100,7 +100,7 @@ func (a *App) endBudgets() (hooks, stop time.Duration) {
 func (a *App) hookBudget() time.Duration {
 	d := hookTimeout(a.Config)
 	if d <= 0 {
-		d = extension.MethodDeadlines[extension.MethodHookHandle]
+		d = contract.MethodDeadlines[contract.MethodHookHandle]
 	}
 	return min(d, EndHookBudget)
 }

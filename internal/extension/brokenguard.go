@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // closedPolicy finds a request to fail closed in raw manifest text, however
@@ -43,7 +45,7 @@ func brokenGuardSubs(dir string, m *Manifest, err error) []Subscription {
 	if !closedPolicy.Match(raw) {
 		return nil
 	}
-	everything := []Subscription{{Hook: HookBeforeToolCall}}
+	everything := []Subscription{{Hook: contract.HookBeforeToolCall}}
 	if m == nil || m.Extension == nil || filterBroken(err) {
 		return everything
 	}
@@ -51,12 +53,12 @@ func brokenGuardSubs(dir string, m *Manifest, err error) []Subscription {
 	var subs []Subscription
 	subscribed := map[string]bool{}
 	for _, s := range e.Hooks {
-		if s.Hook == HookBeforeToolCall || s.Hook == HookAfterToolCall {
+		if s.Hook == contract.HookBeforeToolCall || s.Hook == contract.HookAfterToolCall {
 			subs = append(subs, s)
 			subscribed[s.Hook] = true
 		}
 	}
-	for _, h := range []string{HookBeforeToolCall, HookAfterToolCall} {
+	for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
 		if !subscribed[h] && e.Permissions.PermitsHook(h) {
 			subs = append(subs, Subscription{Hook: h})
 		}

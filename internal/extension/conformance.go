@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 )
 
@@ -74,8 +75,8 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	initTimeout, shutdownTimeout := o.Timeout, o.Timeout
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Second
-		initTimeout = MethodDeadlines[MethodInitialize]
-		shutdownTimeout = MethodDeadlines[MethodShutdown]
+		initTimeout = contract.MethodDeadlines[contract.MethodInitialize]
+		shutdownTimeout = contract.MethodDeadlines[contract.MethodShutdown]
 	}
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
@@ -168,17 +169,17 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	call := func(method string, params any) (json.RawMessage, error) {
 		d := o.Timeout
 		switch method {
-		case MethodInitialize:
+		case contract.MethodInitialize:
 			d = initTimeout
-		case MethodShutdown:
+		case contract.MethodShutdown:
 			d = shutdownTimeout
 		}
 		cctx, cancel := context.WithTimeout(ctx, d)
 		defer cancel()
 		return proc.conn.Call(cctx, method, params)
 	}
-	raw, err := call(MethodInitialize, map[string]any{
-		"synaps_version": "extensions-test", "extension_protocol_version": ProtocolVersion,
+	raw, err := call(contract.MethodInitialize, map[string]any{
+		"synaps_version": "extensions-test", "extension_protocol_version": contract.ProtocolVersion,
 		"plugin_id": p.ID, "plugin_root": abs, "config": cfg,
 	})
 	mu.Lock()
@@ -233,11 +234,11 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	}
 	var missing []string
 	for _, perm := range m.PermissionList {
-		if h, ok := strings.CutPrefix(perm, HookPermissionPrefix); ok && !subscribed(subs, h) {
+		if h, ok := strings.CutPrefix(perm, contract.HookPermissionPrefix); ok && !subscribed(subs, h) {
 			missing = append(missing, fmt.Sprintf("permission %q is listed, but no %s hook is declared, so it will never be called; add {\"name\": %q} to capabilities.hooks in the initialize result", perm, h, h))
 		}
 	}
-	if m.Permissions.Has(PermToolsRegister) && len(tools) == 0 && len(toolProblems) == 0 {
+	if m.Permissions.Has(contract.PermToolsRegister) && len(tools) == 0 && len(toolProblems) == 0 {
 		missing = append(missing, `permission "tools.register" is listed, but initialize declares no tools; list them in capabilities.tools`)
 	}
 	switch {
@@ -256,7 +257,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 		if !ok {
 			input = SampleInput(t.InputSchema)
 		}
-		raw, err := call(MethodToolCall, toolCallParams{Name: t.Name, Input: input})
+		raw, err := call(contract.MethodToolCall, toolCallParams{Name: t.Name, Input: input})
 		switch {
 		case err != nil:
 			c.add(name, CheckFail, callFailure(proc, err, o.Timeout, &mu, &noise))
@@ -278,10 +279,10 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 			continue
 		}
 		seen[s.Hook] = true
-		spec, _ := LookupHook(s.Hook)
+		spec, _ := contract.LookupHook(s.Hook)
 		name := "hook " + s.Hook + " answers with a valid action"
 		ev := SampleEvent(s)
-		raw, err := call(MethodHookHandle, json.RawMessage(ev.encode()))
+		raw, err := call(contract.MethodHookHandle, json.RawMessage(ev.encode()))
 		if err != nil {
 			c.add(name, CheckFail, callFailure(proc, err, o.Timeout, &mu, &noise))
 			continue
@@ -292,8 +293,8 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 			c.add(name, CheckFail, fmt.Sprintf("answer %s: %v", truncate(string(raw), 120), err))
 		case !spec.Allows(hr.Action):
 			c.add(name, CheckFail, fmt.Sprintf("answered %q, which %s does not allow (allowed: continue%s)", hr.Action, s.Hook, actionList(spec)))
-		case hr.Action == ActionReplace && !m.Permissions.Has(PermToolsTransformOutput):
-			c.add(name, CheckFail, fmt.Sprintf("answered replace without the %q permission", PermToolsTransformOutput))
+		case hr.Action == contract.ActionReplace && !m.Permissions.Has(contract.PermToolsTransformOutput):
+			c.add(name, CheckFail, fmt.Sprintf("answered replace without the %q permission", contract.PermToolsTransformOutput))
 		default:
 			c.add(name, CheckPass, "answered "+string(hr.Action))
 		}
@@ -316,13 +317,13 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 		}
 		nextName = "tool.call " + t.Name
 		next = func() error {
-			_, err := call(MethodToolCall, toolCallParams{Name: t.Name, Input: input})
+			_, err := call(contract.MethodToolCall, toolCallParams{Name: t.Name, Input: input})
 			return err
 		}
 	case len(subs) > 0:
 		nextName = "hook.handle " + subs[0].Hook
 		next = func() error {
-			_, err := call(MethodHookHandle, json.RawMessage(SampleEvent(subs[0]).encode()))
+			_, err := call(contract.MethodHookHandle, json.RawMessage(SampleEvent(subs[0]).encode()))
 			return err
 		}
 	}
@@ -357,7 +358,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 		c.add("shutdown response sent before exit", CheckSkip, "the process is not running")
 		return r
 	}
-	_, err = call(MethodShutdown, nil)
+	_, err = call(contract.MethodShutdown, nil)
 	if next == nil {
 		unknownCheck(err)
 	}
@@ -478,7 +479,7 @@ func declared(tools []ToolDecl, subs []Subscription) string {
 	return strings.Join(parts, ", ")
 }
 
-func actionList(spec HookSpec) string {
+func actionList(spec contract.HookSpec) string {
 	var b strings.Builder
 	for _, a := range spec.Actions {
 		b.WriteString(", " + string(a))
@@ -491,7 +492,7 @@ func actionList(spec HookSpec) string {
 func SampleEvent(s Subscription) *Event {
 	ev := &Event{Kind: s.Hook, SessionID: "extensions-test"}
 	switch s.Hook {
-	case HookBeforeToolCall, HookAfterToolCall:
+	case contract.HookBeforeToolCall, contract.HookAfterToolCall:
 		name := "bash"
 		if s.Tool != "" {
 			name = s.Tool
@@ -507,20 +508,20 @@ func SampleEvent(s Subscription) *Event {
 			}
 		}
 		ev.ToolName, ev.ToolRuntimeName, ev.ToolInput = name, name, input
-		if s.Hook == HookAfterToolCall {
+		if s.Hook == contract.HookAfterToolCall {
 			out := "synaps-test\n"
 			ev.ToolOutput = &out
 		}
-	case HookBeforeMessage:
+	case contract.HookBeforeMessage:
 		msg := "hello from synaps extensions test"
 		ev.Message = &msg
-	case HookOnMessageComplete:
+	case contract.HookOnMessageComplete:
 		msg := "Hello!"
 		ev.Message = &msg
 		ev.Data = json.RawMessage(`{"content_block_count":1,"has_tool_use":false}`)
-	case HookOnCompaction:
+	case contract.HookOnCompaction:
 		ev.Data = json.RawMessage(`{"old_session_id":"old","new_session_id":"extensions-test","message_count":4,"source":"manual"}`)
-	case HookOnSessionEnd:
+	case contract.HookOnSessionEnd:
 		ev.Transcript = json.RawMessage(`[{"role":"user","content":[{"type":"text","text":"hi"}]}]`)
 	}
 	return ev

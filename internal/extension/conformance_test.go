@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 )
 
@@ -134,11 +135,11 @@ func TestConformanceShutdownDeadlineIsTheRuntimes(t *testing.T) {
 	dir := fakePlugin(t, t.TempDir(), "deafshutdown", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: withTool, Shutdown: "ignore"})
 	rep := Conformance(context.Background(), dir, ConformanceOptions{})
 	got := findCheck(rep, "shutdown response sent before exit")
-	want := "no reply to shutdown within " + MethodDeadlines[MethodShutdown].String() + " (synaps waits as long"
+	want := "no reply to shutdown within " + contract.MethodDeadlines[contract.MethodShutdown].String() + " (synaps waits as long"
 	if got == nil || got.Status != CheckFail || !strings.Contains(got.Detail, want) {
 		t.Errorf("shutdown check = %+v, want a failure saying %q", got, want)
 	}
-	if defaultStop.reply != MethodDeadlines[MethodShutdown] {
-		t.Errorf("the host waits %s for the shutdown reply, the contract says %s", defaultStop.reply, MethodDeadlines[MethodShutdown])
+	if defaultStop.reply != contract.MethodDeadlines[contract.MethodShutdown] {
+		t.Errorf("the host waits %s for the shutdown reply, the contract says %s", defaultStop.reply, contract.MethodDeadlines[contract.MethodShutdown])
 	}
 }

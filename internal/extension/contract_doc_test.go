@@ -29,6 +29,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -90,10 +91,10 @@ func loadContractDoc(t *testing.T) contractDoc {
 	dec.DisallowUnknownFields()
 	var doc contractDoc
 	if err := dec.Decode(&doc); err != nil {
-		t.Fatalf("contract.json: %v (a key this test does not check is an error: add it to contractDoc and compare it)", err)
+		t.Fatalf("json: %v (a key this test does not check is an error: add it to contractDoc and compare it)", err)
 	}
 	if dec.More() {
-		t.Fatal("contract.json: data after the top-level object")
+		t.Fatal("json: data after the top-level object")
 	}
 	return doc
 }
@@ -102,8 +103,8 @@ func loadContractDoc(t *testing.T) contractDoc {
 // of the hook table in order of first appearance, then any action that is
 // only named in ActionPermissions.
 func allActions() []string {
-	out := []string{string(ActionContinue)}
-	for _, h := range Hooks {
+	out := []string{string(contract.ActionContinue)}
+	for _, h := range contract.Hooks {
 		for _, a := range h.Actions {
 			if !slices.Contains(out, string(a)) {
 				out = append(out, string(a))
@@ -111,7 +112,7 @@ func allActions() []string {
 		}
 	}
 	var extra []string
-	for a := range ActionPermissions {
+	for a := range contract.ActionPermissions {
 		if !slices.Contains(out, string(a)) {
 			extra = append(extra, string(a))
 		}
@@ -135,35 +136,35 @@ func wireEventKeys() []string {
 // expectedContract builds contract.json's content from the Go tables.
 func expectedContract() contractDoc {
 	want := contractDoc{
-		ProtocolVersion:         ProtocolVersion,
-		Permissions:             slices.Clone(GroupPermissions),
-		PerHookPermissionPrefix: HookPermissionPrefix,
-		ReservedPermissions:     slices.Clone(ReservedPermissions),
+		ProtocolVersion:         contract.ProtocolVersion,
+		Permissions:             slices.Clone(contract.GroupPermissions),
+		PerHookPermissionPrefix: contract.HookPermissionPrefix,
+		ReservedPermissions:     slices.Clone(contract.ReservedPermissions),
 		ActionPermissions:       map[string]string{},
 		Actions:                 allActions(),
-		Matchers:                slices.Clone(MatcherKeys),
+		Matchers:                slices.Clone(contract.MatcherKeys),
 		EventKeys:               wireEventKeys(),
 		Limits: contractLimits{
-			MaxHeaderLineBytes:       MaxHeaderLine,
-			MaxBodyBytes:             DefaultMaxBody,
-			MaxToolOutputInHookBytes: MaxToolOutputHook,
-			MaxReplaceOutputBytes:    MaxReplaceOutput,
-			MaxToolNameLength:        MaxToolNameLen,
-			MaxSendDepth:             MaxSendDepth,
-			MaxSendBytes:             MaxSendBytes,
+			MaxHeaderLineBytes:       contract.MaxHeaderLine,
+			MaxBodyBytes:             contract.DefaultMaxBody,
+			MaxToolOutputInHookBytes: contract.MaxToolOutputHook,
+			MaxReplaceOutputBytes:    contract.MaxReplaceOutput,
+			MaxToolNameLength:        contract.MaxToolNameLen,
+			MaxSendDepth:             contract.MaxSendDepth,
+			MaxSendBytes:             contract.MaxSendBytes,
 		},
 	}
-	for _, h := range Hooks {
-		actions := []string{string(ActionContinue)}
+	for _, h := range contract.Hooks {
+		actions := []string{string(contract.ActionContinue)}
 		for _, a := range h.Actions {
 			actions = append(actions, string(a))
 		}
 		want.Hooks = append(want.Hooks, contractHook{Name: h.Name, Permission: h.Permission, ToolFilter: h.ToolFilter, Actions: actions})
 	}
-	for a, p := range ActionPermissions {
+	for a, p := range contract.ActionPermissions {
 		want.ActionPermissions[string(a)] = p
 	}
-	for name, d := range MethodDeadlines {
+	for name, d := range contract.MethodDeadlines {
 		want.Methods = append(want.Methods, contractMethod{Name: name, DefaultDeadlineMS: d.Milliseconds()})
 	}
 	sortMethods(want.Methods)
@@ -177,7 +178,7 @@ func sortMethods(ms []contractMethod) {
 func TestContractJSONMatchesRuntime(t *testing.T) {
 	doc := loadContractDoc(t)
 	if doc.Comment == "" {
-		t.Error(`contract.json: "$comment" should say what the file is and which test keeps it true`)
+		t.Error(`json: "$comment" should say what the file is and which test keeps it true`)
 	}
 	want := expectedContract()
 
@@ -193,14 +194,14 @@ func TestContractJSONMatchesRuntime(t *testing.T) {
 
 	// The copies of the wire limits elsewhere in the runtime agree with
 	// contract.go, so contract.json describes what is enforced.
-	if MaxHeaderLine != jsonrpc.MaxHeaderLine {
-		t.Errorf("extension.MaxHeaderLine = %d but the framer enforces jsonrpc.MaxHeaderLine = %d", MaxHeaderLine, jsonrpc.MaxHeaderLine)
+	if contract.MaxHeaderLine != jsonrpc.MaxHeaderLine {
+		t.Errorf("contract.MaxHeaderLine = %d but the framer enforces jsonrpc.MaxHeaderLine = %d", contract.MaxHeaderLine, jsonrpc.MaxHeaderLine)
 	}
-	if DefaultMaxBody != jsonrpc.DefaultMaxBody {
-		t.Errorf("extension.DefaultMaxBody = %d but the framer enforces jsonrpc.DefaultMaxBody = %d", DefaultMaxBody, jsonrpc.DefaultMaxBody)
+	if contract.DefaultMaxBody != jsonrpc.DefaultMaxBody {
+		t.Errorf("contract.DefaultMaxBody = %d but the framer enforces jsonrpc.DefaultMaxBody = %d", contract.DefaultMaxBody, jsonrpc.DefaultMaxBody)
 	}
-	if MaxToolNameLen != tool.MaxNameLen {
-		t.Errorf("extension.MaxToolNameLen = %d but the registry cuts model-facing names at tool.MaxNameLen = %d", MaxToolNameLen, tool.MaxNameLen)
+	if contract.MaxToolNameLen != tool.MaxNameLen {
+		t.Errorf("contract.MaxToolNameLen = %d but the registry cuts model-facing names at tool.MaxNameLen = %d", contract.MaxToolNameLen, tool.MaxNameLen)
 	}
 
 	// Every action in the contract is one the result decoder understands,
@@ -212,7 +213,7 @@ func TestContractJSONMatchesRuntime(t *testing.T) {
 		}
 	}
 	if len(doc.ActionAliases) == 0 {
-		t.Error(`contract.json: "action_aliases" is empty`)
+		t.Error(`json: "action_aliases" is empty`)
 	}
 	for alias, target := range doc.ActionAliases {
 		res, err := DecodeHookResult(sampleResult(alias))
@@ -229,7 +230,7 @@ func TestContractJSONMatchesRuntime(t *testing.T) {
 	// ones and unknown ones are load errors.
 	for _, h := range doc.Hooks {
 		for _, p := range []string{h.Permission, doc.PerHookPermissionPrefix + h.Name} {
-			if !NewPermissions([]string{p}).PermitsHook(h.Name) {
+			if !contract.NewPermissions([]string{p}).PermitsHook(h.Name) {
 				t.Errorf("permission %q does not unlock hook %s", p, h.Name)
 			}
 			if _, err := ParseManifest("plugin.json", manifestWithPermission(p)); err != nil {
@@ -371,7 +372,7 @@ func parseMarker(s string) (marker, error) {
 		case f == "error":
 			m.isError = true
 		default:
-			if _, ok := LookupHook(f); !ok {
+			if _, ok := contract.LookupHook(f); !ok {
 				return m, fmt.Errorf("unknown word %q in marker (expected a hook name, error, => or file=)", f)
 			}
 			m.hook = f
@@ -436,7 +437,7 @@ func TestDocExamplesDecode(t *testing.T) {
 			}
 		}
 	}
-	for _, h := range HookNames() {
+	for _, h := range contract.HookNames() {
 		ev, okEv := eventsSeen[h]
 		res, okRes := resultsSeen[h]
 		switch {
@@ -488,7 +489,7 @@ func checkDocExample(t *testing.T, b docBlock, m marker) {
 		if err != nil {
 			fail("DecodeSubscriptions: %v", err)
 		}
-		all := NewPermissions(GroupPermissions)
+		all := contract.NewPermissions(contract.GroupPermissions)
 		for _, s := range subs {
 			if err := s.Check(all); err != nil {
 				fail("subscription %+v: %v", s, err)
@@ -527,7 +528,7 @@ func checkDocExample(t *testing.T, b docBlock, m marker) {
 			return
 		}
 		if m.hook != "" {
-			if spec, _ := LookupHook(m.hook); !spec.Allows(res.Action) {
+			if spec, _ := contract.LookupHook(m.hook); !spec.Allows(res.Action) {
 				fail("hook %s does not allow action %q", m.hook, res.Action)
 			}
 		}
@@ -600,7 +601,7 @@ func checkHookEvent(t *testing.T, b docBlock, m marker, params json.RawMessage) 
 		ToolInput: raw("tool_input"), ToolOutput: strPtr("tool_output"), Message: strPtr("message"),
 		SessionID: str("session_id"), Transcript: raw("transcript"), Data: raw("data"),
 	}
-	if _, ok := LookupHook(ev.Kind); !ok {
+	if _, ok := contract.LookupHook(ev.Kind); !ok {
 		t.Errorf("%s: unknown hook kind %q", b.where(), ev.Kind)
 	}
 	if m.hook != "" && ev.Kind != m.hook {
@@ -657,20 +658,20 @@ func TestContractNamesAppearInDocs(t *testing.T) {
 		return string(data)
 	}
 	hooks, perms, protocol := read("hooks.md"), read("permissions.md"), read("protocol.md")
-	for _, h := range Hooks {
+	for _, h := range contract.Hooks {
 		if !strings.Contains(hooks, "## `"+h.Name+"`") {
 			t.Errorf("hooks.md has no section \"## `%s`\"", h.Name)
 		}
-		if !strings.Contains(perms, "`"+HookPermissionPrefix+h.Name+"`") {
-			t.Errorf("permissions.md does not mention `%s%s`", HookPermissionPrefix, h.Name)
+		if !strings.Contains(perms, "`"+contract.HookPermissionPrefix+h.Name+"`") {
+			t.Errorf("permissions.md does not mention `%s%s`", contract.HookPermissionPrefix, h.Name)
 		}
 	}
-	for _, p := range append(slices.Clone(GroupPermissions), ReservedPermissions...) {
+	for _, p := range append(slices.Clone(contract.GroupPermissions), contract.ReservedPermissions...) {
 		if !strings.Contains(perms, "`"+p+"`") {
 			t.Errorf("permissions.md does not mention `%s`", p)
 		}
 	}
-	for name := range MethodDeadlines {
+	for name := range contract.MethodDeadlines {
 		if !strings.Contains(protocol, "`"+name+"`") {
 			t.Errorf("protocol.md does not mention method `%s`", name)
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // Decision is the verdict of a hook chain.
@@ -64,7 +66,7 @@ type subscriber struct {
 }
 
 // matches reports whether any subscription applies to the event.
-func (s *subscriber) matches(spec HookSpec, ev *Event, input json.RawMessage) bool {
+func (s *subscriber) matches(spec contract.HookSpec, ev *Event, input json.RawMessage) bool {
 	if !spec.ToolFilter {
 		return true
 	}
@@ -94,7 +96,7 @@ func buildTable(exts []*Extension, plugins []*Plugin) dispatchTable {
 		for _, s := range p.BrokenGuard {
 			byHook[s.Hook] = append(byHook[s.Hook], s)
 		}
-		for _, h := range []string{HookBeforeToolCall, HookAfterToolCall} {
+		for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
 			if len(byHook[h]) > 0 {
 				t[h] = append(t[h], &subscriber{id: p.ID, subs: byHook[h], closed: true, broken: brokenGuardReason(p.Err)})
 			}
@@ -119,7 +121,7 @@ func buildTable(exts []*Extension, plugins []*Plugin) dispatchTable {
 			add(s)
 		}
 		if closed && !e.initialized {
-			for _, h := range []string{HookBeforeToolCall, HookAfterToolCall} {
+			for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
 				if _, ok := byHook[h]; !ok && m.Permissions.PermitsHook(h) {
 					add(Subscription{Hook: h})
 				}
@@ -128,7 +130,7 @@ func buildTable(exts []*Extension, plugins []*Plugin) dispatchTable {
 		for _, h := range order {
 			t[h] = append(t[h], &subscriber{
 				id: e.ID(), ext: e, subs: byHook[h], closed: closed,
-				transform: m.Permissions.Has(PermToolsTransformOutput),
+				transform: m.Permissions.Has(contract.PermToolsTransformOutput),
 			})
 		}
 	}
@@ -159,7 +161,7 @@ const MaxChainPasses = 3
 // is not asked again about an input it already judged or wrote itself.
 func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 	var d Decision
-	spec, ok := LookupHook(ev.Kind)
+	spec, ok := contract.LookupHook(ev.Kind)
 	if !ok {
 		return d
 	}
@@ -197,9 +199,9 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 				continue
 			}
 			p, perr := &params, &paramsErr
-			limit := MaxToolOutputHook
-			if s.transform && ev.Kind == HookAfterToolCall {
-				p, perr, limit = &fullParams, &fullParamsErr, MaxReplaceOutput
+			limit := contract.MaxToolOutputHook
+			if s.transform && ev.Kind == contract.HookAfterToolCall {
+				p, perr, limit = &fullParams, &fullParamsErr, contract.MaxReplaceOutput
 			}
 			if *p == nil {
 				*p = ev.encodeLimit(limit)
@@ -224,7 +226,7 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 				judged[i], confirms[i] = input, nil
 			}
 			if err != nil {
-				if why := inputFault(err, s.ext); why != "" && ev.Kind == HookBeforeToolCall && !s.closed {
+				if why := inputFault(err, s.ext); why != "" && ev.Kind == contract.HookBeforeToolCall && !s.closed {
 					// The guard could not judge this input because of the
 					// input itself. Letting it run would make an input
 					// that breaks guards a way past them, so even a
@@ -232,21 +234,21 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 					// below, as for any fault).
 					d.Blocked, d.BlockedBy = true, id
 					d.Reason = BlockedMessage(id, why+"; an input a guard cannot judge does not run, whatever its failure_policy")
-					h.env.intercept.record(ev, id, ActionBlock, nil)
+					h.env.intercept.record(ev, id, contract.ActionBlock, nil)
 					return d.withConfirms(confirms)
 				}
 				if s.closed && spec.ToolFilter {
 					reason := fmt.Sprintf("the extension failed (%v) and its failure_policy is closed", err)
-					if ev.Kind == HookAfterToolCall {
+					if ev.Kind == contract.HookAfterToolCall {
 						// Withheld, and later handlers see what will be kept.
 						out := fmt.Sprintf("[tool output withheld: extension %s failed (%v) and its failure_policy is closed]", id, err)
-						h.env.intercept.record(ev, id, ActionReplace, &out)
+						h.env.intercept.record(ev, id, contract.ActionReplace, &out)
 						ev.ToolOutput, params, fullParams = &out, nil, nil
 						d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
 						continue
 					}
 					d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, reason)
-					h.env.intercept.record(ev, id, ActionBlock, nil)
+					h.env.intercept.record(ev, id, contract.ActionBlock, nil)
 					return d.withConfirms(confirms)
 				}
 				if spec.ToolFilter && s.ext != nil {
@@ -261,11 +263,11 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 				continue
 			}
 			switch res.Action {
-			case ActionBlock:
+			case contract.ActionBlock:
 				d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, res.Reason)
-				h.env.intercept.record(ev, id, ActionBlock, nil)
+				h.env.intercept.record(ev, id, contract.ActionBlock, nil)
 				return d.withConfirms(confirms)
-			case ActionModify:
+			case contract.ActionModify:
 				changed = changed || !sameJSON(res.Input, input)
 				input = res.Input
 				ev.ToolInput = input
@@ -274,23 +276,23 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 					judged[i] = input // it wrote it: no need to ask it again
 				}
 				d.Input, d.ModifiedBy = input, append(d.ModifiedBy, id)
-				h.env.intercept.record(ev, id, ActionModify, nil)
-			case ActionReplace:
+				h.env.intercept.record(ev, id, contract.ActionModify, nil)
+			case contract.ActionReplace:
 				out := *res.Output
-				if len(out) > MaxReplaceOutput {
-					out = cutUTF8(out, MaxReplaceOutput) + "…[replacement truncated]"
+				if len(out) > contract.MaxReplaceOutput {
+					out = cutUTF8(out, contract.MaxReplaceOutput) + "…[replacement truncated]"
 				}
-				h.env.intercept.record(ev, id, ActionReplace, &out)
+				h.env.intercept.record(ev, id, contract.ActionReplace, &out)
 				ev.ToolOutput = &out
 				params, fullParams = nil, nil
 				d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
-			case ActionConfirm:
+			case contract.ActionConfirm:
 				if confirms != nil {
 					confirms[i] = &Confirm{id, res.Message}
 				} else {
 					d.Confirms = append(d.Confirms, Confirm{id, res.Message})
 				}
-			case ActionInject:
+			case contract.ActionInject:
 				d.Injects = append(d.Injects, Inject{id, res.Content})
 			}
 		}
@@ -303,7 +305,7 @@ func (h *Host) dispatch(ctx context.Context, ev *Event) Decision {
 			d.Reason = BlockedMessage(last, fmt.Sprintf(
 				"the input was still being modified after %d passes through the hook chain (modified by %s), so not every guard approved the input that would run; the extensions that rewrite this input undo each other",
 				MaxChainPasses, strings.Join(dedupe(d.ModifiedBy), ", ")))
-			h.env.intercept.record(ev, last, ActionBlock, nil)
+			h.env.intercept.record(ev, last, contract.ActionBlock, nil)
 			return d.withConfirms(confirms)
 		}
 	}
@@ -327,7 +329,7 @@ func inputFault(err error, e *Extension) string {
 
 // unjudged reports whether some handler that matches input has not judged
 // it yet.
-func (h *Host) unjudged(spec HookSpec, ev *Event, subs []*subscriber, judged []json.RawMessage, input json.RawMessage) bool {
+func (h *Host) unjudged(spec contract.HookSpec, ev *Event, subs []*subscriber, judged []json.RawMessage, input json.RawMessage) bool {
 	for i, s := range subs {
 		if s.matches(spec, ev, input) && (judged[i] == nil || !sameJSON(judged[i], input)) {
 			return true
@@ -370,11 +372,11 @@ func dedupe(ids []string) []string {
 // and returned as errors, actions the hook does not allow (or replace
 // without tools.transform_output) are logged and become continue. A
 // malformed modify is a block.
-func (h *Host) callHook(ctx context.Context, s *subscriber, spec HookSpec, params json.RawMessage) (HookResult, error) {
+func (h *Host) callHook(ctx context.Context, s *subscriber, spec contract.HookSpec, params json.RawMessage) (HookResult, error) {
 	e := s.ext
 	start := time.Now()
 	cctx, cancel := context.WithTimeout(ctx, h.env.hookTimeout)
-	raw, err := e.call(cctx, MethodHookHandle, params, callOpts{doing: "handling", what: spec.Name, retry: true})
+	raw, err := e.call(cctx, contract.MethodHookHandle, params, callOpts{doing: "handling", what: spec.Name, retry: true})
 	cancel()
 	elapsed := time.Since(start)
 	var res HookResult
@@ -382,11 +384,11 @@ func (h *Host) callHook(ctx context.Context, s *subscriber, spec HookSpec, param
 		res, err = DecodeHookResult(raw)
 		if errors.Is(err, errUnknownAction) {
 			e.log.note("%s: %v; treated as continue", spec.Name, err)
-			res, err = HookResult{Action: ActionContinue}, nil
+			res, err = HookResult{Action: contract.ActionContinue}, nil
 		}
 		if errors.Is(err, errMalformedModify) {
 			e.log.note("%s: %v; blocking the call", spec.Name, err)
-			res, err = HookResult{Action: ActionBlock, Reason: "malformed modify result: " + err.Error()}, nil
+			res, err = HookResult{Action: contract.ActionBlock, Reason: "malformed modify result: " + err.Error()}, nil
 		}
 	}
 	switch {
@@ -413,10 +415,10 @@ func (h *Host) callHook(ctx context.Context, s *subscriber, spec HookSpec, param
 		return res, err
 	case !spec.Allows(res.Action):
 		e.log.note("%s: action %q is not allowed for this hook; treated as continue", spec.Name, res.Action)
-		res = HookResult{Action: ActionContinue}
-	case res.Action == ActionReplace && !s.transform:
-		e.log.note("%s: replace needs the %q permission; output left unchanged", spec.Name, PermToolsTransformOutput)
-		res = HookResult{Action: ActionContinue}
+		res = HookResult{Action: contract.ActionContinue}
+	case res.Action == contract.ActionReplace && !s.transform:
+		e.log.note("%s: replace needs the %q permission; output left unchanged", spec.Name, contract.PermToolsTransformOutput)
+		res = HookResult{Action: contract.ActionContinue}
 	}
 	h.env.trace.hook(spec.Name, e, string(res.Action), elapsed, false, nil)
 	return res, nil
@@ -425,7 +427,7 @@ func (h *Host) callHook(ctx context.Context, s *subscriber, spec HookSpec, param
 // observe runs the handlers of a hook that cannot change anything
 // concurrently (on_session_end must not wait on each extension in turn)
 // and waits for them all.
-func (h *Host) observe(ctx context.Context, spec HookSpec, ev *Event, subs []*subscriber) {
+func (h *Host) observe(ctx context.Context, spec contract.HookSpec, ev *Event, subs []*subscriber) {
 	params := ev.encode()
 	if err := checkSendable("the "+spec.Name+" event", params); err != nil {
 		for _, s := range subs {

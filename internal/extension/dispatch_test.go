@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 )
 
@@ -175,7 +176,7 @@ func TestInjectsAreCollectedAndFramed(t *testing.T) {
 	guard(t, base, "ctx3", []string{"hooks.before_message"}, map[string]string{"before_message": `{"action":"block"}`})
 	h := startHost(t, base, nil)
 	msg := "hello"
-	d := h.RunHook(context.Background(), Event{Kind: HookBeforeMessage, Message: &msg, SessionID: "s"})
+	d := h.RunHook(context.Background(), Event{Kind: contract.HookBeforeMessage, Message: &msg, SessionID: "s"})
 	want := []Inject{{"ctx1", "The repo uses Go 1.26."}, {"ctx2", "Tests: go test ./..."}}
 	if d2 := cmp.Diff(want, d.Injects); d2 != "" || d.Blocked {
 		t.Fatalf("injects (-want +got):\n%s\nblocked=%v", d2, d.Blocked)
@@ -194,7 +195,7 @@ func TestSessionEndHandlersRunConcurrently(t *testing.T) {
 			fakeSpec{Record: true, Modes: map[string]string{"hook:on_session_end": "slow"}}))
 	}
 	h := startHost(t, base, nil)
-	h.RunHook(context.Background(), Event{Kind: HookOnSessionEnd, SessionID: "s", Transcript: json.RawMessage(`[{"role":"user","content":"hi"}]`)})
+	h.RunHook(context.Background(), Event{Kind: contract.HookOnSessionEnd, SessionID: "s", Transcript: json.RawMessage(`[{"role":"user","content":"hi"}]`)})
 	var starts, ends []int64
 	for _, dir := range dirs {
 		rec := readRecord(t, dir)
@@ -223,7 +224,7 @@ func TestTransformersSeeTheWholeOutput(t *testing.T) {
 		t.Errorf("redactor saw %d bytes, want all %d", len(got), len(out))
 	}
 	got := readRecord(t, prefix)[0]["tool_output"].(string)
-	if !strings.HasPrefix(got, strings.Repeat("x", MaxToolOutputHook)+"…[truncated, 102400 total bytes]") {
+	if !strings.HasPrefix(got, strings.Repeat("x", contract.MaxToolOutputHook)+"…[truncated, 102400 total bytes]") {
 		t.Errorf("observer saw %d bytes: %q…", len(got), got[len(got)-40:])
 	}
 }
@@ -233,9 +234,9 @@ func TestTransformersSeeTheWholeOutput(t *testing.T) {
 func rulePlugin(t *testing.T, base, id string, rules ...exttest.Rule) string {
 	t.Helper()
 	for i := range rules {
-		rules[i].Hook = HookBeforeToolCall
+		rules[i].Hook = contract.HookBeforeToolCall
 	}
-	return fakePlugin(t, base, id, map[string]any{"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": HookBeforeToolCall}}},
+	return fakePlugin(t, base, id, map[string]any{"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": contract.HookBeforeToolCall}}},
 		fakeSpec{Record: true, Rules: rules})
 }
 

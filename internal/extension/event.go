@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // Event is one lifecycle event, as the agent reports it.
@@ -55,7 +57,7 @@ type wireContext struct {
 
 // encode builds the hook.handle params with tool output cut to the
 // default 32 KiB.
-func (ev *Event) encode() json.RawMessage { return ev.encodeLimit(MaxToolOutputHook) }
+func (ev *Event) encode() json.RawMessage { return ev.encodeLimit(contract.MaxToolOutputHook) }
 
 // encodeLimit builds the hook.handle params. Tool output beyond limit bytes
 // is cut to a prefix and a note of its full size.
@@ -129,7 +131,7 @@ var errMalformedModify = errors.New(`modify needs "input": a JSON object with th
 
 // HookResult is one handler's answer, normalised.
 type HookResult struct {
-	Action  Action
+	Action  contract.Action
 	Reason  string          // block
 	Message string          // confirm
 	Input   json.RawMessage // modify: the new tool input, a JSON object
@@ -145,7 +147,7 @@ type HookResult struct {
 // original run silently.
 func DecodeHookResult(raw json.RawMessage) (HookResult, error) {
 	if isNull(raw) {
-		return HookResult{Action: ActionContinue}, nil
+		return HookResult{Action: contract.ActionContinue}, nil
 	}
 	var r struct {
 		Action  *string         `json:"action"`
@@ -170,31 +172,31 @@ func DecodeHookResult(raw json.RawMessage) (HookResult, error) {
 	}
 	switch action {
 	case "", "continue", "allow":
-		return HookResult{Action: ActionContinue}, nil
+		return HookResult{Action: contract.ActionContinue}, nil
 	case "block", "deny":
 		reason := firstString(text(r.Reason), text(r.Message), "no reason given")
-		return HookResult{Action: ActionBlock, Reason: reason}, nil
+		return HookResult{Action: contract.ActionBlock, Reason: reason}, nil
 	case "confirm", "ask":
 		msg := firstString(text(r.Message), text(r.Reason), "an extension asks for confirmation")
-		return HookResult{Action: ActionConfirm, Message: msg}, nil
+		return HookResult{Action: contract.ActionConfirm, Message: msg}, nil
 	case "modify":
 		var obj map[string]json.RawMessage
 		if len(r.Input) == 0 || json.Unmarshal(r.Input, &obj) != nil || obj == nil {
 			return HookResult{}, errMalformedModify
 		}
-		return HookResult{Action: ActionModify, Input: r.Input}, nil
+		return HookResult{Action: contract.ActionModify, Input: r.Input}, nil
 	case "replace":
 		out, err := textOf(r.Output)
 		if err != nil {
 			return HookResult{}, fmt.Errorf(`replace needs "output": the new tool output as a string`)
 		}
-		return HookResult{Action: ActionReplace, Output: &out}, nil
+		return HookResult{Action: contract.ActionReplace, Output: &out}, nil
 	case "inject":
 		content, err := textOf(r.Content)
 		if err != nil || content == "" {
 			return HookResult{}, fmt.Errorf(`inject needs "content": the text to add`)
 		}
-		return HookResult{Action: ActionInject, Content: content}, nil
+		return HookResult{Action: contract.ActionInject, Content: content}, nil
 	default:
 		return HookResult{}, fmt.Errorf("%w %q (known: continue, allow, block, confirm, modify, replace, inject)", errUnknownAction, action)
 	}

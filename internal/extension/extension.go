@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 )
 
@@ -177,11 +178,11 @@ func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %s: %v", e.plugin.manifestFile(), m.launchField(), err)
 	}
-	ictx, cancel := context.WithTimeout(ctx, e.env.deadline(MethodInitialize))
+	ictx, cancel := context.WithTimeout(ctx, e.env.deadline(contract.MethodInitialize))
 	defer cancel()
-	raw, err := p.conn.Call(ictx, MethodInitialize, map[string]any{
+	raw, err := p.conn.Call(ictx, contract.MethodInitialize, map[string]any{
 		"synaps_version":             e.env.version,
-		"extension_protocol_version": ProtocolVersion,
+		"extension_protocol_version": contract.ProtocolVersion,
 		"plugin_id":                  e.plugin.ID,
 		"plugin_root":                e.plugin.Dir,
 		"config":                     e.config,
@@ -190,7 +191,7 @@ func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
 		// Killed first: kill reaps the process and reads its stderr to
 		// the end, so the reason carries its last lines.
 		p.kill()
-		return nil, nil, errors.New(e.describeCallFailure(p, MethodInitialize, err))
+		return nil, nil, errors.New(e.describeCallFailure(p, contract.MethodInitialize, err))
 	}
 	res, err := decodeInitResult(raw)
 	if err != nil {
@@ -208,7 +209,7 @@ func (e *Extension) describeCallFailure(p *process, method string, err error) st
 	var b strings.Builder
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		if method == MethodInitialize {
+		if method == contract.MethodInitialize {
 			b.WriteString(initTimeoutReason(p.cmd.Args, e.env.deadline(method)))
 		} else {
 			fmt.Fprintf(&b, "no answer to %s within %s", method, e.env.deadline(method))
@@ -245,8 +246,8 @@ func decodeInitResult(raw json.RawMessage) (*initResult, error) {
 	if err := json.Unmarshal(raw, res); err != nil {
 		return nil, fmt.Errorf("not an object with capabilities: %v", err)
 	}
-	if res.ProtocolVersion != nil && *res.ProtocolVersion != ProtocolVersion {
-		return nil, fmt.Errorf("protocol_version is %d, but this synaps speaks extension protocol %d", *res.ProtocolVersion, ProtocolVersion)
+	if res.ProtocolVersion != nil && *res.ProtocolVersion != contract.ProtocolVersion {
+		return nil, fmt.Errorf("protocol_version is %d, but this synaps speaks extension protocol %d", *res.ProtocolVersion, contract.ProtocolVersion)
 	}
 	return res, nil
 }
@@ -279,8 +280,8 @@ func (e *Extension) adopt(res *initResult) []string {
 		}
 	}
 	if !isNull(res.Capabilities.Providers) {
-		if !m.Permissions.Has(PermProvidersRegister) {
-			problems = append(problems, fmt.Sprintf("refused providers: declaring providers needs the %q permission in extension.permissions", PermProvidersRegister))
+		if !m.Permissions.Has(contract.PermProvidersRegister) {
+			problems = append(problems, fmt.Sprintf("refused providers: declaring providers needs the %q permission in extension.permissions", contract.PermProvidersRegister))
 		} else if _, err := decodeProviders(res.Capabilities.Providers); err != nil {
 			problems = append(problems, "refused providers: "+err.Error())
 		} else {
@@ -304,7 +305,7 @@ func containsSub(list []Subscription, s Subscription) bool {
 // decodeTools validates declared tools: non-empty unique name of at most
 // 64 characters without ':' or spaces, a description, an object schema, and
 // the tools.register permission.
-func decodeTools(raw json.RawMessage, perms Permissions, problems []string) ([]ToolDecl, []string) {
+func decodeTools(raw json.RawMessage, perms contract.Permissions, problems []string) ([]ToolDecl, []string) {
 	if isNull(raw) {
 		return nil, problems
 	}
@@ -312,8 +313,8 @@ func decodeTools(raw json.RawMessage, perms Permissions, problems []string) ([]T
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, append(problems, "refused tools: capabilities.tools must be an array of tool objects")
 	}
-	if len(items) > 0 && !perms.Has(PermToolsRegister) {
-		return nil, append(problems, fmt.Sprintf("refused %d tool(s): registering tools needs the %q permission in extension.permissions", len(items), PermToolsRegister))
+	if len(items) > 0 && !perms.Has(contract.PermToolsRegister) {
+		return nil, append(problems, fmt.Sprintf("refused %d tool(s): registering tools needs the %q permission in extension.permissions", len(items), contract.PermToolsRegister))
 	}
 	var tools []ToolDecl
 	seen := map[string]bool{}
@@ -345,8 +346,8 @@ func checkTool(t ToolDecl, seen map[string]bool) error {
 	switch {
 	case t.Name == "":
 		return errors.New("tool has no name")
-	case len(t.Name) > MaxToolNameLen:
-		return fmt.Errorf("tool name %q is longer than %d characters", t.Name, MaxToolNameLen)
+	case len(t.Name) > contract.MaxToolNameLen:
+		return fmt.Errorf("tool name %q is longer than %d characters", t.Name, contract.MaxToolNameLen)
 	case strings.ContainsAny(t.Name, ": \t\n"):
 		return fmt.Errorf("tool name %q contains ':' or whitespace; use letters, digits, '_' or '-'", t.Name)
 	case seen[t.Name]:

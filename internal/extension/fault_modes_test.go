@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 )
 
@@ -129,7 +130,7 @@ func TestFaultRequestFloodIsBounded(t *testing.T) {
 	const flood = 20000
 	base := t.TempDir()
 	toolPlugin(t, base, "flooder", fakeSpec{Modes: map[string]string{"tool:t": fmt.Sprintf("flood-requests:%d", flood)}})
-	h := startHostEnv(t, base, func(o *Options) { o.Deadlines = map[string]time.Duration{MethodToolCall: 20 * time.Second} },
+	h := startHostEnv(t, base, func(o *Options) { o.Deadlines = map[string]time.Duration{contract.MethodToolCall: 20 * time.Second} },
 		func(env *hostEnv) { env.stall = 300 * time.Millisecond })
 	before := memInUse()
 	baseG := runtime.NumGoroutine()

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // Fault cases, each its own test with the Go fake extension. Every test
@@ -66,7 +68,9 @@ func TestFaultCrashDuringInitialize(t *testing.T) {
 func TestFaultHangDuringInitialize(t *testing.T) {
 	base := t.TempDir()
 	toolPlugin(t, base, "mute", fakeSpec{InitMode: "hang"})
-	h := startHost(t, base, func(o *Options) { o.Deadlines = map[string]time.Duration{MethodInitialize: 300 * time.Millisecond} })
+	h := startHost(t, base, func(o *Options) {
+		o.Deadlines = map[string]time.Duration{contract.MethodInitialize: 300 * time.Millisecond}
+	})
 	st := statusOf(t, h, "mute")
 	if st.State != StateFailed || !strings.Contains(st.Error, "no initialize response within 300ms") || !strings.Contains(st.Error, `\r\n\r\n`) {
 		t.Fatalf("status = %+v", st)

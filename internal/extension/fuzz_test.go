@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // FuzzParseManifest checks that no manifest text panics the parser, that
@@ -62,7 +64,7 @@ func FuzzParseManifest(f *testing.F) {
 			t.Fatalf("permission set %v vs list %v", e.Permissions, e.PermissionList)
 		}
 		for _, p := range e.PermissionList {
-			if !KnownPermission(p) {
+			if !contract.KnownPermission(p) {
 				t.Fatalf("accepted unknown permission %q", p)
 			}
 		}
@@ -100,25 +102,25 @@ func FuzzDecodeHookResult(f *testing.F) {
 			return
 		}
 		switch r.Action {
-		case ActionContinue:
-		case ActionBlock:
+		case contract.ActionContinue:
+		case contract.ActionBlock:
 			if r.Reason == "" {
 				t.Fatalf("block without reason from %q", data)
 			}
-		case ActionConfirm:
+		case contract.ActionConfirm:
 			if r.Message == "" {
 				t.Fatalf("confirm without message from %q", data)
 			}
-		case ActionModify:
+		case contract.ActionModify:
 			var obj map[string]any
 			if json.Unmarshal(r.Input, &obj) != nil || obj == nil {
 				t.Fatalf("modify without object input from %q", data)
 			}
-		case ActionReplace:
+		case contract.ActionReplace:
 			if r.Output == nil {
 				t.Fatalf("replace without output from %q", data)
 			}
-		case ActionInject:
+		case contract.ActionInject:
 			if r.Content == "" {
 				t.Fatalf("inject without content from %q", data)
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -86,7 +87,7 @@ func (h *hostEnv) deadline(method string) time.Duration {
 	if d, ok := h.deadlines[method]; ok && d > 0 {
 		return d
 	}
-	return MethodDeadlines[method]
+	return contract.MethodDeadlines[method]
 }
 
 // Host discovers plugins, runs their extensions, registers their tools and
@@ -134,7 +135,7 @@ func NewHost(o Options) *Host {
 		stall:       defaultStall,
 	}
 	if env.hookTimeout <= 0 {
-		env.hookTimeout = MethodDeadlines[MethodHookHandle]
+		env.hookTimeout = contract.MethodDeadlines[contract.MethodHookHandle]
 	}
 	if o.Trace != nil {
 		env.trace = &tracer{w: o.Trace}
@@ -400,7 +401,7 @@ func (h *Host) RunHook(ctx context.Context, ev Event) Decision {
 // user is asked once with every message; no Confirmer (no interactive
 // user) blocks.
 func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c Confirmer) Decision {
-	d := h.dispatch(ctx, &Event{Kind: HookBeforeToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input, SessionID: sessionID})
+	d := h.dispatch(ctx, &Event{Kind: contract.HookBeforeToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input, SessionID: sessionID})
 	if d.Blocked || len(d.Confirms) == 0 {
 		return d
 	}
@@ -414,7 +415,7 @@ func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.Ra
 		d.Reason = BlockedMessage(d.BlockedBy, "the user declined: "+d.Confirms[0].Message)
 	}
 	if d.Blocked {
-		h.env.intercept.record(&Event{Kind: HookBeforeToolCall, ToolRuntimeName: spec.RuntimeName, SessionID: sessionID}, d.BlockedBy, ActionConfirm, nil)
+		h.env.intercept.record(&Event{Kind: contract.HookBeforeToolCall, ToolRuntimeName: spec.RuntimeName, SessionID: sessionID}, d.BlockedBy, contract.ActionConfirm, nil)
 	}
 	return d
 }
@@ -422,5 +423,5 @@ func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.Ra
 // AfterToolCall runs after_tool_call; Decision.Output is the replaced
 // output when an extension replaced it.
 func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) Decision {
-	return h.dispatch(ctx, &Event{Kind: HookAfterToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input, ToolOutput: &output, SessionID: sessionID})
+	return h.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input, ToolOutput: &output, SessionID: sessionID})
 }

@@ -29,6 +29,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // Where a plugin's manifest lives, relative to the plugin directory.
@@ -118,9 +120,9 @@ type ExtensionManifest struct {
 	// protocol_version (SynapsCLI); default 1, and 1 is the only value a
 	// valid manifest holds.
 	ProtocolVersion int
-	Runtime         string      // "process" (default when absent)
-	Permissions     Permissions // the set of PermissionList
-	PermissionList  []string    // declared order, de-duplicated
+	Runtime         string               // "process" (default when absent)
+	Permissions     contract.Permissions // the set of PermissionList
+	PermissionList  []string             // declared order, de-duplicated
 	// Hooks are declared in the manifest (SynapsCLI dialect); seed
 	// extensions declare theirs in the initialize response instead.
 	Hooks  []Subscription
@@ -388,7 +390,7 @@ func (p *manifestParser) parseExtension(v json.RawMessage) *ExtensionManifest {
 		return nil
 	}
 	p.warnDuplicateKeys("extension", obj)
-	e := &ExtensionManifest{ProtocolVersion: ProtocolVersion, Runtime: RuntimeProcess, FailurePolicy: FailurePolicyOpen}
+	e := &ExtensionManifest{ProtocolVersion: contract.ProtocolVersion, Runtime: RuntimeProcess, FailurePolicy: FailurePolicyOpen}
 
 	for _, k := range obj.keys {
 		if slices.Contains(extensionKeys, k) {
@@ -538,15 +540,15 @@ func (p *manifestParser) version(field, key string, v json.RawMessage) (int, boo
 		return 0, false
 	}
 	n := int(f)
-	if n != ProtocolVersion {
-		p.fail(field, fmt.Sprintf("extension protocol version %d is not supported: this synaps speaks extension protocol %d", n, ProtocolVersion),
+	if n != contract.ProtocolVersion {
+		p.fail(field, fmt.Sprintf("extension protocol version %d is not supported: this synaps speaks extension protocol %d", n, contract.ProtocolVersion),
 			fmt.Sprintf(`Set %q: 1, or install a synaps that speaks protocol %d`, key, n))
 	}
 	return n, true
 }
 
 func (p *manifestParser) parsePermissions(e *ExtensionManifest, obj *jsonObject) {
-	e.Permissions = Permissions{}
+	e.Permissions = contract.Permissions{}
 	v, ok := obj.get("permissions")
 	if !ok {
 		return
@@ -563,11 +565,11 @@ func (p *manifestParser) parsePermissions(e *ExtensionManifest, obj *jsonObject)
 			continue
 		}
 		switch {
-		case slices.Contains(ReservedPermissions, s):
+		case slices.Contains(contract.ReservedPermissions, s):
 			p.fail(field, fmt.Sprintf("permission %q is reserved and never granted", s),
 				`Remove it; to change how a tool behaves, declare "tools.intercept" and handle the before_tool_call hook`)
 			continue
-		case !KnownPermission(s):
+		case !contract.KnownPermission(s):
 			fix := "Use one of: " + strings.Join(knownPermissionList(), ", ")
 			if sug := suggest(s, allPermissions()); sug != "" {
 				fix = fmt.Sprintf("Did you mean %q? ", sug) + fix
@@ -587,14 +589,14 @@ func (p *manifestParser) parsePermissions(e *ExtensionManifest, obj *jsonObject)
 // knownPermissionList lists the declarable permissions for error messages,
 // the per-hook ones as hooks.<hook_name>.
 func knownPermissionList() []string {
-	return append(slices.Clone(GroupPermissions), HookPermissionPrefix+"<hook_name> (hook_name: "+strings.Join(HookNames(), ", ")+")")
+	return append(slices.Clone(contract.GroupPermissions), contract.HookPermissionPrefix+"<hook_name> (hook_name: "+strings.Join(contract.HookNames(), ", ")+")")
 }
 
 // allPermissions lists every declarable permission, spelled out.
 func allPermissions() []string {
-	all := slices.Clone(GroupPermissions)
-	for _, h := range HookNames() {
-		all = append(all, HookPermissionPrefix+h)
+	all := slices.Clone(contract.GroupPermissions)
+	for _, h := range contract.HookNames() {
+		all = append(all, contract.HookPermissionPrefix+h)
 	}
 	return all
 }

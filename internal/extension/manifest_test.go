@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // The manifest from Step 1 of the authoring guide, byte for byte.
@@ -232,7 +234,7 @@ func TestParseManifestReportsAllProblems(t *testing.T) {
 
 func TestParseManifestDialects(t *testing.T) {
 	const file = "plugin.json"
-	open := Permissions{}
+	open := contract.Permissions{}
 	tests := []struct {
 		name string
 		json string
@@ -242,7 +244,7 @@ func TestParseManifestDialects(t *testing.T) {
 			File: file, Name: "hello-ext", Version: "0.1.0", Description: "Hello-world extension",
 			Extension: &ExtensionManifest{
 				EntryPoint: "python3 main.py", ProtocolVersion: 1, Runtime: "process",
-				Permissions:    Permissions{"tools.register": true, "hooks.before_tool_call": true},
+				Permissions:    contract.Permissions{"tools.register": true, "hooks.before_tool_call": true},
 				PermissionList: []string{"tools.register", "hooks.before_tool_call"},
 				FailurePolicy:  "open",
 			},
@@ -251,7 +253,7 @@ func TestParseManifestDialects(t *testing.T) {
 			File: file, Name: "rm-rf-guard", Version: "1.0.0", Author: "Your Name <you@example.com>", License: "MIT",
 			Extension: &ExtensionManifest{
 				Command: "python3", Args: []string{"main.py"}, ProtocolVersion: 1, Runtime: "process",
-				Permissions:    Permissions{"tools.intercept": true},
+				Permissions:    contract.Permissions{"tools.intercept": true},
 				PermissionList: []string{"tools.intercept"},
 				Hooks:          []Subscription{{Hook: "before_tool_call", Tool: "bash", Match: &Matcher{InputContains: strPtr("rm -rf")}}},
 				Config:         []ConfigEntry{{Key: "allowed_dir", Description: "dir", Default: json.RawMessage(`"/tmp"`)}},
@@ -269,7 +271,7 @@ func TestParseManifestDialects(t *testing.T) {
 			"permissions":["hooks.after_tool_call"],"hooks":[{"name":"after_tool_call","tool":"read"}]`),
 			&Manifest{File: file, Name: "p", Extension: &ExtensionManifest{
 				Command: "node", Args: []string{"x.js"}, ProtocolVersion: 1, Runtime: "process",
-				Permissions:    Permissions{"hooks.after_tool_call": true},
+				Permissions:    contract.Permissions{"hooks.after_tool_call": true},
 				PermissionList: []string{"hooks.after_tool_call"},
 				Hooks:          []Subscription{{Hook: "after_tool_call", Tool: "read"}},
 				FailurePolicy:  "open"}}},
@@ -277,7 +279,7 @@ func TestParseManifestDialects(t *testing.T) {
 			"permissions":["tools.intercept","tools.transform_output"],"hooks":[{"hook":"after_tool_call"},"before_tool_call"]`),
 			&Manifest{File: file, Name: "p", Extension: &ExtensionManifest{
 				Command: "node", ProtocolVersion: 1, Runtime: "process",
-				Permissions:    Permissions{"tools.intercept": true, "tools.transform_output": true},
+				Permissions:    contract.Permissions{"tools.intercept": true, "tools.transform_output": true},
 				PermissionList: []string{"tools.intercept", "tools.transform_output"},
 				Hooks:          []Subscription{{Hook: "after_tool_call"}, {Hook: "before_tool_call"}},
 				FailurePolicy:  "open"}}},
@@ -288,7 +290,7 @@ func TestParseManifestDialects(t *testing.T) {
 			"env":["HTTPS_PROXY","GITHUB_TOKEN"],"failure_policy":"closed"`),
 			&Manifest{File: file, Name: "p", Extension: &ExtensionManifest{
 				Command: "./bin/guard", ProtocolVersion: 1, Runtime: "process",
-				Permissions:    Permissions{"privacy.llm_content": true, "session.lifecycle": true, "tools.intercept": true},
+				Permissions:    contract.Permissions{"privacy.llm_content": true, "session.lifecycle": true, "tools.intercept": true},
 				PermissionList: []string{"privacy.llm_content", "session.lifecycle", "tools.intercept"},
 				Hooks: []Subscription{{Hook: "before_message"}, {Hook: "before_tool_call", Tool: "bash",
 					Match: &Matcher{InputContains: strPtr("git push"), InputEquals: json.RawMessage(`{"command":"git push"}`)}}},
@@ -419,10 +421,10 @@ func TestSuggest(t *testing.T) {
 		{"tool.register", allPermissions(), "tools.register"},
 		{"matcher", subscriptionKeys, "match"},
 		{"description", subscriptionKeys, ""},
-		{"before_tool", HookNames(), "before_tool_call"},
-		{"BeforeToolCall", HookNames(), "before_tool_call"},
-		{"input_contain", MatcherKeys, "input_contains"},
-		{"input_regex", MatcherKeys, ""},
+		{"before_tool", contract.HookNames(), "before_tool_call"},
+		{"BeforeToolCall", contract.HookNames(), "before_tool_call"},
+		{"input_contain", contract.MatcherKeys, "input_contains"},
+		{"input_regex", contract.MatcherKeys, ""},
 	}
 	for _, tt := range tests {
 		if got := suggest(tt.in, tt.candidates); got != tt.want {

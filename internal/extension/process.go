@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/lifeline"
 )
@@ -186,7 +187,7 @@ type stopTimeouts struct {
 
 // defaultStop waits for the shutdown reply as long as MethodDeadlines says,
 // the figure the docs and contract.json quote.
-var defaultStop = stopTimeouts{reply: MethodDeadlines[MethodShutdown], exit: time.Second}
+var defaultStop = stopTimeouts{reply: contract.MethodDeadlines[contract.MethodShutdown], exit: time.Second}
 
 // stop ends the process politely and then less so, and always reaps it:
 //  1. ask it to shut down and wait for the reply (extensions written from
@@ -209,7 +210,7 @@ func (p *process) stop(t stopTimeouts, sayShutdown bool) {
 func (p *process) stopContext(ctx context.Context, t stopTimeouts, sayShutdown bool) {
 	if sayShutdown && p.alive() && ctx.Err() == nil {
 		cctx, cancel := context.WithTimeout(ctx, t.reply)
-		_, _ = p.conn.Call(cctx, MethodShutdown, nil)
+		_, _ = p.conn.Call(cctx, contract.MethodShutdown, nil)
 		cancel()
 	}
 	p.stdin.Close()

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/llm"
 )
@@ -75,7 +76,7 @@ func (h *Host) Provider(model string) (llm.Provider, error) {
 	}
 	decls, err := decodeProviders(ext.providers)
 	if ext.providers == nil {
-		return nil, fmt.Errorf("model %q: extension %s declares no providers (it needs the %q permission and capabilities.providers in its initialize result)", model, pluginID, PermProvidersRegister)
+		return nil, fmt.Errorf("model %q: extension %s declares no providers (it needs the %q permission and capabilities.providers in its initialize result)", model, pluginID, contract.PermProvidersRegister)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("model %q: extension %s: %v", model, pluginID, err)
@@ -134,9 +135,9 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 	if err := checkSendable("the provider.complete request", params); err != nil {
 		return nil, fmt.Errorf("model %s: %w; /compact makes the conversation smaller", p.model, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, p.ext.env.deadline(MethodProviderComplete))
+	ctx, cancel := context.WithTimeout(ctx, p.ext.env.deadline(contract.MethodProviderComplete))
 	defer cancel()
-	raw, err := p.ext.call(ctx, MethodProviderComplete, json.RawMessage(params),
+	raw, err := p.ext.call(ctx, contract.MethodProviderComplete, json.RawMessage(params),
 		callOpts{doing: "answering provider.complete for", what: p.model, retry: true})
 	if err != nil {
 		var rpcErr *jsonrpc.Error

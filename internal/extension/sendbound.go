@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -27,11 +28,11 @@ func (e *unsendableError) Error() string {
 
 // checkSendable returns an *unsendableError when params break a bound.
 func checkSendable(what string, params json.RawMessage) error {
-	if len(params) > MaxSendBytes {
-		return &unsendableError{fmt.Sprintf("%s is %d bytes, more than the %d bytes synaps sends to an extension", what, len(params), MaxSendBytes)}
+	if len(params) > contract.MaxSendBytes {
+		return &unsendableError{fmt.Sprintf("%s is %d bytes, more than the %d bytes synaps sends to an extension", what, len(params), contract.MaxSendBytes)}
 	}
-	if d := tool.NestingDepth(params, MaxSendDepth); d > MaxSendDepth {
-		return &unsendableError{fmt.Sprintf("%s nests objects and arrays more than %d levels deep", what, MaxSendDepth)}
+	if d := tool.NestingDepth(params, contract.MaxSendDepth); d > contract.MaxSendDepth {
+		return &unsendableError{fmt.Sprintf("%s nests objects and arrays more than %d levels deep", what, contract.MaxSendDepth)}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/llm"
 )
@@ -22,10 +23,10 @@ func deepInput(command string, n int) json.RawMessage {
 // still judged by the guard.
 func TestInputThatBreaksAGuardCannotSwitchItOff(t *testing.T) {
 	base := t.TempDir()
-	dir := fakePlugin(t, base, "guard", map[string]any{"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": HookBeforeToolCall}}},
+	dir := fakePlugin(t, base, "guard", map[string]any{"permissions": []string{"tools.intercept"}, "hooks": []map[string]any{{"hook": contract.HookBeforeToolCall}}},
 		fakeSpec{Record: true, Rules: []exttest.Rule{
-			{Hook: HookBeforeToolCall, InputContains: "poison", Crash: true},
-			{Hook: HookBeforeToolCall, InputContains: "rm -rf", Result: json.RawMessage(`{"action":"block","reason":"no rm -rf"}`)},
+			{Hook: contract.HookBeforeToolCall, InputContains: "poison", Crash: true},
+			{Hook: contract.HookBeforeToolCall, InputContains: "rm -rf", Result: json.RawMessage(`{"action":"block","reason":"no rm -rf"}`)},
 		}})
 	h := startHost(t, base, nil)
 	call := func(input json.RawMessage) Decision {

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // Subscription is one hook an extension subscribes to.
@@ -55,11 +57,11 @@ func (e *subscriptionError) Error() string { return e.problem + ". " + e.fix }
 // "tool" and "match" appear only on hooks with a tool filter, and the
 // permissions unlock the hook (by "hooks.<name>" or its group permission).
 // The error does not name a file or field; the caller adds them.
-func (s Subscription) Check(perms Permissions) error {
-	spec, ok := LookupHook(s.Hook)
+func (s Subscription) Check(perms contract.Permissions) error {
+	spec, ok := contract.LookupHook(s.Hook)
 	if !ok {
-		fix := "Use one of: " + strings.Join(HookNames(), ", ")
-		if sug := suggest(s.Hook, HookNames()); sug != "" {
+		fix := "Use one of: " + strings.Join(contract.HookNames(), ", ")
+		if sug := suggest(s.Hook, contract.HookNames()); sug != "" {
 			fix = fmt.Sprintf("Did you mean %q? ", sug) + fix
 		}
 		return &subscriptionError{"hook", fmt.Sprintf("unknown hook %q", s.Hook), fix}
@@ -87,7 +89,7 @@ func (s Subscription) Check(perms Permissions) error {
 	}
 	if !perms.PermitsHook(s.Hook) {
 		errs = append(errs, &subscriptionError{"hook",
-			fmt.Sprintf("hook %q needs permission %s, which is not declared", s.Hook, HookPermissionHint(s.Hook)),
+			fmt.Sprintf("hook %q needs permission %s, which is not declared", s.Hook, contract.HookPermissionHint(s.Hook)),
 			"Add one of them to extension.permissions in plugin.json"})
 	}
 	return errors.Join(errs...)
@@ -96,7 +98,7 @@ func (s Subscription) Check(perms Permissions) error {
 // toolFilterHooks lists the hooks whose subscriptions may name a tool.
 func toolFilterHooks() []string {
 	var names []string
-	for _, h := range Hooks {
+	for _, h := range contract.Hooks {
 		if h.ToolFilter {
 			names = append(names, h.Name)
 		}
@@ -156,7 +158,7 @@ func DecodeSubscriptionsWithWarnings(file, fieldPrefix string, raw json.RawMessa
 // AcceptSubscriptions decodes subscriptions and checks each against perms,
 // for an initialize response: it returns the subscriptions that pass, and
 // one *ManifestError (joined) for every refused one, naming its field.
-func AcceptSubscriptions(file, fieldPrefix string, raw json.RawMessage, perms Permissions) ([]Subscription, []string, error) {
+func AcceptSubscriptions(file, fieldPrefix string, raw json.RawMessage, perms contract.Permissions) ([]Subscription, []string, error) {
 	decoded, warns, err := decodeSubscriptions(file, fieldPrefix, raw)
 	var errs []error
 	if err != nil {
@@ -216,7 +218,7 @@ func decodeSubscriptions(file, prefix string, raw json.RawMessage) ([]decodedSub
 			var s string
 			_ = json.Unmarshal(it, &s)
 			if s == "" {
-				p.fail(base, "empty hook name", "Name a hook: "+strings.Join(HookNames(), ", "))
+				p.fail(base, "empty hook name", "Name a hook: "+strings.Join(contract.HookNames(), ", "))
 				continue
 			}
 			out = append(out, decodedSub{sub: Subscription{Hook: s}, index: i})
@@ -244,7 +246,7 @@ func decodeSubscriptions(file, prefix string, raw json.RawMessage) ([]decodedSub
 		nv, hasName := obj.get("name")
 		if !hasHook && !hasName {
 			p.fail(base, `missing the hook name: neither "hook" nor "name" is set`,
-				`Add "hook": one of `+strings.Join(HookNames(), ", "))
+				`Add "hook": one of `+strings.Join(contract.HookNames(), ", "))
 		}
 		var hook, name string
 		if hasHook {
@@ -262,7 +264,7 @@ func decodeSubscriptions(file, prefix string, raw json.RawMessage) ([]decodedSub
 			d.sub.Hook, d.hookKey = name, "name"
 		}
 		if d.hookKey != "" && d.sub.Hook == "" {
-			p.fail(base+"."+d.hookKey, "empty hook name", "Name a hook: "+strings.Join(HookNames(), ", "))
+			p.fail(base+"."+d.hookKey, "empty hook name", "Name a hook: "+strings.Join(contract.HookNames(), ", "))
 		}
 		if tv, ok := obj.get("tool"); ok {
 			const fix = `Name one tool as a string (its model-facing or runtime name), e.g. "tool": "bash"; leave "tool" out to see every tool`
@@ -292,17 +294,17 @@ func (p *manifestParser) matcher(field string, v json.RawMessage) *Matcher {
 	}
 	m := &Matcher{}
 	for _, k := range obj.keys {
-		if slices.Contains(MatcherKeys, k) {
+		if slices.Contains(contract.MatcherKeys, k) {
 			continue
 		}
 		fix := `Use only "input_contains" (a substring of the tool input's JSON text) and "input_equals" (the exact input object)`
-		if sug := suggest(k, MatcherKeys); sug != "" {
+		if sug := suggest(k, contract.MatcherKeys); sug != "" {
 			fix = fmt.Sprintf("Did you mean %q? ", sug) + fix
 		}
 		if strings.Contains(k, "regex") || strings.Contains(k, "pattern") || strings.Contains(k, "glob") {
 			fix += "; patterns are not supported: match broadly here and decide in the hook handler"
 		}
-		p.fail(field+"."+k, fmt.Sprintf("unknown matcher key %q (allowed: %s)", k, strings.Join(MatcherKeys, ", ")), fix)
+		p.fail(field+"."+k, fmt.Sprintf("unknown matcher key %q (allowed: %s)", k, strings.Join(contract.MatcherKeys, ", ")), fix)
 	}
 	if cv, ok := obj.get("input_contains"); ok {
 		if s, ok := p.str(field+".input_contains", cv,

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 func TestSubscriptionMatches(t *testing.T) {
@@ -20,58 +22,58 @@ func TestSubscriptionMatches(t *testing.T) {
 		input string
 		want  bool
 	}{
-		{"no filter matches every tool", Subscription{Hook: HookBeforeToolCall}, "bash", "bash", `{"command":"ls"}`, true},
-		{"tool by model name", Subscription{Hook: HookBeforeToolCall, Tool: model}, model, runtime, `{}`, true},
-		{"tool by runtime name", Subscription{Hook: HookBeforeToolCall, Tool: runtime}, model, runtime, `{}`, true},
-		{"other tool", Subscription{Hook: HookBeforeToolCall, Tool: "bash"}, model, runtime, `{}`, false},
-		{"tool name is case-sensitive", Subscription{Hook: HookBeforeToolCall, Tool: "Bash"}, "bash", "bash", `{}`, false},
+		{"no filter matches every tool", Subscription{Hook: contract.HookBeforeToolCall}, "bash", "bash", `{"command":"ls"}`, true},
+		{"tool by model name", Subscription{Hook: contract.HookBeforeToolCall, Tool: model}, model, runtime, `{}`, true},
+		{"tool by runtime name", Subscription{Hook: contract.HookBeforeToolCall, Tool: runtime}, model, runtime, `{}`, true},
+		{"other tool", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash"}, model, runtime, `{}`, false},
+		{"tool name is case-sensitive", Subscription{Hook: contract.HookBeforeToolCall, Tool: "Bash"}, "bash", "bash", `{}`, false},
 
-		{"contains in compact text", Subscription{Hook: HookBeforeToolCall, Tool: "bash", Match: contains("rm -rf")},
+		{"contains in compact text", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash", Match: contains("rm -rf")},
 			"bash", "bash", `{"command": "sudo rm -rf /"}`, true},
-		{"contains absent", Subscription{Hook: HookBeforeToolCall, Match: contains("rm -rf")},
+		{"contains absent", Subscription{Hook: contract.HookBeforeToolCall, Match: contains("rm -rf")},
 			"bash", "bash", `{"command":"ls -la"}`, false},
-		{"contains spans key and value of compact text", Subscription{Hook: HookBeforeToolCall, Match: contains(`"command":"ls`)},
+		{"contains spans key and value of compact text", Subscription{Hook: contract.HookBeforeToolCall, Match: contains(`"command":"ls`)},
 			"bash", "bash", "{\n  \"command\" :  \"ls -la\"\n}", true},
-		{"contains sees unescaped HTML characters", Subscription{Hook: HookBeforeToolCall, Match: contains(`a > b && c`)},
+		{"contains sees unescaped HTML characters", Subscription{Hook: contract.HookBeforeToolCall, Match: contains(`a > b && c`)},
 			"bash", "bash", `{"command":"a \u003e b \u0026\u0026 c"}`, true},
-		{"contains sees escaped quotes as JSON text", Subscription{Hook: HookBeforeToolCall, Match: contains(`echo \"hi\"`)},
+		{"contains sees escaped quotes as JSON text", Subscription{Hook: contract.HookBeforeToolCall, Match: contains(`echo \"hi\"`)},
 			"bash", "bash", `{"command":"echo \"hi\""}`, true},
-		{"contains sees non-ASCII plainly", Subscription{Hook: HookBeforeToolCall, Match: contains(`café`)},
+		{"contains sees non-ASCII plainly", Subscription{Hook: contract.HookBeforeToolCall, Match: contains(`café`)},
 			"bash", "bash", `{"command":"echo caf\u00e9"}`, true},
-		{"contains on wrong tool", Subscription{Hook: HookBeforeToolCall, Tool: "write", Match: contains("rm")},
+		{"contains on wrong tool", Subscription{Hook: contract.HookBeforeToolCall, Tool: "write", Match: contains("rm")},
 			"bash", "bash", `{"command":"rm x"}`, false},
 
-		{"equals exact", Subscription{Hook: HookBeforeToolCall, Match: equals(`{"command":"ls"}`)},
+		{"equals exact", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"command":"ls"}`)},
 			"bash", "bash", `{"command":"ls"}`, true},
-		{"equals with reordered keys and nested values", Subscription{Hook: HookBeforeToolCall,
+		{"equals with reordered keys and nested values", Subscription{Hook: contract.HookBeforeToolCall,
 			Match: equals(`{"a":1,"b":{"y":[1,2,{"k":true}],"x":null},"c":"s"}`)},
 			"t", "t", `{ "c" : "s", "b": {"x": null, "y": [1.0, 2e0, {"k": true}]}, "a": 1 }`, true},
-		{"equals: array order matters", Subscription{Hook: HookBeforeToolCall, Match: equals(`{"a":[1,2]}`)},
+		{"equals: array order matters", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"a":[1,2]}`)},
 			"t", "t", `{"a":[2,1]}`, false},
-		{"equals: extra key", Subscription{Hook: HookBeforeToolCall, Match: equals(`{"command":"ls"}`)},
+		{"equals: extra key", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"command":"ls"}`)},
 			"bash", "bash", `{"command":"ls","timeout":5}`, false},
-		{"equals: different value", Subscription{Hook: HookBeforeToolCall, Match: equals(`{"command":"ls"}`)},
+		{"equals: different value", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"command":"ls"}`)},
 			"bash", "bash", `{"command":"ls -la"}`, false},
-		{"equals: string is not number", Subscription{Hook: HookBeforeToolCall, Match: equals(`{"n":1}`)},
+		{"equals: string is not number", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"n":1}`)},
 			"t", "t", `{"n":"1"}`, false},
-		{"equals: large integers compared exactly", Subscription{Hook: HookBeforeToolCall, Match: equals(`{"n":9007199254740993}`)},
+		{"equals: large integers compared exactly", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"n":9007199254740993}`)},
 			"t", "t", `{"n":9007199254740992}`, false},
-		{"equals: invalid input", Subscription{Hook: HookBeforeToolCall, Match: equals(`{"n":1}`)},
+		{"equals: invalid input", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"n":1}`)},
 			"t", "t", `{"n":`, false},
 
-		{"combined: all match", Subscription{Hook: HookBeforeToolCall, Tool: "bash",
+		{"combined: all match", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash",
 			Match: &Matcher{InputContains: strPtr("push"), InputEquals: json.RawMessage(`{"command":"git push"}`)}},
 			"bash", "bash", `{"command":"git push"}`, true},
-		{"combined: contains fails", Subscription{Hook: HookBeforeToolCall, Tool: "bash",
+		{"combined: contains fails", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash",
 			Match: &Matcher{InputContains: strPtr("pull"), InputEquals: json.RawMessage(`{"command":"git push"}`)}},
 			"bash", "bash", `{"command":"git push"}`, false},
-		{"combined: equals fails", Subscription{Hook: HookBeforeToolCall, Tool: "bash",
+		{"combined: equals fails", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash",
 			Match: &Matcher{InputContains: strPtr("push"), InputEquals: json.RawMessage(`{"command":"git push -f"}`)}},
 			"bash", "bash", `{"command":"git push"}`, false},
-		{"combined: tool fails", Subscription{Hook: HookBeforeToolCall, Tool: "write",
+		{"combined: tool fails", Subscription{Hook: contract.HookBeforeToolCall, Tool: "write",
 			Match: &Matcher{InputContains: strPtr("push")}},
 			"bash", "bash", `{"command":"git push"}`, false},
-		{"empty matcher matches", Subscription{Hook: HookBeforeToolCall, Match: &Matcher{}}, "bash", "bash", `{}`, true},
+		{"empty matcher matches", Subscription{Hook: contract.HookBeforeToolCall, Match: &Matcher{}}, "bash", "bash", `{}`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,23 +106,23 @@ func TestSubscriptionCheck(t *testing.T) {
 		perms []string
 		want  string // substring of the error; "" for none
 	}{
-		{"per-hook permission", Subscription{Hook: HookAfterToolCall}, []string{"hooks.after_tool_call"}, ""},
-		{"group permission", Subscription{Hook: HookAfterToolCall, Tool: "bash"}, []string{"tools.intercept"}, ""},
-		{"other hook's permission", Subscription{Hook: HookAfterToolCall}, []string{"hooks.before_tool_call"},
+		{"per-hook permission", Subscription{Hook: contract.HookAfterToolCall}, []string{"hooks.after_tool_call"}, ""},
+		{"group permission", Subscription{Hook: contract.HookAfterToolCall, Tool: "bash"}, []string{"tools.intercept"}, ""},
+		{"other hook's permission", Subscription{Hook: contract.HookAfterToolCall}, []string{"hooks.before_tool_call"},
 			`hook "after_tool_call" needs permission "hooks.after_tool_call" or "tools.intercept"`},
-		{"nil permissions", Subscription{Hook: HookOnSessionEnd}, nil, `needs permission "hooks.on_session_end" or "session.lifecycle"`},
+		{"nil permissions", Subscription{Hook: contract.HookOnSessionEnd}, nil, `needs permission "hooks.on_session_end" or "session.lifecycle"`},
 		{"unknown hook lists known ones", Subscription{Hook: "before_tool"}, []string{"tools.intercept"},
 			`unknown hook "before_tool". Did you mean "before_tool_call"? Use one of: before_tool_call, after_tool_call, before_message`},
-		{"tool on a hook without filter", Subscription{Hook: HookOnCompaction, Tool: "bash"}, []string{"privacy.llm_content"},
+		{"tool on a hook without filter", Subscription{Hook: contract.HookOnCompaction, Tool: "bash"}, []string{"privacy.llm_content"},
 			`"tool" is allowed only on before_tool_call and after_tool_call`},
-		{"match on a hook without filter", Subscription{Hook: HookBeforeMessage, Match: &Matcher{}}, []string{"privacy.llm_content"},
+		{"match on a hook without filter", Subscription{Hook: contract.HookBeforeMessage, Match: &Matcher{}}, []string{"privacy.llm_content"},
 			`"match" is allowed only on before_tool_call and after_tool_call`},
-		{"input_equals not an object", Subscription{Hook: HookBeforeToolCall, Match: &Matcher{InputEquals: json.RawMessage(`[1]`)}},
+		{"input_equals not an object", Subscription{Hook: contract.HookBeforeToolCall, Match: &Matcher{InputEquals: json.RawMessage(`[1]`)}},
 			[]string{"tools.intercept"}, `"input_equals" must be a JSON object, got an array`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.sub.Check(NewPermissions(tt.perms))
+			err := tt.sub.Check(contract.NewPermissions(tt.perms))
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("Check = %v, want nil", err)
@@ -168,7 +170,7 @@ func TestDecodeSubscriptions(t *testing.T) {
 func TestAcceptSubscriptions(t *testing.T) {
 	const prefix = "initialize result capabilities.hooks"
 	raw := json.RawMessage(`[{"name":"before_tool_call"},{"name":"before_message"},{"name":"on_nothing"},{"name":"on_session_start","extra":1}]`)
-	ok, warns, err := AcceptSubscriptions("hello-ext", prefix, raw, NewPermissions([]string{"hooks.before_tool_call", "session.lifecycle"}))
+	ok, warns, err := AcceptSubscriptions("hello-ext", prefix, raw, contract.NewPermissions([]string{"hooks.before_tool_call", "session.lifecycle"}))
 	if d := cmp.Diff([]Subscription{{Hook: "before_tool_call"}, {Hook: "on_session_start"}}, ok); d != "" {
 		t.Errorf("accepted (-want +got):\n%s", d)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -38,9 +39,9 @@ func (t *extTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, 
 	if err := checkSendable("the input of tool "+t.decl.Name, input); err != nil {
 		return tool.Result{Output: fmt.Sprintf("extension %s: %v; send a smaller or flatter input", t.ext.ID(), err), IsError: true}, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, t.ext.env.deadline(MethodToolCall))
+	ctx, cancel := context.WithTimeout(ctx, t.ext.env.deadline(contract.MethodToolCall))
 	defer cancel()
-	raw, err := t.ext.call(ctx, MethodToolCall, toolCallParams{Name: t.decl.Name, Input: input}, callOpts{
+	raw, err := t.ext.call(ctx, contract.MethodToolCall, toolCallParams{Name: t.decl.Name, Input: input}, callOpts{
 		doing:   "running tool",
 		what:    t.decl.Name,
 		retry:   t.decl.Idempotent,
@@ -53,7 +54,7 @@ func (t *extTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, 
 		case errors.As(err, &rpcErr):
 			return tool.Result{Output: fmt.Sprintf("extension %s: %s", t.ext.ID(), rpcErr.Message), IsError: true}, nil
 		case errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded:
-			return tool.Result{Output: fmt.Sprintf("extension %s: tool %s did not answer within %s", t.ext.ID(), t.decl.Name, t.ext.env.deadline(MethodToolCall)), IsError: true}, nil
+			return tool.Result{Output: fmt.Sprintf("extension %s: tool %s did not answer within %s", t.ext.ID(), t.decl.Name, t.ext.env.deadline(contract.MethodToolCall)), IsError: true}, nil
 		case ctx.Err() != nil:
 			return tool.Result{}, ctx.Err()
 		case errors.As(err, &crash):

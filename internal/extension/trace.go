@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // TraceEnv turns on hook tracing: 1, true, yes or on.
@@ -77,17 +79,17 @@ type interceptLog struct {
 }
 
 type interceptRecord struct {
-	Time        string `json:"time"`
-	SessionID   string `json:"session_id,omitempty"`
-	Hook        string `json:"hook"`
-	Extension   string `json:"extension"`
-	Action      Action `json:"action"`
-	Tool        string `json:"tool,omitempty"`
-	OutputBytes *int   `json:"original_output_bytes,omitempty"`
-	NewBytes    *int   `json:"new_output_bytes,omitempty"`
+	Time        string          `json:"time"`
+	SessionID   string          `json:"session_id,omitempty"`
+	Hook        string          `json:"hook"`
+	Extension   string          `json:"extension"`
+	Action      contract.Action `json:"action"`
+	Tool        string          `json:"tool,omitempty"`
+	OutputBytes *int            `json:"original_output_bytes,omitempty"`
+	NewBytes    *int            `json:"new_output_bytes,omitempty"`
 }
 
-func (l *interceptLog) record(ev *Event, extID string, a Action, newOut *string) {
+func (l *interceptLog) record(ev *Event, extID string, a contract.Action, newOut *string) {
 	if l == nil {
 		return
 	}

@@ -17,7 +17,7 @@ import (
 	"slices"
 	"text/template"
 
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 //go:embed templates
@@ -47,8 +47,8 @@ func Write(dir string, o Options) ([]string, error) {
 		return nil, fmt.Errorf("--lang %q: choose python, node or go", o.Lang)
 	}
 	for _, h := range o.Hooks {
-		if _, ok := extension.LookupHook(h); !ok {
-			return nil, fmt.Errorf("--hook %q is not a hook; choose one of %v", h, extension.HookNames())
+		if _, ok := contract.LookupHook(h); !ok {
+			return nil, fmt.Errorf("--hook %q is not a hook; choose one of %v", h, contract.HookNames())
 		}
 	}
 	if !o.Tool && len(o.Hooks) == 0 {
@@ -61,10 +61,10 @@ func Write(dir string, o Options) ([]string, error) {
 	}
 	perms := []string{}
 	if o.Tool {
-		perms = append(perms, extension.PermToolsRegister)
+		perms = append(perms, contract.PermToolsRegister)
 	}
 	for _, h := range o.Hooks {
-		perms = append(perms, extension.HookPermissionPrefix+h)
+		perms = append(perms, contract.HookPermissionPrefix+h)
 	}
 	// A Go extension runs as a binary built here, not with `go run`: that
 	// compiles at every start, and on a cold build cache the first start

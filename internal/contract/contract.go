@@ -1,16 +1,21 @@
-package extension
+// Package contract is the runtime's own copy of the extension contract:
+// which hooks exist, which permission unlocks each, which actions each may
+// return, which matcher keys a subscription may use, which methods the
+// runtime calls and how long each may take, and the wire limits.
+// docs/extensions/contract.json is held equal to these tables by a test
+// (internal/extension/contract_doc_test.go), so the documentation cannot
+// drift from what the engine enforces.
+//
+// It owns tables and the small predicates over them, nothing else: it must
+// not know about processes, JSON-RPC, manifests on disk or the agent loop,
+// and it imports nothing from this module.
+package contract
 
 import (
 	"slices"
 	"strings"
 	"time"
 )
-
-// This file is the runtime's own copy of the extension contract: which hooks
-// exist, which permission unlocks each, which actions each may return, which
-// matcher keys a subscription may use and how long each method may take.
-// docs/extensions/contract.json is held equal to these tables by a test, so
-// the documentation cannot drift from what the engine enforces.
 
 // ProtocolVersion is the only extension protocol version this runtime speaks.
 const ProtocolVersion = 1
