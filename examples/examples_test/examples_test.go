@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -156,10 +157,10 @@ func bashInput(command string) json.RawMessage {
 // approver is an interactive user who answers every confirm with yes or no.
 type approver struct {
 	yes  bool
-	asks [][]extension.Confirm
+	asks [][]hook.Confirm
 }
 
-func (a *approver) Confirm(_ context.Context, _ string, msgs []extension.Confirm) bool {
+func (a *approver) Confirm(_ context.Context, _ string, msgs []hook.Confirm) bool {
 	a.asks = append(a.asks, msgs)
 	return a.yes
 }
@@ -228,7 +229,7 @@ func TestBashGuard(t *testing.T) {
 	}
 
 	// git push asks; the chain result carries the question.
-	d = h.RunHook(ctx, extension.Event{Kind: contract.HookBeforeToolCall, ToolName: "bash", ToolRuntimeName: "bash",
+	d = h.RunHook(ctx, hook.Event{Kind: contract.HookBeforeToolCall, ToolName: "bash", ToolRuntimeName: "bash",
 		ToolInput: bashInput("git push origin main"), SessionID: "s1"})
 	if d.Blocked || len(d.Confirms) != 1 || d.Confirms[0].Extension != "bash-guard" ||
 		!strings.Contains(d.Confirms[0].Message, "git push publishes commits") {
@@ -261,9 +262,9 @@ func TestContextInjector(t *testing.T) {
 	needs(t, "node")
 	ctx := context.Background()
 	message := "How do I release?"
-	beforeMessage := extension.Event{Kind: contract.HookBeforeMessage, Message: &message, SessionID: "s1"}
-	sessionStart := extension.Event{Kind: contract.HookOnSessionStart, SessionID: "s1"}
-	inject := func(t *testing.T, d extension.Decision) string {
+	beforeMessage := hook.Event{Kind: contract.HookBeforeMessage, Message: &message, SessionID: "s1"}
+	sessionStart := hook.Event{Kind: contract.HookOnSessionStart, SessionID: "s1"}
+	inject := func(t *testing.T, d hook.Decision) string {
 		t.Helper()
 		if len(d.Injects) != 1 || d.Injects[0].Extension != "context-injector" || d.Blocked {
 			t.Fatalf("want one inject from context-injector, got %+v", d)
@@ -319,7 +320,7 @@ func TestContextInjector(t *testing.T) {
 	t.Run("defaults", func(t *testing.T) {
 		h, _ := startHost(t, map[string]string{"context-injector": example("context-injector")}, env(nil))
 		requireLoaded(t, h, "context-injector")
-		for _, ev := range []extension.Event{beforeMessage, sessionStart} {
+		for _, ev := range []hook.Event{beforeMessage, sessionStart} {
 			if got := inject(t, h.RunHook(ctx, ev)); !strings.Contains(got, "Prefer small, reviewable changes") {
 				t.Errorf("%s inject = %q, want the default notes", ev.Kind, got)
 			}
@@ -538,7 +539,7 @@ func TestAllTogether(t *testing.T) {
 		t.Errorf("after_tool_call with a GitHub token: %+v", d)
 	}
 	msg := "hi"
-	if d := h.RunHook(ctx, extension.Event{Kind: contract.HookBeforeMessage, Message: &msg, SessionID: "s1"}); len(d.Injects) != 1 {
+	if d := h.RunHook(ctx, hook.Event{Kind: contract.HookBeforeMessage, Message: &msg, SessionID: "s1"}); len(d.Injects) != 1 {
 		t.Errorf("before_message injects: %+v", d.Injects)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/contract"
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -22,9 +22,9 @@ import (
 // Hooks is the part of the extension host the loop uses. *extension.Host
 // implements it; nil means no extensions.
 type Hooks interface {
-	RunHook(ctx context.Context, ev extension.Event) extension.Decision
-	BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c extension.Confirmer) extension.Decision
-	AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) extension.Decision
+	RunHook(ctx context.Context, ev hook.Event) hook.Decision
+	BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c hook.Confirmer) hook.Decision
+	AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) hook.Decision
 }
 
 // Config wires an Agent. Zero values take the documented defaults.
@@ -40,7 +40,7 @@ type Config struct {
 	Session *session.Session
 	// Confirmer asks the user about confirm actions; nil (headless)
 	// blocks them.
-	Confirmer extension.Confirmer
+	Confirmer hook.Confirmer
 	// OnEvent receives events in order; nil drops them.
 	OnEvent func(Event)
 	// MaxTurns caps model requests per user message. Default 50.
@@ -121,7 +121,7 @@ func (a *Agent) Start(ctx context.Context) {
 	if a.cfg.Hooks == nil {
 		return
 	}
-	d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: contract.HookOnSessionStart, SessionID: a.cfg.Session.ID})
+	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnSessionStart, SessionID: a.cfg.Session.ID})
 	a.systemInject = d.InjectText()
 	a.emitInjects(d, "system")
 }
@@ -130,7 +130,7 @@ func (a *Agent) Start(ctx context.Context) {
 func (a *Agent) End(ctx context.Context) error {
 	if a.cfg.Hooks != nil {
 		transcript, _ := json.Marshal(a.cfg.Session.Messages())
-		a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: contract.HookOnSessionEnd, SessionID: a.cfg.Session.ID, Transcript: transcript})
+		a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnSessionEnd, SessionID: a.cfg.Session.ID, Transcript: transcript})
 	}
 	return a.cfg.Session.Close()
 }
@@ -155,7 +155,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 	// whole turn and is never saved.
 	var inject string
 	if a.cfg.Hooks != nil {
-		d := a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: contract.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
+		d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
 		inject = d.InjectText()
 		a.emitInjects(d, "user")
 	}
@@ -279,7 +279,7 @@ func (a *Agent) messageComplete(ctx context.Context, msg llm.Message) {
 	}
 	s := text.String()
 	data, _ := json.Marshal(map[string]any{"content_block_count": len(msg.Content), "has_tool_use": hasToolUse})
-	a.cfg.Hooks.RunHook(ctx, extension.Event{Kind: contract.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
+	a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
 }
 
 // runTool runs one tool call through before_tool_call, input validation,
@@ -314,7 +314,7 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	}
 	call.Input = input
 	if a.cfg.Hooks != nil {
-		var c extension.Confirmer
+		var c hook.Confirmer
 		if a.cfg.Confirmer != nil {
 			c = timedConfirmer{a.cfg.Confirmer, a.now, &waited}
 		}
@@ -365,7 +365,7 @@ func (a *Agent) capped(s string) string { return tool.CapOutput(s, a.cfg.MaxTool
 
 // emitInjects tells the UI which extensions added context, so injected
 // text never reaches the model unseen.
-func (a *Agent) emitInjects(d extension.Decision, where string) {
+func (a *Agent) emitInjects(d hook.Decision, where string) {
 	if len(d.Injects) == 0 {
 		return
 	}
@@ -384,12 +384,12 @@ func (a *Agent) emit(ev Event) {
 
 // timedConfirmer adds the time each Confirm takes to *waited.
 type timedConfirmer struct {
-	extension.Confirmer
+	hook.Confirmer
 	now    func() time.Time
 	waited *time.Duration
 }
 
-func (t timedConfirmer) Confirm(ctx context.Context, tool string, msgs []extension.Confirm) bool {
+func (t timedConfirmer) Confirm(ctx context.Context, tool string, msgs []hook.Confirm) bool {
 	start := t.now()
 	defer func() { *t.waited += t.now().Sub(start) }()
 	return t.Confirmer.Confirm(ctx, tool, msgs)

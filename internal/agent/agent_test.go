@@ -16,6 +16,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/llm/script"
 	"github.com/synaps-cli/synaps/internal/session"
@@ -57,7 +58,7 @@ type rig struct {
 
 // newRig builds an agent on a script and the plugins already written
 // under base/plugins.
-func newRig(t testing.TB, base, scriptText string, confirmer extension.Confirmer) *rig {
+func newRig(t testing.TB, base, scriptText string, confirmer hook.Confirmer) *rig {
 	t.Helper()
 	work := t.TempDir()
 	sp, err := script.Parse("test.jsonl", []byte(scriptText))
@@ -251,12 +252,12 @@ func TestSessionStartInjectGoesToSystemPromptOnce(t *testing.T) {
 
 type approve bool
 
-func (a approve) Confirm(context.Context, string, []extension.Confirm) bool { return bool(a) }
+func (a approve) Confirm(context.Context, string, []hook.Confirm) bool { return bool(a) }
 
 func TestConfirm(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		confirmer extension.Confirmer
+		confirmer hook.Confirmer
 		ran       bool
 	}{
 		{"headless blocks", nil, false},
@@ -340,7 +341,7 @@ func TestUnknownToolAndInvalidInputGoBackToTheModel(t *testing.T) {
 // took an hour to answer.
 type slowConfirmer struct{ clock *time.Time }
 
-func (c slowConfirmer) Confirm(context.Context, string, []extension.Confirm) bool {
+func (c slowConfirmer) Confirm(context.Context, string, []hook.Confirm) bool {
 	*c.clock = c.clock.Add(time.Hour)
 	return true
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/skill"
@@ -44,7 +45,7 @@ type Options struct {
 	Continue bool
 	Resume   string
 	// Confirmer answers confirm actions; nil blocks them (headless).
-	Confirmer extension.Confirmer
+	Confirmer hook.Confirmer
 	// OnEvent receives agent events.
 	OnEvent func(agent.Event)
 	// Version is synaps's version, sent to extensions.

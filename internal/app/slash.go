@@ -13,6 +13,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/session"
 )
@@ -313,7 +314,7 @@ func (a *App) Compact(ctx context.Context) error {
 	a.newAgent()
 	if a.Host != nil {
 		data, _ := json.Marshal(map[string]any{"old_session_id": old, "new_session_id": s.ID, "message_count": len(msgs), "source": "manual"})
-		a.Host.RunHook(ctx, extension.Event{Kind: contract.HookOnCompaction, SessionID: s.ID, Data: data})
+		a.Host.RunHook(ctx, hook.Event{Kind: contract.HookOnCompaction, SessionID: s.ID, Data: data})
 	}
 	return nil
 }

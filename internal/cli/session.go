@@ -14,7 +14,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // appOptions turns the shared flags into app options, with the base
@@ -40,7 +40,7 @@ func (g *globals) appOptions() (app.Options, error) {
 // approveAll answers every confirm with yes (--auto-approve-confirms).
 type approveAll struct{}
 
-func (approveAll) Confirm(context.Context, string, []extension.Confirm) bool { return true }
+func (approveAll) Confirm(context.Context, string, []hook.Confirm) bool { return true }
 
 // lineConfirmer asks on a terminal: the question goes to out and the
 // answer is the next input line.
@@ -49,7 +49,7 @@ type lineConfirmer struct {
 	next func() (line string, ok bool)
 }
 
-func (c *lineConfirmer) Confirm(_ context.Context, tool string, msgs []extension.Confirm) bool {
+func (c *lineConfirmer) Confirm(_ context.Context, tool string, msgs []hook.Confirm) bool {
 	for _, m := range msgs {
 		fmt.Fprintf(c.out, "? %s asks: %s\n", m.Extension, m.Message)
 	}

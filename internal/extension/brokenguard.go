@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // closedPolicy finds a request to fail closed in raw manifest text, however
@@ -35,7 +36,7 @@ var closedPolicy = regexp.MustCompile(`(?i)["']failure[_-]?policy["']\s*:\s*["']
 // tool hook its permissions allow but its manifest does not subscribe to.
 // When the filter cannot be read (the text is not JSON, or hooks or
 // permissions are broken), it guards before_tool_call for every tool.
-func brokenGuardSubs(dir string, m *Manifest, err error) []Subscription {
+func brokenGuardSubs(dir string, m *Manifest, err error) []hook.Subscription {
 	f, ferr := os.Open(filepath.Join(dir, ManifestDir, ManifestFile))
 	if ferr != nil {
 		return nil // no manifest: nothing asked to fail closed
@@ -45,12 +46,12 @@ func brokenGuardSubs(dir string, m *Manifest, err error) []Subscription {
 	if !closedPolicy.Match(raw) {
 		return nil
 	}
-	everything := []Subscription{{Hook: contract.HookBeforeToolCall}}
+	everything := []hook.Subscription{{Hook: contract.HookBeforeToolCall}}
 	if m == nil || m.Extension == nil || filterBroken(err) {
 		return everything
 	}
 	e := m.Extension
-	var subs []Subscription
+	var subs []hook.Subscription
 	subscribed := map[string]bool{}
 	for _, s := range e.Hooks {
 		if s.Hook == contract.HookBeforeToolCall || s.Hook == contract.HookAfterToolCall {
@@ -60,7 +61,7 @@ func brokenGuardSubs(dir string, m *Manifest, err error) []Subscription {
 	}
 	for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
 		if !subscribed[h] && e.Permissions.PermitsHook(h) {
-			subs = append(subs, Subscription{Hook: h})
+			subs = append(subs, hook.Subscription{Hook: h})
 		}
 	}
 	return subs
@@ -93,7 +94,7 @@ func brokenGuardReason(err error) error {
 }
 
 // brokenGuardNote tells the user what a broken guard still blocks.
-func brokenGuardNote(subs []Subscription) string {
+func brokenGuardNote(subs []hook.Subscription) string {
 	var what []string
 	for _, s := range subs {
 		w := s.Hook

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 )
 
@@ -213,7 +214,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 
 	// 3. Permissions for what it declared.
 	tools, toolProblems := decodeTools(res.Capabilities.Tools, m.Permissions, nil)
-	subs := append([]Subscription(nil), m.Hooks...)
+	subs := append([]hook.Subscription(nil), m.Hooks...)
 	var hookProblems []string
 	if !isNull(res.Capabilities.Hooks) {
 		got, warns, err := AcceptSubscriptions(p.Manifest.File, "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
@@ -282,12 +283,12 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 		spec, _ := contract.LookupHook(s.Hook)
 		name := "hook " + s.Hook + " answers with a valid action"
 		ev := SampleEvent(s)
-		raw, err := call(contract.MethodHookHandle, json.RawMessage(ev.encode()))
+		raw, err := call(contract.MethodHookHandle, json.RawMessage(ev.Encode(contract.MaxToolOutputHook)))
 		if err != nil {
 			c.add(name, CheckFail, callFailure(proc, err, o.Timeout, &mu, &noise))
 			continue
 		}
-		hr, err := DecodeHookResult(raw)
+		hr, err := hook.DecodeResult(raw)
 		switch {
 		case err != nil:
 			c.add(name, CheckFail, fmt.Sprintf("answer %s: %v", truncate(string(raw), 120), err))
@@ -323,7 +324,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	case len(subs) > 0:
 		nextName = "hook.handle " + subs[0].Hook
 		next = func() error {
-			_, err := call(contract.MethodHookHandle, json.RawMessage(SampleEvent(subs[0]).encode()))
+			_, err := call(contract.MethodHookHandle, json.RawMessage(SampleEvent(subs[0]).Encode(contract.MaxToolOutputHook)))
 			return err
 		}
 	}
@@ -459,7 +460,7 @@ func callFailure(p *process, err error, timeout time.Duration, mu *sync.Mutex, n
 	return err.Error()
 }
 
-func subscribed(subs []Subscription, hook string) bool {
+func subscribed(subs []hook.Subscription, hook string) bool {
 	for _, s := range subs {
 		if s.Hook == hook {
 			return true
@@ -468,7 +469,7 @@ func subscribed(subs []Subscription, hook string) bool {
 	return false
 }
 
-func declared(tools []ToolDecl, subs []Subscription) string {
+func declared(tools []ToolDecl, subs []hook.Subscription) string {
 	var parts []string
 	for _, t := range tools {
 		parts = append(parts, "tool "+t.Name)
@@ -489,8 +490,8 @@ func actionList(spec contract.HookSpec) string {
 
 // SampleEvent is a plausible event for a subscription: a bash call that
 // satisfies its matcher for tool hooks, a short message for the others.
-func SampleEvent(s Subscription) *Event {
-	ev := &Event{Kind: s.Hook, SessionID: "extensions-test"}
+func SampleEvent(s hook.Subscription) *hook.Event {
+	ev := &hook.Event{Kind: s.Hook, SessionID: "extensions-test"}
 	switch s.Hook {
 	case contract.HookBeforeToolCall, contract.HookAfterToolCall:
 		name := "bash"

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -30,6 +29,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -121,14 +121,25 @@ func allActions() []string {
 	return append(out, extra...)
 }
 
-// wireEventKeys are the JSON keys of the hook.handle params, read off the
-// wire struct itself.
+// wireEventKeys are the JSON keys of the hook.handle params, read off an
+// encoded event in the order the encoder writes them (every key is always
+// present, null where it does not apply).
 func wireEventKeys() []string {
-	rt := reflect.TypeOf(wireEvent{})
-	keys := make([]string, 0, rt.NumField())
-	for i := range rt.NumField() {
-		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-		keys = append(keys, name)
+	dec := json.NewDecoder(bytes.NewReader((&hook.Event{}).Encode(contract.MaxToolOutputHook)))
+	var keys []string
+	if _, err := dec.Token(); err != nil { // '{'
+		panic(err)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			panic(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			panic(err)
+		}
 	}
 	return keys
 }
@@ -207,22 +218,22 @@ func TestContractJSONMatchesRuntime(t *testing.T) {
 	// Every action in the contract is one the result decoder understands,
 	// and every alias decodes to the action the contract says.
 	for _, a := range doc.Actions {
-		res, err := DecodeHookResult(sampleResult(a))
+		res, err := hook.DecodeResult(sampleResult(a))
 		if err != nil || string(res.Action) != a {
-			t.Errorf("contract action %q: DecodeHookResult(%s) = %q, %v", a, sampleResult(a), res.Action, err)
+			t.Errorf("contract action %q: hook.DecodeResult(%s) = %q, %v", a, sampleResult(a), res.Action, err)
 		}
 	}
 	if len(doc.ActionAliases) == 0 {
 		t.Error(`json: "action_aliases" is empty`)
 	}
 	for alias, target := range doc.ActionAliases {
-		res, err := DecodeHookResult(sampleResult(alias))
+		res, err := hook.DecodeResult(sampleResult(alias))
 		if err != nil || string(res.Action) != target {
-			t.Errorf("contract alias %q -> %q: DecodeHookResult gives %q, %v", alias, target, res.Action, err)
+			t.Errorf("contract alias %q -> %q: hook.DecodeResult gives %q, %v", alias, target, res.Action, err)
 		}
 	}
-	if _, err := DecodeHookResult(json.RawMessage(`{"action":"no_such_action"}`)); err == nil {
-		t.Error("DecodeHookResult accepts an action the contract does not list")
+	if _, err := hook.DecodeResult(json.RawMessage(`{"action":"no_such_action"}`)); err == nil {
+		t.Error("hook.DecodeResult accepts an action the contract does not list")
 	}
 
 	// Permissions behave as listed: each hook is unlocked by its group
@@ -282,8 +293,8 @@ var docMarkers = map[string]string{
 	"manifest-invalid":    "ParseManifest rejects it",
 	"subscriptions":       "DecodeSubscriptions accepts the array and each subscription passes Check",
 	"hook-event":          "a hook.handle request (or its params) exactly as the runtime encodes that event; HOOK names the hook",
-	"hook-result":         "a hook.handle response (or its result) that DecodeHookResult accepts; HOOK, when given, must allow its action",
-	"hook-result-invalid": "a hook.handle response (or its result) that DecodeHookResult rejects",
+	"hook-result":         "a hook.handle response (or its result) that hook.DecodeResult accepts; HOOK, when given, must allow its action",
+	"hook-result-invalid": "a hook.handle response (or its result) that hook.DecodeResult rejects",
 	"tool-result":         `a tool.call response (or its result); "=> text" is what NormalizeToolResult must make of it, "error" that it is an error`,
 }
 
@@ -491,7 +502,7 @@ func checkDocExample(t *testing.T, b docBlock, m marker) {
 		}
 		all := contract.NewPermissions(contract.GroupPermissions)
 		for _, s := range subs {
-			if err := s.Check(all); err != nil {
+			if err := CheckSubscription(s, all); err != nil {
 				fail("subscription %+v: %v", s, err)
 			}
 		}
@@ -516,15 +527,15 @@ func checkDocExample(t *testing.T, b docBlock, m marker) {
 			}
 			result = msg["result"]
 		}
-		res, err := DecodeHookResult(result)
+		res, err := hook.DecodeResult(result)
 		if m.kind == "hook-result-invalid" {
 			if err == nil {
-				fail("the docs show this result as rejected, but DecodeHookResult accepts it as %q", res.Action)
+				fail("the docs show this result as rejected, but hook.DecodeResult accepts it as %q", res.Action)
 			}
 			return
 		}
 		if err != nil {
-			fail("DecodeHookResult: %v", err)
+			fail("hook.DecodeResult: %v", err)
 			return
 		}
 		if m.hook != "" {
@@ -596,7 +607,7 @@ func checkHookEvent(t *testing.T, b docBlock, m marker, params json.RawMessage) 
 		}
 		return fields[k]
 	}
-	ev := Event{
+	ev := hook.Event{
 		Kind: str("kind"), ToolName: str("tool_name"), ToolRuntimeName: str("tool_runtime_name"),
 		ToolInput: raw("tool_input"), ToolOutput: strPtr("tool_output"), Message: strPtr("message"),
 		SessionID: str("session_id"), Transcript: raw("transcript"), Data: raw("data"),
@@ -609,7 +620,7 @@ func checkHookEvent(t *testing.T, b docBlock, m marker, params json.RawMessage) 
 	}
 	var want, got any
 	_ = json.Unmarshal(params, &want)
-	if err := json.Unmarshal(ev.encode(), &got); err != nil {
+	if err := json.Unmarshal(ev.Encode(contract.MaxToolOutputHook), &got); err != nil {
 		t.Fatalf("%s: the runtime's encoding does not decode: %v", b.where(), err)
 	}
 	if d := cmp.Diff(got, want); d != "" {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // Scope says where a plugin was found.
@@ -43,7 +45,7 @@ type Plugin struct {
 	// text asks for failure_policy "closed": the tool-hook subscriptions
 	// the plugin is held to, so the calls it would have judged are blocked
 	// instead of running unguarded. Nil otherwise.
-	BrokenGuard []Subscription
+	BrokenGuard []hook.Subscription
 }
 
 // Spawnable reports whether the plugin starts a process.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // guard is a fake subscribed to before_tool_call (and after_tool_call)
@@ -30,10 +31,10 @@ func guard(t *testing.T, base, id string, perms []string, results map[string]str
 
 type confirmer struct {
 	answer bool
-	asked  []Confirm
+	asked  []hook.Confirm
 }
 
-func (c *confirmer) Confirm(_ context.Context, _ string, msgs []Confirm) bool {
+func (c *confirmer) Confirm(_ context.Context, _ string, msgs []hook.Confirm) bool {
 	c.asked = append(c.asked, msgs...)
 	return c.answer
 }
@@ -45,65 +46,65 @@ func TestBeforeToolCallChain(t *testing.T) {
 		// results of extensions a, b, c (chain order is id order)
 		a, b, c   string
 		confirmer *confirmer
-		want      Decision
+		want      hook.Decision
 		// seen: which extensions received the event, and the command each saw
 		seen map[string]string
 	}{
 		{
 			name: "all continue in both dialects",
 			a:    `{}`, b: `{"action":"continue"}`, c: `{"action":"allow"}`,
-			want: Decision{},
+			want: hook.Decision{},
 			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /", "c": "rm -rf /"},
 		},
 		{
 			name: "block ends the chain",
 			a:    `{}`, b: `{"action":"block","reason":"destructive"}`, c: `{}`,
-			want: Decision{Blocked: true, BlockedBy: "b", Reason: "Tool call blocked by extension b: destructive"},
+			want: hook.Decision{Blocked: true, BlockedBy: "b", Reason: "Tool call blocked by extension b: destructive"},
 			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /"},
 		},
 		{
 			name: "modify applies and later guards see the new input",
 			a:    `{"action":"modify","input":{"command":"rm -ri /"}}`, b: `{}`, c: `{}`,
-			want: Decision{Input: json.RawMessage(`{"command":"rm -ri /"}`), ModifiedBy: []string{"a"}},
+			want: hook.Decision{Input: json.RawMessage(`{"command":"rm -ri /"}`), ModifiedBy: []string{"a"}},
 			seen: map[string]string{"a": "rm -rf /", "b": "rm -ri /", "c": "rm -ri /"},
 		},
 		{
 			name: "a guard after a modify still blocks",
 			a:    `{"action":"modify","input":{"command":"rm -rf /home"}}`, b: `{"action":"block","reason":"still bad"}`, c: `{}`,
-			want: Decision{Blocked: true, BlockedBy: "b", Reason: "Tool call blocked by extension b: still bad", Input: json.RawMessage(`{"command":"rm -rf /home"}`), ModifiedBy: []string{"a"}},
+			want: hook.Decision{Blocked: true, BlockedBy: "b", Reason: "Tool call blocked by extension b: still bad", Input: json.RawMessage(`{"command":"rm -rf /home"}`), ModifiedBy: []string{"a"}},
 			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /home"},
 		},
 		{
 			name: "malformed modify blocks",
 			a:    `{"action":"modify","input":"rm"}`, b: `{}`, c: `{}`,
-			want: Decision{Blocked: true, BlockedBy: "a", Reason: `Tool call blocked by extension a: malformed modify result: modify needs "input": a JSON object with the new tool input`},
+			want: hook.Decision{Blocked: true, BlockedBy: "a", Reason: `Tool call blocked by extension a: malformed modify result: modify needs "input": a JSON object with the new tool input`},
 			seen: map[string]string{"a": "rm -rf /"},
 		},
 		{
 			name: "confirms are collected and headless blocks",
 			a:    `{"action":"confirm","message":"really?"}`, b: `{}`, c: `{"action":"confirm","message":"sure?"}`,
-			want: Decision{Blocked: true, BlockedBy: "a", Reason: "Tool call blocked by extension a: confirmation required but there is no interactive user to ask (really?); run interactively or pass --auto-approve-confirms",
-				Confirms: []Confirm{{"a", "really?"}, {"c", "sure?"}}},
+			want: hook.Decision{Blocked: true, BlockedBy: "a", Reason: "Tool call blocked by extension a: confirmation required but there is no interactive user to ask (really?); run interactively or pass --auto-approve-confirms",
+				Confirms: []hook.Confirm{{Extension: "a", Message: "really?"}, {Extension: "c", Message: "sure?"}}},
 			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /", "c": "rm -rf /"},
 		},
 		{
 			name: "the user approves once for every confirm",
 			a:    `{"action":"confirm","message":"really?"}`, b: `{}`, c: `{"action":"confirm","message":"sure?"}`,
 			confirmer: &confirmer{answer: true},
-			want:      Decision{Confirms: []Confirm{{"a", "really?"}, {"c", "sure?"}}},
+			want:      hook.Decision{Confirms: []hook.Confirm{{Extension: "a", Message: "really?"}, {Extension: "c", Message: "sure?"}}},
 			seen:      map[string]string{"a": "rm -rf /", "b": "rm -rf /", "c": "rm -rf /"},
 		},
 		{
 			name: "a block after a confirm wins without asking",
 			a:    `{"action":"confirm","message":"really?"}`, b: `{"action":"block","reason":"no"}`, c: `{}`,
 			confirmer: &confirmer{answer: true},
-			want:      Decision{Blocked: true, BlockedBy: "b", Reason: "Tool call blocked by extension b: no", Confirms: []Confirm{{"a", "really?"}}},
+			want:      hook.Decision{Blocked: true, BlockedBy: "b", Reason: "Tool call blocked by extension b: no", Confirms: []hook.Confirm{{Extension: "a", Message: "really?"}}},
 			seen:      map[string]string{"a": "rm -rf /", "b": "rm -rf /"},
 		},
 		{
 			name: "actions the hook does not allow are continue",
 			a:    `{"action":"inject","content":"x"}`, b: `{"action":"replace","output":"y"}`, c: `{"action":"explode"}`,
-			want: Decision{},
+			want: hook.Decision{},
 			seen: map[string]string{"a": "rm -rf /", "b": "rm -rf /", "c": "rm -rf /"},
 		},
 	} {
@@ -114,7 +115,7 @@ func TestBeforeToolCallChain(t *testing.T) {
 				dirs[id] = guard(t, base, id, intercept, map[string]string{"before_tool_call": r})
 			}
 			h := startHost(t, base, nil)
-			var c Confirmer
+			var c hook.Confirmer
 			if tc.confirmer != nil {
 				c = tc.confirmer
 			}
@@ -176,8 +177,8 @@ func TestInjectsAreCollectedAndFramed(t *testing.T) {
 	guard(t, base, "ctx3", []string{"hooks.before_message"}, map[string]string{"before_message": `{"action":"block"}`})
 	h := startHost(t, base, nil)
 	msg := "hello"
-	d := h.RunHook(context.Background(), Event{Kind: contract.HookBeforeMessage, Message: &msg, SessionID: "s"})
-	want := []Inject{{"ctx1", "The repo uses Go 1.26."}, {"ctx2", "Tests: go test ./..."}}
+	d := h.RunHook(context.Background(), hook.Event{Kind: contract.HookBeforeMessage, Message: &msg, SessionID: "s"})
+	want := []hook.Inject{{Extension: "ctx1", Content: "The repo uses Go 1.26."}, {Extension: "ctx2", Content: "Tests: go test ./..."}}
 	if d2 := cmp.Diff(want, d.Injects); d2 != "" || d.Blocked {
 		t.Fatalf("injects (-want +got):\n%s\nblocked=%v", d2, d.Blocked)
 	}
@@ -195,7 +196,7 @@ func TestSessionEndHandlersRunConcurrently(t *testing.T) {
 			fakeSpec{Record: true, Modes: map[string]string{"hook:on_session_end": "slow"}}))
 	}
 	h := startHost(t, base, nil)
-	h.RunHook(context.Background(), Event{Kind: contract.HookOnSessionEnd, SessionID: "s", Transcript: json.RawMessage(`[{"role":"user","content":"hi"}]`)})
+	h.RunHook(context.Background(), hook.Event{Kind: contract.HookOnSessionEnd, SessionID: "s", Transcript: json.RawMessage(`[{"role":"user","content":"hi"}]`)})
 	var starts, ends []int64
 	for _, dir := range dirs {
 		rec := readRecord(t, dir)
@@ -254,7 +255,7 @@ func TestChainGuardsJudgeTheFinalInput(t *testing.T) {
 		input string
 		// rules of a, b, c (chain order is id order)
 		a, b, c []exttest.Rule
-		want    Decision
+		want    hook.Decision
 		// seen: the commands each extension was asked about, in order
 		seen map[string][]string
 	}{
@@ -263,7 +264,7 @@ func TestChainGuardsJudgeTheFinalInput(t *testing.T) {
 			input: `{"command":"ls"}`,
 			a:     []exttest.Rule{rule("rm -rf", rmrf)},
 			b:     []exttest.Rule{rule(`"ls"`, `{"action":"modify","input":{"command":"rm -rf /"}}`)},
-			want: Decision{Blocked: true, BlockedBy: "a", Reason: "Tool call blocked by extension a: rm -rf is not allowed",
+			want: hook.Decision{Blocked: true, BlockedBy: "a", Reason: "Tool call blocked by extension a: rm -rf is not allowed",
 				Input: json.RawMessage(`{"command":"rm -rf /"}`), ModifiedBy: []string{"b"}},
 			seen: map[string][]string{"a": {"ls", "rm -rf /"}, "b": {"ls"}, "c": {"rm -rf /"}},
 		},
@@ -272,14 +273,14 @@ func TestChainGuardsJudgeTheFinalInput(t *testing.T) {
 			input: `{"command":"ls"}`,
 			a:     []exttest.Rule{rule("rm -rf", rmrf)},
 			b:     []exttest.Rule{rule(`"ls"`, `{"action":"modify","input":{"command":"ls -la"}}`)},
-			want:  Decision{Input: json.RawMessage(`{"command":"ls -la"}`), ModifiedBy: []string{"b"}},
+			want:  hook.Decision{Input: json.RawMessage(`{"command":"ls -la"}`), ModifiedBy: []string{"b"}},
 			seen:  map[string][]string{"a": {"ls", "ls -la"}, "b": {"ls"}, "c": {"ls -la"}},
 		},
 		{
 			name:  "no rewrite asks nobody twice",
 			input: `{"command":"ls"}`,
 			a:     []exttest.Rule{rule("rm -rf", rmrf)},
-			want:  Decision{},
+			want:  hook.Decision{},
 			seen:  map[string][]string{"a": {"ls"}, "b": {"ls"}, "c": {"ls"}},
 		},
 		{
@@ -287,7 +288,7 @@ func TestChainGuardsJudgeTheFinalInput(t *testing.T) {
 			input: `{"command":"x"}`,
 			a:     []exttest.Rule{rule(`"y"`, `{"action":"modify","input":{"command":"x"}}`)},
 			c:     []exttest.Rule{rule(`"x"`, `{"action":"modify","input":{"command":"y"}}`)},
-			want: Decision{Blocked: true, BlockedBy: "c",
+			want: hook.Decision{Blocked: true, BlockedBy: "c",
 				Reason: "Tool call blocked by extension c: the input was still being modified after 3 passes through the hook chain (modified by c, a), so not every guard approved the input that would run; the extensions that rewrite this input undo each other",
 				Input:  json.RawMessage(`{"command":"y"}`), ModifiedBy: []string{"c", "a"}},
 			seen: map[string][]string{"a": {"x", "y", "y"}, "b": {"x"}, "c": {"x", "x", "x"}},
@@ -297,9 +298,9 @@ func TestChainGuardsJudgeTheFinalInput(t *testing.T) {
 			input: `{"command":"ls"}`,
 			a:     []exttest.Rule{rule(`"ls"`, `{"action":"confirm","message":"list?"}`), rule("ls -la", `{"action":"confirm","message":"list all?"}`)},
 			c:     []exttest.Rule{rule(`"ls"`, `{"action":"modify","input":{"command":"ls -la"}}`)},
-			want: Decision{Blocked: true, BlockedBy: "a", Input: json.RawMessage(`{"command":"ls -la"}`), ModifiedBy: []string{"c"},
+			want: hook.Decision{Blocked: true, BlockedBy: "a", Input: json.RawMessage(`{"command":"ls -la"}`), ModifiedBy: []string{"c"},
 				Reason:   "Tool call blocked by extension a: confirmation required but there is no interactive user to ask (list all?); run interactively or pass --auto-approve-confirms",
-				Confirms: []Confirm{{"a", "list all?"}}},
+				Confirms: []hook.Confirm{{Extension: "a", Message: "list all?"}}},
 			seen: map[string][]string{"a": {"ls", "ls -la"}, "b": {"ls", "ls -la"}, "c": {"ls"}},
 		},
 	} {

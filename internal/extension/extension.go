@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 )
 
@@ -62,7 +63,7 @@ type Extension struct {
 	// afterwards (a restart re-initialises but keeps them), so dispatch can
 	// read them without the lock.
 	tools       []ToolDecl
-	subs        []Subscription
+	subs        []hook.Subscription
 	providers   json.RawMessage
 	config      map[string]any
 	initialized bool
@@ -266,7 +267,7 @@ func (e *Extension) adopt(res *initResult) []string {
 		problems = append(problems, "initialize result has no protocol_version; assuming 1")
 	}
 	e.tools, problems = decodeTools(res.Capabilities.Tools, m.Permissions, problems)
-	e.subs = append([]Subscription(nil), m.Hooks...)
+	e.subs = append([]hook.Subscription(nil), m.Hooks...)
 	if !isNull(res.Capabilities.Hooks) {
 		subs, warns, err := AcceptSubscriptions(e.plugin.manifestFile(), "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
 		problems = append(problems, warns...)
@@ -291,7 +292,7 @@ func (e *Extension) adopt(res *initResult) []string {
 	return problems
 }
 
-func containsSub(list []Subscription, s Subscription) bool {
+func containsSub(list []hook.Subscription, s hook.Subscription) bool {
 	b, _ := json.Marshal(s)
 	for _, x := range list {
 		a, _ := json.Marshal(x)

@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -97,9 +97,9 @@ type Host struct {
 	env      *hostEnv
 	registry *tool.Registry
 
-	// table is the dispatch table of the running set, swapped whole on
-	// start, reload and shutdown so dispatch never takes a lock.
-	table atomic.Pointer[dispatchTable]
+	// chain runs hooks through the running set; its table is swapped
+	// whole on start, reload and shutdown so a walk never takes a lock.
+	chain *hook.Chain
 
 	mu sync.Mutex
 	// plugins is the last discovery, in id order. Guarded by mu.
@@ -147,7 +147,7 @@ func NewHost(o Options) *Host {
 		reg = tool.NewRegistry()
 	}
 	h := &Host{opts: o, env: env, registry: reg, toolNames: map[string][]string{}}
-	h.table.Store(&dispatchTable{})
+	h.chain = hook.NewChain(hook.Options{Timeout: env.hookTimeout, Record: env.intercept.record, Notify: env.notify.say})
 	return h
 }
 
@@ -239,7 +239,7 @@ func (h *Host) startWith(ctx context.Context, plugins []*Plugin, warnings []stri
 	h.mu.Lock()
 	h.plugins, h.exts, h.toolNames, h.warnings = plugins, exts, names, warnings
 	h.mu.Unlock()
-	h.table.Store(&table)
+	h.chain.Set(table)
 }
 
 // Warnings are the problems of the last discovery that did not stop it: a
@@ -273,7 +273,7 @@ func (h *Host) ShutdownContext(ctx context.Context) {
 	// Nothing runs any more: the list must not show the plugins as loaded.
 	h.plugins, h.exts, h.toolNames = nil, nil, map[string][]string{}
 	h.mu.Unlock()
-	h.table.Store(&dispatchTable{})
+	h.chain.Set(hook.Table{})
 	var wg sync.WaitGroup
 	for _, e := range exts {
 		h.registry.Remove(e.source())
@@ -392,36 +392,18 @@ func (h *Host) Logs(id string, n int) ([]string, bool) {
 }
 
 // RunHook dispatches one event through its chain.
-func (h *Host) RunHook(ctx context.Context, ev Event) Decision {
-	return h.dispatch(ctx, &ev)
+func (h *Host) RunHook(ctx context.Context, ev hook.Event) hook.Decision {
+	return h.chain.Run(ctx, ev)
 }
 
 // BeforeToolCall runs before_tool_call for a tool call and settles confirm
-// requests: if nothing blocked and some extension asked to confirm, the
-// user is asked once with every message; no Confirmer (no interactive
-// user) blocks.
-func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c Confirmer) Decision {
-	d := h.dispatch(ctx, &Event{Kind: contract.HookBeforeToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input, SessionID: sessionID})
-	if d.Blocked || len(d.Confirms) == 0 {
-		return d
-	}
-	if c == nil {
-		d.Blocked, d.BlockedBy = true, d.Confirms[0].Extension
-		d.Reason = BlockedMessage(d.BlockedBy, "confirmation required but there is no interactive user to ask ("+d.Confirms[0].Message+"); run interactively or pass --auto-approve-confirms")
-		return d
-	}
-	if !c.Confirm(ctx, spec.Name, d.Confirms) {
-		d.Blocked, d.BlockedBy = true, d.Confirms[0].Extension
-		d.Reason = BlockedMessage(d.BlockedBy, "the user declined: "+d.Confirms[0].Message)
-	}
-	if d.Blocked {
-		h.env.intercept.record(&Event{Kind: contract.HookBeforeToolCall, ToolRuntimeName: spec.RuntimeName, SessionID: sessionID}, d.BlockedBy, contract.ActionConfirm, nil)
-	}
-	return d
+// requests (hook.Chain.BeforeToolCall).
+func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c hook.Confirmer) hook.Decision {
+	return h.chain.BeforeToolCall(ctx, spec.Name, spec.RuntimeName, input, sessionID, c)
 }
 
 // AfterToolCall runs after_tool_call; Decision.Output is the replaced
 // output when an extension replaced it.
-func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) Decision {
-	return h.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input, ToolOutput: &output, SessionID: sessionID})
+func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) hook.Decision {
+	return h.chain.AfterToolCall(ctx, spec.Name, spec.RuntimeName, input, output, sessionID)
 }

@@ -31,6 +31,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // Where a plugin's manifest lives, relative to the plugin directory.
@@ -125,7 +126,7 @@ type ExtensionManifest struct {
 	PermissionList  []string             // declared order, de-duplicated
 	// Hooks are declared in the manifest (SynapsCLI dialect); seed
 	// extensions declare theirs in the initialize response instead.
-	Hooks  []Subscription
+	Hooks  []hook.Subscription
 	Config []ConfigEntry
 	// Env names environment variables passed through to the child beyond
 	// the scrubbed base set (extension.env: array of names).
@@ -431,7 +432,7 @@ func (p *manifestParser) parseExtension(v json.RawMessage) *ExtensionManifest {
 			if d.sub.Hook == "" {
 				continue // already reported as empty
 			}
-			if err := d.sub.Check(e.Permissions); err != nil {
+			if err := CheckSubscription(d.sub, e.Permissions); err != nil {
 				p.errs = append(p.errs, subscriptionManifestError(p.file, fmt.Sprintf("extension.hooks[%d]", d.index), d.hookKey, err))
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // The manifest from Step 1 of the authoring guide, byte for byte.
@@ -255,7 +256,7 @@ func TestParseManifestDialects(t *testing.T) {
 				Command: "python3", Args: []string{"main.py"}, ProtocolVersion: 1, Runtime: "process",
 				Permissions:    contract.Permissions{"tools.intercept": true},
 				PermissionList: []string{"tools.intercept"},
-				Hooks:          []Subscription{{Hook: "before_tool_call", Tool: "bash", Match: &Matcher{InputContains: strPtr("rm -rf")}}},
+				Hooks:          []hook.Subscription{{Hook: "before_tool_call", Tool: "bash", Match: &hook.Matcher{InputContains: strPtr("rm -rf")}}},
 				Config:         []ConfigEntry{{Key: "allowed_dir", Description: "dir", Default: json.RawMessage(`"/tmp"`)}},
 				FailurePolicy:  "open",
 			},
@@ -273,7 +274,7 @@ func TestParseManifestDialects(t *testing.T) {
 				Command: "node", Args: []string{"x.js"}, ProtocolVersion: 1, Runtime: "process",
 				Permissions:    contract.Permissions{"hooks.after_tool_call": true},
 				PermissionList: []string{"hooks.after_tool_call"},
-				Hooks:          []Subscription{{Hook: "after_tool_call", Tool: "read"}},
+				Hooks:          []hook.Subscription{{Hook: "after_tool_call", Tool: "read"}},
 				FailurePolicy:  "open"}}},
 		{"group permission unlocks hook", ext(`"command":"node","protocol_version":1,
 			"permissions":["tools.intercept","tools.transform_output"],"hooks":[{"hook":"after_tool_call"},"before_tool_call"]`),
@@ -281,7 +282,7 @@ func TestParseManifestDialects(t *testing.T) {
 				Command: "node", ProtocolVersion: 1, Runtime: "process",
 				Permissions:    contract.Permissions{"tools.intercept": true, "tools.transform_output": true},
 				PermissionList: []string{"tools.intercept", "tools.transform_output"},
-				Hooks:          []Subscription{{Hook: "after_tool_call"}, {Hook: "before_tool_call"}},
+				Hooks:          []hook.Subscription{{Hook: "after_tool_call"}, {Hook: "before_tool_call"}},
 				FailurePolicy:  "open"}}},
 		{"both protocol spellings agreeing, everything set", ext(`"command":"./bin/guard","protocol_version":1,"extension_protocol_version":1,
 			"runtime":"process","permissions":["privacy.llm_content","session.lifecycle","tools.intercept"],
@@ -292,8 +293,8 @@ func TestParseManifestDialects(t *testing.T) {
 				Command: "./bin/guard", ProtocolVersion: 1, Runtime: "process",
 				Permissions:    contract.Permissions{"privacy.llm_content": true, "session.lifecycle": true, "tools.intercept": true},
 				PermissionList: []string{"privacy.llm_content", "session.lifecycle", "tools.intercept"},
-				Hooks: []Subscription{{Hook: "before_message"}, {Hook: "before_tool_call", Tool: "bash",
-					Match: &Matcher{InputContains: strPtr("git push"), InputEquals: json.RawMessage(`{"command":"git push"}`)}}},
+				Hooks: []hook.Subscription{{Hook: "before_message"}, {Hook: "before_tool_call", Tool: "bash",
+					Match: &hook.Matcher{InputContains: strPtr("git push"), InputEquals: json.RawMessage(`{"command":"git push"}`)}}},
 				Config: []ConfigEntry{
 					{Key: "token", Required: true, SecretEnv: "GUARD_TOKEN", Type: "string"},
 					{Key: "limit", Type: "integer", Default: json.RawMessage(`10`)},

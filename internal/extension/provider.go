@@ -1,6 +1,7 @@
 package extension
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/llm"
 )
@@ -36,7 +38,7 @@ func decodeProviders(raw json.RawMessage) ([]ProviderDecl, error) {
 		if err := json.Unmarshal(item, &p); err != nil {
 			return nil, fmt.Errorf("capabilities.providers[%d]: not an object", i)
 		}
-		d := ProviderDecl{ID: firstString(p.ID, p.Name)}
+		d := ProviderDecl{ID: cmp.Or(p.ID, p.Name)}
 		if d.ID == "" || strings.ContainsAny(d.ID, ": ") {
 			return nil, fmt.Errorf("capabilities.providers[%d]: needs an \"id\" without ':' or spaces", i)
 		}
@@ -158,7 +160,7 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 		return nil, fmt.Errorf("model %s: provider.complete result is not an object with content: %v", p.model, err)
 	}
 	var blocks []llm.Block
-	if text, err := textOf(res.Content); err == nil && !strings.HasPrefix(strings.TrimSpace(string(res.Content)), "[") {
+	if text, err := hook.TextOf(res.Content); err == nil && !strings.HasPrefix(strings.TrimSpace(string(res.Content)), "[") {
 		blocks = []llm.Block{{Type: llm.BlockText, Text: text}}
 	} else if err := json.Unmarshal(res.Content, &blocks); err != nil {
 		return nil, fmt.Errorf("model %s: provider.complete content must be a string or an array of blocks: %v", p.model, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 )
 
@@ -29,7 +30,7 @@ func TestInputThatBreaksAGuardCannotSwitchItOff(t *testing.T) {
 			{Hook: contract.HookBeforeToolCall, InputContains: "rm -rf", Result: json.RawMessage(`{"action":"block","reason":"no rm -rf"}`)},
 		}})
 	h := startHost(t, base, nil)
-	call := func(input json.RawMessage) Decision {
+	call := func(input json.RawMessage) hook.Decision {
 		return h.BeforeToolCall(context.Background(), bashSpec(), input, "s", nil)
 	}
 

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // TestSoakHookCalls drives tool calls through five hook extensions whose
@@ -103,7 +105,7 @@ func TestSoakHookCalls(t *testing.T) {
 		}
 		faults += recs.faults()
 		switch {
-		case d.Blocked && (!rm || d.BlockedBy != "soak5" || d.Reason != BlockedMessage("soak5", "no rm -rf")):
+		case d.Blocked && (!rm || d.BlockedBy != "soak5" || d.Reason != hook.BlockedMessage("soak5", "no rm -rf")):
 			t.Fatalf("call %d: unexpected block %+v", i, d)
 		case d.Blocked:
 			blocks++

@@ -8,121 +8,33 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 )
-
-func TestSubscriptionMatches(t *testing.T) {
-	contains := func(s string) *Matcher { return &Matcher{InputContains: &s} }
-	equals := func(s string) *Matcher { return &Matcher{InputEquals: json.RawMessage(s)} }
-	const model, runtime = "hello-ext_hello", "hello-ext:hello"
-	tests := []struct {
-		name  string
-		sub   Subscription
-		model string
-		rt    string
-		input string
-		want  bool
-	}{
-		{"no filter matches every tool", Subscription{Hook: contract.HookBeforeToolCall}, "bash", "bash", `{"command":"ls"}`, true},
-		{"tool by model name", Subscription{Hook: contract.HookBeforeToolCall, Tool: model}, model, runtime, `{}`, true},
-		{"tool by runtime name", Subscription{Hook: contract.HookBeforeToolCall, Tool: runtime}, model, runtime, `{}`, true},
-		{"other tool", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash"}, model, runtime, `{}`, false},
-		{"tool name is case-sensitive", Subscription{Hook: contract.HookBeforeToolCall, Tool: "Bash"}, "bash", "bash", `{}`, false},
-
-		{"contains in compact text", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash", Match: contains("rm -rf")},
-			"bash", "bash", `{"command": "sudo rm -rf /"}`, true},
-		{"contains absent", Subscription{Hook: contract.HookBeforeToolCall, Match: contains("rm -rf")},
-			"bash", "bash", `{"command":"ls -la"}`, false},
-		{"contains spans key and value of compact text", Subscription{Hook: contract.HookBeforeToolCall, Match: contains(`"command":"ls`)},
-			"bash", "bash", "{\n  \"command\" :  \"ls -la\"\n}", true},
-		{"contains sees unescaped HTML characters", Subscription{Hook: contract.HookBeforeToolCall, Match: contains(`a > b && c`)},
-			"bash", "bash", `{"command":"a \u003e b \u0026\u0026 c"}`, true},
-		{"contains sees escaped quotes as JSON text", Subscription{Hook: contract.HookBeforeToolCall, Match: contains(`echo \"hi\"`)},
-			"bash", "bash", `{"command":"echo \"hi\""}`, true},
-		{"contains sees non-ASCII plainly", Subscription{Hook: contract.HookBeforeToolCall, Match: contains(`café`)},
-			"bash", "bash", `{"command":"echo caf\u00e9"}`, true},
-		{"contains on wrong tool", Subscription{Hook: contract.HookBeforeToolCall, Tool: "write", Match: contains("rm")},
-			"bash", "bash", `{"command":"rm x"}`, false},
-
-		{"equals exact", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"command":"ls"}`)},
-			"bash", "bash", `{"command":"ls"}`, true},
-		{"equals with reordered keys and nested values", Subscription{Hook: contract.HookBeforeToolCall,
-			Match: equals(`{"a":1,"b":{"y":[1,2,{"k":true}],"x":null},"c":"s"}`)},
-			"t", "t", `{ "c" : "s", "b": {"x": null, "y": [1.0, 2e0, {"k": true}]}, "a": 1 }`, true},
-		{"equals: array order matters", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"a":[1,2]}`)},
-			"t", "t", `{"a":[2,1]}`, false},
-		{"equals: extra key", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"command":"ls"}`)},
-			"bash", "bash", `{"command":"ls","timeout":5}`, false},
-		{"equals: different value", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"command":"ls"}`)},
-			"bash", "bash", `{"command":"ls -la"}`, false},
-		{"equals: string is not number", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"n":1}`)},
-			"t", "t", `{"n":"1"}`, false},
-		{"equals: large integers compared exactly", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"n":9007199254740993}`)},
-			"t", "t", `{"n":9007199254740992}`, false},
-		{"equals: invalid input", Subscription{Hook: contract.HookBeforeToolCall, Match: equals(`{"n":1}`)},
-			"t", "t", `{"n":`, false},
-
-		{"combined: all match", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash",
-			Match: &Matcher{InputContains: strPtr("push"), InputEquals: json.RawMessage(`{"command":"git push"}`)}},
-			"bash", "bash", `{"command":"git push"}`, true},
-		{"combined: contains fails", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash",
-			Match: &Matcher{InputContains: strPtr("pull"), InputEquals: json.RawMessage(`{"command":"git push"}`)}},
-			"bash", "bash", `{"command":"git push"}`, false},
-		{"combined: equals fails", Subscription{Hook: contract.HookBeforeToolCall, Tool: "bash",
-			Match: &Matcher{InputContains: strPtr("push"), InputEquals: json.RawMessage(`{"command":"git push -f"}`)}},
-			"bash", "bash", `{"command":"git push"}`, false},
-		{"combined: tool fails", Subscription{Hook: contract.HookBeforeToolCall, Tool: "write",
-			Match: &Matcher{InputContains: strPtr("push")}},
-			"bash", "bash", `{"command":"git push"}`, false},
-		{"empty matcher matches", Subscription{Hook: contract.HookBeforeToolCall, Match: &Matcher{}}, "bash", "bash", `{}`, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.sub.Matches(tt.model, tt.rt, json.RawMessage(tt.input)); got != tt.want {
-				t.Errorf("Matches(%q, %q, %s) = %v, want %v", tt.model, tt.rt, tt.input, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestMatchText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`{ "a" : [1, 2] }`, `{"a":[1,2]}`},
-		{`{"c":"a \u003c b"}`, `{"c":"a < b"}`},
-		{`{"c":"\/path\ttab \"q\" \\ \u0001"}`, `{"c":"/path\ttab \"q\" \\ \u0001"}`},
-		{`{"\u006bey":"v"}`, `{"key":"v"}`},
-		{`not json`, `not json`},
-	}
-	for _, tt := range tests {
-		if got := string(matchText(json.RawMessage(tt.in))); got != tt.want {
-			t.Errorf("matchText(%s) = %s, want %s", tt.in, got, tt.want)
-		}
-	}
-}
 
 func TestSubscriptionCheck(t *testing.T) {
 	tests := []struct {
 		name  string
-		sub   Subscription
+		sub   hook.Subscription
 		perms []string
 		want  string // substring of the error; "" for none
 	}{
-		{"per-hook permission", Subscription{Hook: contract.HookAfterToolCall}, []string{"hooks.after_tool_call"}, ""},
-		{"group permission", Subscription{Hook: contract.HookAfterToolCall, Tool: "bash"}, []string{"tools.intercept"}, ""},
-		{"other hook's permission", Subscription{Hook: contract.HookAfterToolCall}, []string{"hooks.before_tool_call"},
+		{"per-hook permission", hook.Subscription{Hook: contract.HookAfterToolCall}, []string{"hooks.after_tool_call"}, ""},
+		{"group permission", hook.Subscription{Hook: contract.HookAfterToolCall, Tool: "bash"}, []string{"tools.intercept"}, ""},
+		{"other hook's permission", hook.Subscription{Hook: contract.HookAfterToolCall}, []string{"hooks.before_tool_call"},
 			`hook "after_tool_call" needs permission "hooks.after_tool_call" or "tools.intercept"`},
-		{"nil permissions", Subscription{Hook: contract.HookOnSessionEnd}, nil, `needs permission "hooks.on_session_end" or "session.lifecycle"`},
-		{"unknown hook lists known ones", Subscription{Hook: "before_tool"}, []string{"tools.intercept"},
+		{"nil permissions", hook.Subscription{Hook: contract.HookOnSessionEnd}, nil, `needs permission "hooks.on_session_end" or "session.lifecycle"`},
+		{"unknown hook lists known ones", hook.Subscription{Hook: "before_tool"}, []string{"tools.intercept"},
 			`unknown hook "before_tool". Did you mean "before_tool_call"? Use one of: before_tool_call, after_tool_call, before_message`},
-		{"tool on a hook without filter", Subscription{Hook: contract.HookOnCompaction, Tool: "bash"}, []string{"privacy.llm_content"},
+		{"tool on a hook without filter", hook.Subscription{Hook: contract.HookOnCompaction, Tool: "bash"}, []string{"privacy.llm_content"},
 			`"tool" is allowed only on before_tool_call and after_tool_call`},
-		{"match on a hook without filter", Subscription{Hook: contract.HookBeforeMessage, Match: &Matcher{}}, []string{"privacy.llm_content"},
+		{"match on a hook without filter", hook.Subscription{Hook: contract.HookBeforeMessage, Match: &hook.Matcher{}}, []string{"privacy.llm_content"},
 			`"match" is allowed only on before_tool_call and after_tool_call`},
-		{"input_equals not an object", Subscription{Hook: contract.HookBeforeToolCall, Match: &Matcher{InputEquals: json.RawMessage(`[1]`)}},
+		{"input_equals not an object", hook.Subscription{Hook: contract.HookBeforeToolCall, Match: &hook.Matcher{InputEquals: json.RawMessage(`[1]`)}},
 			[]string{"tools.intercept"}, `"input_equals" must be a JSON object, got an array`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.sub.Check(contract.NewPermissions(tt.perms))
+			err := CheckSubscription(tt.sub, contract.NewPermissions(tt.perms))
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("Check = %v, want nil", err)
@@ -140,9 +52,9 @@ func TestDecodeSubscriptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Subscription{
+	want := []hook.Subscription{
 		{Hook: "before_tool_call"},
-		{Hook: "after_tool_call", Tool: "read", Match: &Matcher{InputEquals: json.RawMessage(`{"path":"a"}`)}},
+		{Hook: "after_tool_call", Tool: "read", Match: &hook.Matcher{InputEquals: json.RawMessage(`{"path":"a"}`)}},
 		{Hook: "on_session_end"},
 	}
 	if d := cmp.Diff(want, subs); d != "" {
@@ -171,7 +83,7 @@ func TestAcceptSubscriptions(t *testing.T) {
 	const prefix = "initialize result capabilities.hooks"
 	raw := json.RawMessage(`[{"name":"before_tool_call"},{"name":"before_message"},{"name":"on_nothing"},{"name":"on_session_start","extra":1}]`)
 	ok, warns, err := AcceptSubscriptions("hello-ext", prefix, raw, contract.NewPermissions([]string{"hooks.before_tool_call", "session.lifecycle"}))
-	if d := cmp.Diff([]Subscription{{Hook: "before_tool_call"}, {Hook: "on_session_start"}}, ok); d != "" {
+	if d := cmp.Diff([]hook.Subscription{{Hook: "before_tool_call"}, {Hook: "on_session_start"}}, ok); d != "" {
 		t.Errorf("accepted (-want +got):\n%s", d)
 	}
 	var fields []string

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -153,13 +154,13 @@ func NormalizeToolResult(raw json.RawMessage) tool.Result {
 		if len(field) == 0 {
 			continue
 		}
-		if text, err := textOf(field); err == nil {
+		if text, err := hook.TextOf(field); err == nil {
 			return tool.Result{Output: text, IsError: obj.IsError}
 		}
 		return tool.Result{Output: string(field), IsError: obj.IsError}
 	}
 	if obj.IsError && len(obj.Error) > 0 {
-		if text, err := textOf(obj.Error); err == nil {
+		if text, err := hook.TextOf(obj.Error); err == nil {
 			return tool.Result{Output: text, IsError: true}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // TraceEnv turns on hook tracing: 1, true, yes or on.
@@ -89,7 +90,7 @@ type interceptRecord struct {
 	NewBytes    *int            `json:"new_output_bytes,omitempty"`
 }
 
-func (l *interceptLog) record(ev *Event, extID string, a contract.Action, newOut *string) {
+func (l *interceptLog) record(ev *hook.Event, extID string, a contract.Action, newOut *string) {
 	if l == nil {
 		return
 	}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/session"
 )
@@ -64,7 +64,7 @@ type (
 	// confirmMsg asks the user to allow a tool call; reply gets the answer.
 	confirmMsg struct {
 		tool     string
-		messages []extension.Confirm
+		messages []hook.Confirm
 		reply    chan<- bool
 	}
 	// workDoneMsg ends a worker: a turn or a slash command.

@@ -17,7 +17,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 )
 
@@ -156,7 +156,7 @@ func TestModelConfirm(t *testing.T) {
 		want   bool
 	}{{"y", true}, {"yes", true}, {"n", false}, {"", false}, {"sure", false}} {
 		reply := make(chan bool, 1)
-		h.m.update(confirmMsg{tool: "bash", messages: []extension.Confirm{{Extension: "guard", Message: "run it?"}}, reply: reply})
+		h.m.update(confirmMsg{tool: "bash", messages: []hook.Confirm{{Extension: "guard", Message: "run it?"}}, reply: reply})
 		v := h.view()
 		if !strings.Contains(v, "? guard: run it?") || !strings.Contains(v, "Run bash? [y/N]") {
 			t.Fatalf("confirm prompt not shown:\n%s", v)

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/synaps-cli/synaps/internal/agent"
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -82,7 +82,7 @@ func formatDuration(d time.Duration) string {
 // blockedReason is the block reason without the "Tool call blocked by
 // extension X: " the model sees.
 func blockedReason(extID, output string) string {
-	return strings.TrimPrefix(output, extension.BlockedMessage(extID, ""))
+	return strings.TrimPrefix(output, hook.BlockedMessage(extID, ""))
 }
 
 // toolLines renders a finished tool call for the transcript: a header

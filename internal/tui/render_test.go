@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/synaps-cli/synaps/internal/agent"
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 )
 
@@ -98,7 +98,7 @@ func TestToolLines(t *testing.T) {
 		{
 			name: "blocked",
 			call: agent.ToolCall{Name: "bash", Input: []byte(`{"command":"rm -rf /"}`), IsError: true, BlockedBy: "guard",
-				Output: extension.BlockedMessage("guard", "rm -rf is not allowed")},
+				Output: hook.BlockedMessage("guard", "rm -rf is not allowed")},
 			want: []string{"✗ bash rm -rf / · <1ms", "  ✗ blocked by guard: rm -rf is not allowed"},
 		},
 		{

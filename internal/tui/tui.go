@@ -50,7 +50,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // Run opens the session described by opts (it sets opts.OnEvent and
@@ -195,8 +195,8 @@ func (b *bridge) event(ev agent.Event) {
 	b.send(eventMsg{ev})
 }
 
-// Confirm is the extension.Confirmer: it asks the user inline and waits.
-func (b *bridge) Confirm(ctx context.Context, tool string, messages []extension.Confirm) bool {
+// Confirm is the hook.Confirmer: it asks the user inline and waits.
+func (b *bridge) Confirm(ctx context.Context, tool string, messages []hook.Confirm) bool {
 	reply := make(chan bool, 1)
 	b.send(confirmMsg{tool: tool, messages: messages, reply: reply})
 	select {
@@ -209,4 +209,4 @@ func (b *bridge) Confirm(ctx context.Context, tool string, messages []extension.
 	}
 }
 
-var _ extension.Confirmer = (*bridge)(nil)
+var _ hook.Confirmer = (*bridge)(nil)

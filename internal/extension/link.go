@@ -1,0 +1,183 @@
+package extension
+
+// An extension as a hook.Link: the chain in internal/hook decides who is
+// asked and what an answer does; this file sends one hook.handle and vets
+// the answer, and builds the chain's table from the running set.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
+)
+
+// link is an extension's place in the hook chains.
+type link struct {
+	ext *Extension
+	// transform: the extension may replace tool output.
+	transform bool
+	// closed: its failure_policy is "closed" (said in the first-timeout
+	// notice).
+	closed bool
+}
+
+func (l *link) ID() string { return l.ext.ID() }
+
+// Handle sends one hook.handle and vets the answer: faults are logged and
+// returned as errors, actions the hook does not allow (or replace without
+// tools.transform_output) are logged and become continue. A malformed
+// modify is a block. An event beyond the send bounds is not sent.
+func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Event, params json.RawMessage) (hook.Result, error) {
+	e := l.ext
+	if err := checkSendable("the "+spec.Name+" event", params); err != nil {
+		e.log.note("%s: %v", spec.Name, err)
+		return hook.Result{}, err
+	}
+	start := time.Now()
+	raw, err := e.call(ctx, contract.MethodHookHandle, params, callOpts{doing: "handling", what: spec.Name, retry: true})
+	elapsed := time.Since(start)
+	var res hook.Result
+	if err == nil {
+		res, err = hook.DecodeResult(raw)
+		if errors.Is(err, hook.ErrUnknownAction) {
+			e.log.note("%s: %v; treated as continue", spec.Name, err)
+			res, err = hook.Result{Action: contract.ActionContinue}, nil
+		}
+		if errors.Is(err, hook.ErrMalformedModify) {
+			e.log.note("%s: %v; blocking the call", spec.Name, err)
+			res, err = hook.Result{Action: contract.ActionBlock, Reason: "malformed modify result: " + err.Error()}, nil
+		}
+	}
+	switch {
+	case err != nil:
+		return res, l.fault(spec, err, elapsed)
+	case !spec.Allows(res.Action):
+		e.log.note("%s: action %q is not allowed for this hook; treated as continue", spec.Name, res.Action)
+		res = hook.Result{Action: contract.ActionContinue}
+	case res.Action == contract.ActionReplace && !l.transform:
+		e.log.note("%s: replace needs the %q permission; output left unchanged", spec.Name, contract.PermToolsTransformOutput)
+		res = hook.Result{Action: contract.ActionContinue}
+	}
+	e.env.trace.hook(spec.Name, e, string(res.Action), elapsed, false, nil)
+	return res, nil
+}
+
+// fault logs and traces a hook.handle that failed, and tells the user,
+// once, of the first timeout.
+func (l *link) fault(spec contract.HookSpec, err error, elapsed time.Duration) error {
+	e := l.ext
+	timeout := e.env.hookTimeout
+	timedOut := errors.Is(err, context.DeadlineExceeded)
+	if timedOut {
+		err = fmt.Errorf("no answer to %s within %s", spec.Name, timeout)
+	}
+	e.log.note("%s: %v", spec.Name, err)
+	e.env.trace.hook(spec.Name, e, "fault", elapsed, timedOut, err)
+	if timedOut && e.firstTimeout() {
+		// A hung guard costs the whole deadline on every call; the user
+		// must hear of it, once, not only the log.
+		then := "synaps went on without it"
+		if spec.ToolFilter {
+			then = "the call went on without it (failure_policy open)"
+			if l.closed {
+				then = "the call was blocked (failure_policy closed)"
+			}
+		}
+		e.env.notify.say("extension %s did not answer %s within %s, so %s; every call it hangs on waits that long (said once; `synaps extensions logs %s` has more)",
+			e.ID(), spec.Name, timeout, then, e.ID())
+	}
+	return err
+}
+
+// InputFault says how a fault was caused by the input rather than the
+// extension — the event could not be sent, or the same request crashed
+// the process and, retried, its restarted successor, while the extension
+// has answered other requests before — or "" when it was not.
+func (l *link) InputFault(err error) string {
+	var un *unsendableError
+	if errors.As(err, &un) {
+		return "the extension could not judge this call: " + un.Error() + "; send a smaller or flatter input"
+	}
+	var crash *CrashError
+	if errors.As(err, &crash) && crash.Retry != nil && l.ext.provenOnOtherInput() {
+		return "the extension crashed on this input twice, also after a restart (" + crash.Retry.brief() + "), so it could not judge it; it is restarted for the next call"
+	}
+	return ""
+}
+
+func (l *link) Gone() string { return l.ext.goneForGood() }
+
+// brokenLink is a fail-closed plugin whose manifest did not load: it
+// answers every call it is held to with the load error (brokenguard.go).
+type brokenLink struct {
+	id  string
+	err error
+}
+
+func (b *brokenLink) ID() string { return b.id }
+
+func (b *brokenLink) Handle(context.Context, contract.HookSpec, *hook.Event, json.RawMessage) (hook.Result, error) {
+	return hook.Result{}, b.err
+}
+
+func (b *brokenLink) InputFault(error) string { return "" }
+func (b *brokenLink) Gone() string            { return "" }
+
+// buildTable orders links by plugin id. A fail-closed extension that
+// never initialised still guards the tool hooks its permissions cover, and
+// a fail-closed plugin whose manifest did not load guards what it is held
+// to (Plugin.BrokenGuard), so their failure blocks instead of vanishing.
+func buildTable(exts []*Extension, plugins []*Plugin) hook.Table {
+	t := hook.Table{}
+	for _, p := range plugins {
+		if p.BrokenGuard == nil || p.Disabled || p.Untrusted {
+			continue
+		}
+		byHook := map[string][]hook.Subscription{}
+		for _, s := range p.BrokenGuard {
+			byHook[s.Hook] = append(byHook[s.Hook], s)
+		}
+		for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
+			if len(byHook[h]) > 0 {
+				t[h] = append(t[h], &hook.Entry{Link: &brokenLink{id: p.ID, err: brokenGuardReason(p.Err)}, Subs: byHook[h], FailClosed: true})
+			}
+		}
+	}
+	for _, e := range exts {
+		m := e.plugin.Manifest.Extension
+		closed := m.FailurePolicy == "closed"
+		byHook := map[string][]hook.Subscription{}
+		var order []string
+		add := func(s hook.Subscription) {
+			if _, ok := byHook[s.Hook]; !ok {
+				order = append(order, s.Hook)
+			}
+			byHook[s.Hook] = append(byHook[s.Hook], s)
+		}
+		subs := e.subs
+		if !e.initialized {
+			subs = m.Hooks
+		}
+		for _, s := range subs {
+			add(s)
+		}
+		if closed && !e.initialized {
+			for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
+				if _, ok := byHook[h]; !ok && m.Permissions.PermitsHook(h) {
+					add(hook.Subscription{Hook: h})
+				}
+			}
+		}
+		transform := m.Permissions.Has(contract.PermToolsTransformOutput)
+		l := &link{ext: e, transform: transform, closed: closed}
+		for _, h := range order {
+			t[h] = append(t[h], &hook.Entry{Link: l, Subs: byHook[h], FailClosed: closed, Transform: transform})
+		}
+	}
+	t.Sort()
+	return t
+}

@@ -1,0 +1,76 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// Decision is the verdict of a hook chain.
+type Decision struct {
+	// Blocked: the tool must not run (before_tool_call), with Reason as the
+	// error result the model sees and BlockedBy the extension id.
+	Blocked   bool
+	Reason    string
+	BlockedBy string
+	// Input is the tool input after every modify; nil when unchanged.
+	Input      json.RawMessage
+	ModifiedBy []string
+	// Output is the tool output after every replace; nil when unchanged.
+	Output     *string
+	ReplacedBy []string
+	// Confirms are collected confirm requests; the user is asked once,
+	// after the chain, if nothing blocked.
+	Confirms []Confirm
+	// Injects are collected inject contents, in chain order.
+	Injects []Inject
+}
+
+// Confirm is one extension's request to ask the user.
+type Confirm struct {
+	Extension string
+	Message   string
+}
+
+// Inject is context one extension adds.
+type Inject struct {
+	Extension string
+	Content   string
+}
+
+// BlockedMessage is the error result text the model sees for a block.
+func BlockedMessage(extID, reason string) string {
+	return fmt.Sprintf("Tool call blocked by extension %s: %s", extID, reason)
+}
+
+// Confirmer asks the user to approve a tool call. It returns true to run
+// it. A nil Confirmer means no interactive user: confirms block.
+type Confirmer interface {
+	Confirm(ctx context.Context, tool string, messages []Confirm) bool
+}
+
+// withConfirms finishes a decision: it adds the pending confirms, in chain
+// order (each handler's latest, about the input that will run), and names
+// each rewriter once, in the order they first rewrote.
+func (d Decision) withConfirms(confirms []*Confirm) Decision {
+	if len(d.ModifiedBy) > 1 {
+		d.ModifiedBy = dedupe(d.ModifiedBy)
+	}
+	for _, c := range confirms {
+		if c != nil {
+			d.Confirms = append(d.Confirms, *c)
+		}
+	}
+	return d
+}
+
+func dedupe(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

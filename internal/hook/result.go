@@ -1,0 +1,124 @@
+package hook
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/synaps-cli/synaps/internal/contract"
+)
+
+// ErrUnknownAction is an action name this runtime does not know; the
+// dispatcher logs it and continues, as for any action the hook does not
+// allow.
+var ErrUnknownAction = errors.New("unknown action")
+
+// ErrMalformedModify is a modify result without an object "input".
+var ErrMalformedModify = errors.New(`modify needs "input": a JSON object with the new tool input`)
+
+// Result is one handler's answer, normalised.
+type Result struct {
+	Action  contract.Action
+	Reason  string          // block
+	Message string          // confirm
+	Input   json.RawMessage // modify: the new tool input, a JSON object
+	Output  *string         // replace
+	Content string          // inject
+}
+
+// DecodeResult reads a hook.handle result (the extension protocol's wire form) tolerantly: {} , null,
+// {"action":"continue"} and {"action":"allow"} all continue. Every action
+// of both dialects is understood; the allowed-for-this-hook check is the
+// dispatcher's. A modify without an object input is an error, which the
+// dispatcher turns into a block: a malformed rewrite never lets the
+// original run silently.
+func DecodeResult(raw json.RawMessage) (Result, error) {
+	if IsNull(raw) {
+		return Result{Action: contract.ActionContinue}, nil
+	}
+	var r struct {
+		Action  *string         `json:"action"`
+		Reason  *string         `json:"reason"`
+		Message *string         `json:"message"`
+		Input   json.RawMessage `json:"input"`
+		Output  json.RawMessage `json:"output"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return Result{}, fmt.Errorf("hook result is not a JSON object: %s", truncate(string(raw), 120))
+	}
+	action := ""
+	if r.Action != nil {
+		action = strings.ToLower(strings.TrimSpace(*r.Action))
+	}
+	text := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	switch action {
+	case "", "continue", "allow":
+		return Result{Action: contract.ActionContinue}, nil
+	case "block", "deny":
+		reason := cmp.Or(text(r.Reason), text(r.Message), "no reason given")
+		return Result{Action: contract.ActionBlock, Reason: reason}, nil
+	case "confirm", "ask":
+		msg := cmp.Or(text(r.Message), text(r.Reason), "an extension asks for confirmation")
+		return Result{Action: contract.ActionConfirm, Message: msg}, nil
+	case "modify":
+		var obj map[string]json.RawMessage
+		if len(r.Input) == 0 || json.Unmarshal(r.Input, &obj) != nil || obj == nil {
+			return Result{}, ErrMalformedModify
+		}
+		return Result{Action: contract.ActionModify, Input: r.Input}, nil
+	case "replace":
+		out, err := TextOf(r.Output)
+		if err != nil {
+			return Result{}, fmt.Errorf(`replace needs "output": the new tool output as a string`)
+		}
+		return Result{Action: contract.ActionReplace, Output: &out}, nil
+	case "inject":
+		content, err := TextOf(r.Content)
+		if err != nil || content == "" {
+			return Result{}, fmt.Errorf(`inject needs "content": the text to add`)
+		}
+		return Result{Action: contract.ActionInject, Content: content}, nil
+	default:
+		return Result{}, fmt.Errorf("%w %q (known: continue, allow, block, confirm, modify, replace, inject)", ErrUnknownAction, action)
+	}
+}
+
+// TextOf reads a text value of the wire (a replace output, an inject
+// content, a tool.call or provider.complete result): a string, or text
+// blocks [{type:"text",text}] joined by newlines.
+func TextOf(raw json.RawMessage) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &blocks); err != nil || len(blocks) == 0 {
+		return "", fmt.Errorf("not text")
+	}
+	parts := make([]string, 0, len(blocks))
+	for _, b := range blocks {
+		if b.Type == "text" || b.Type == "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n"), nil
+}
+
+// truncate cuts s to n bytes for an error message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
