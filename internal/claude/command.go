@@ -1,0 +1,95 @@
+package claude
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// Command is one hook command to run, as Claude Code runs it: through the
+// shell, in the project directory, the payload on stdin.
+type Command struct {
+	// Line is the command as written; the shell expands
+	// ${CLAUDE_PLUGIN_ROOT} and the like from Env.
+	Line string
+	Dir  string
+	// Env is the whole environment of the hook (see HookEnv).
+	Env     []string
+	Timeout time.Duration
+}
+
+// maxCapture bounds what is kept of a hook's stdout and stderr; a hook
+// that prints more is cut, not allowed to fill memory.
+const maxCapture = 1 << 20
+
+// Exec runs the command with stdin and waits for it, at most Timeout (or
+// until ctx ends). A hook that runs too long is killed with everything it
+// started (its process group).
+func Exec(ctx context.Context, c Command, stdin []byte) Run {
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
+	defer cancel()
+	shell := "sh"
+	if p, err := exec.LookPath("bash"); err == nil {
+		shell = p
+	}
+	cmd := exec.CommandContext(ctx, shell, "-c", c.Line)
+	cmd.Dir, cmd.Env = c.Dir, c.Env
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errOut capped
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	cmd.SysProcAttr = procAttr()
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// A hook's background child holding the pipes open must not hold
+	// synaps: after the hook exits, its output is read for 1 s more.
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	r := Run{Stdout: out.String(), Stderr: errOut.String(), Timeout: c.Timeout}
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		r.TimedOut = true
+	case errors.As(err, &ee):
+		r.ExitCode = ee.ExitCode()
+	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+		r.StartErr = err
+	}
+	return r
+}
+
+// capped keeps the first maxCapture bytes written to it.
+type capped struct{ bytes.Buffer }
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := maxCapture - c.Len(); room > 0 {
+		c.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// HookEnv is the environment Claude Code gives a hook, on top of base (the
+// scrubbed environment synaps gives every child): the project directory,
+// the session id, the plugin's root and data directories when the hook
+// comes from a plugin, and on SessionStart the file where it may append
+// `export` lines for later commands.
+func HookEnv(base []string, projectDir, sessionID, pluginRoot, pluginData, envFile string) []string {
+	env := append([]string(nil), base...)
+	add := func(k, v string) {
+		if v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	add("CLAUDE_PROJECT_DIR", projectDir)
+	add("CLAUDE_CODE_SESSION_ID", sessionID)
+	add("CLAUDECODE", "1")
+	add("CLAUDE_CODE_ENTRYPOINT", "synaps")
+	add("CLAUDE_PLUGIN_ROOT", pluginRoot)
+	add("CLAUDE_PLUGIN_DATA", pluginData)
+	add("CLAUDE_ENV_FILE", envFile)
+	return env
+}

@@ -1,0 +1,212 @@
+// Package claude reads what Claude Code users already have — command
+// hooks in settings.json and plugins' hooks/hooks.json — and speaks the
+// hooks' side of Claude's contract: the stdin payload of each event, its
+// tools' names and input shapes, and what a hook's exit code and output
+// mean.
+//
+// It owns translation only. It does not know the chain a hook joins or
+// the agent that fires events: a caller turns an Outcome into the chain's
+// decision. Facts come from ../shared/spec/claude-compat.md (Claude Code
+// 2.1.197) and its captured payloads.
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Events are the Claude hook events synaps fires, in the order a session
+// meets them.
+var Events = []string{
+	"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+	"Notification", "Stop", "SubagentStop", "PreCompact", "SessionEnd",
+}
+
+// Hooks is one file's hooks: for each event, its matcher groups in file
+// order.
+type Hooks struct {
+	// File is where the hooks came from, for messages.
+	File   string
+	Events map[string][]Group
+}
+
+// Group is a matcher and the handlers it runs.
+type Group struct {
+	Matcher  Matcher
+	Handlers []Handler
+}
+
+// Handler is one hook command. Fields Claude has that synaps does not act
+// on (async, once, statusMessage …) are read so that a file using them
+// loads; Warnings say which were ignored.
+type Handler struct {
+	// Type is "command"; other types (http, prompt, agent, mcp_tool) are
+	// skipped with a warning when the file is read.
+	Type    string
+	Command string
+	// Timeout is in seconds, as Claude's; 0 means the event's default.
+	Timeout float64
+	// If is a permission-rule filter (`Bash(git commit:*)`): the handler
+	// runs only for tool calls the rule matches.
+	If string
+	// Shell is "bash" (default) or "powershell".
+	Shell string
+}
+
+// DefaultTimeout is a command hook's time limit when it sets none, in
+// seconds (Claude Code's since 2.1.3), and PromptTimeout the limit on
+// UserPromptSubmit.
+const (
+	DefaultTimeout = 600
+	PromptTimeout  = 30
+)
+
+// Parse reads hooks from a settings file (`{"hooks":{…}, …}`) or a plugin's
+// hooks/hooks.json (`{"description":…,"hooks":{…}}`) — the same shape at
+// the top. A file without hooks is no error. Errors name the file and the
+// field; warnings name what was skipped and why.
+func Parse(file string, data []byte) (Hooks, []string, error) {
+	h := Hooks{File: file, Events: map[string][]Group{}}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return h, nil, fmt.Errorf("%s: %s", file, jsonError(data, err))
+	}
+	raw, ok := top["hooks"]
+	if !ok || isNull(raw) {
+		return h, nil, nil
+	}
+	var events map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &events); err != nil {
+		return h, nil, fmt.Errorf("%s: hooks must be an object of events (\"PreToolUse\": […]), got %s", file, kind(raw))
+	}
+	var warnings []string
+	names := make([]string, 0, len(events))
+	for name := range events {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, event := range names {
+		if !slices.Contains(Events, event) {
+			warnings = append(warnings, fmt.Sprintf("%s: hooks.%s: synaps does not fire this event; its hooks are skipped (it fires %s)", file, event, strings.Join(Events, ", ")))
+			continue
+		}
+		var groups []json.RawMessage
+		if err := json.Unmarshal(events[event], &groups); err != nil {
+			return h, warnings, fmt.Errorf("%s: hooks.%s must be a list of {\"matcher\":…, \"hooks\":[…]}, got %s", file, event, kind(events[event]))
+		}
+		for i, g := range groups {
+			where := fmt.Sprintf("%s: hooks.%s[%d]", file, event, i)
+			group, w, err := parseGroup(where, g)
+			warnings = append(warnings, w...)
+			if err != nil {
+				return h, warnings, err
+			}
+			if len(group.Handlers) > 0 {
+				h.Events[event] = append(h.Events[event], group)
+			}
+		}
+	}
+	return h, warnings, nil
+}
+
+func parseGroup(where string, raw json.RawMessage) (Group, []string, error) {
+	var g struct {
+		Matcher *string           `json:"matcher"`
+		Hooks   []json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(raw, &g); err != nil {
+		return Group{}, nil, fmt.Errorf("%s must be {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": …}]}: %v", where, err)
+	}
+	var group Group
+	var warnings []string
+	m := ""
+	if g.Matcher != nil {
+		m = *g.Matcher
+	}
+	matcher, err := CompileMatcher(m)
+	if err != nil {
+		return group, nil, fmt.Errorf("%s.matcher %q: %v", where, m, err)
+	}
+	group.Matcher = matcher
+	for j, hr := range g.Hooks {
+		at := fmt.Sprintf("%s.hooks[%d]", where, j)
+		var hd struct {
+			Type    string          `json:"type"`
+			Command string          `json:"command"`
+			Timeout json.RawMessage `json:"timeout"`
+			If      string          `json:"if"`
+			Shell   string          `json:"shell"`
+			Async   bool            `json:"async"`
+		}
+		if err := json.Unmarshal(hr, &hd); err != nil {
+			return group, warnings, fmt.Errorf("%s must be {\"type\": \"command\", \"command\": \"…\"}: %v", at, err)
+		}
+		if hd.Type != "command" {
+			warnings = append(warnings, fmt.Sprintf("%s: a %q hook; synaps runs command hooks only, so this one is skipped", at, hd.Type))
+			continue
+		}
+		if strings.TrimSpace(hd.Command) == "" {
+			return group, warnings, fmt.Errorf("%s.command is empty: give the shell command the hook runs", at)
+		}
+		var timeout float64
+		if len(hd.Timeout) > 0 && !isNull(hd.Timeout) {
+			if err := json.Unmarshal(hd.Timeout, &timeout); err != nil || timeout <= 0 {
+				return group, warnings, fmt.Errorf("%s.timeout must be a number of seconds above 0, got %s", at, hd.Timeout)
+			}
+		}
+		if hd.Async {
+			warnings = append(warnings, fmt.Sprintf("%s: async hooks run synchronously in synaps", at))
+		}
+		if hd.Shell != "" && hd.Shell != "bash" {
+			warnings = append(warnings, fmt.Sprintf("%s: shell %q is not available; the command runs with sh", at, hd.Shell))
+		}
+		group.Handlers = append(group.Handlers, Handler{Type: hd.Type, Command: hd.Command, Timeout: timeout, If: hd.If, Shell: hd.Shell})
+	}
+	return group, warnings, nil
+}
+
+// jsonError says where in data a JSON error is, by line.
+func jsonError(data []byte, err error) string {
+	var se *json.SyntaxError
+	off := int64(-1)
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		se, off = e, e.Offset
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+	}
+	if off < 0 {
+		return "not valid JSON: " + err.Error()
+	}
+	line := 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n"))
+	if se != nil {
+		return fmt.Sprintf("line %d: not valid JSON: %v", line, se)
+	}
+	return fmt.Sprintf("line %d: %v", line, err)
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// kind names the JSON type of raw, for messages.
+func kind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
