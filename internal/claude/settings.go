@@ -4,10 +4,12 @@
 // tools' names and input shapes, and what a hook's exit code and output
 // mean.
 //
-// It owns translation only. It does not know the chain a hook joins or
-// the agent that fires events: a caller turns an Outcome into the chain's
-// decision. Facts come from ../shared/spec/claude-compat.md (Claude Code
-// 2.1.197) and its captured payloads.
+// A file's hooks join synaps's chain as one hook.Link (Link), so the
+// chain's rules hold for them as for any extension. The package owns the
+// translation and that link; it does not know the agent, plugin
+// discovery or which files are trusted — its caller finds the files and
+// builds the chain. Facts come from ../shared/spec/claude-compat.md
+// (Claude Code 2.1.197) and its captured payloads.
 package claude
 
 import (

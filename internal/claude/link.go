@@ -1,0 +1,221 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
+)
+
+// Link runs one file's Claude command hooks as a link of synaps's hook
+// chain, so that they keep the chain's rules — order, block wins, a
+// modify is judged again by the guards after it, one confirm — beside
+// synaps's own extensions. Each event starts the matching commands, one
+// process each, as Claude Code does.
+type Link struct {
+	// Name is the link's id in the chain, decisions and notices: the
+	// plugin's name, or "claude-settings" for a settings file.
+	Name  string
+	Hooks Hooks
+	// Env is the environment every hook starts from (synaps's scrubbed
+	// one); HookEnv adds Claude's variables.
+	Env        []string
+	ProjectDir string
+	// PluginRoot and PluginData are set for a plugin's hooks.
+	PluginRoot, PluginData string
+	// Session says what payloads carry about the session; nil leaves the
+	// fields empty but for the id.
+	Session func(sessionID string) Session
+	// Notify shows the user what a hook says to the user (systemMessage,
+	// stderr of a non-blocking error); never the model.
+	Notify func(linkID, text string)
+}
+
+// ID implements hook.Link.
+func (l *Link) ID() string { return l.Name }
+
+// InputFault implements hook.Link: a command hook has no input it cannot
+// be sent.
+func (l *Link) InputFault(error) string { return "" }
+
+// Gone implements hook.Link: a command hook starts anew each time.
+func (l *Link) Gone() string { return "" }
+
+// eventFor is the Claude event a synaps hook fires as.
+var eventFor = map[string]string{
+	contract.HookBeforeToolCall:    "PreToolUse",
+	contract.HookAfterToolCall:     "PostToolUse",
+	contract.HookBeforeMessage:     "UserPromptSubmit",
+	contract.HookOnMessageComplete: "Stop",
+	contract.HookOnCompaction:      "PreCompact",
+	contract.HookOnSessionStart:    "SessionStart",
+	contract.HookOnSessionEnd:      "SessionEnd",
+}
+
+// Subscriptions lists the synaps hooks the link needs: those whose Claude
+// event has hooks in the file. Tool hooks subscribe to every tool; the
+// link applies Claude's matchers itself and starts nothing when none
+// matches.
+func (l *Link) Subscriptions() []hook.Subscription {
+	var subs []hook.Subscription
+	for _, spec := range contract.Hooks {
+		if ev := eventFor[spec.Name]; len(l.Hooks.Events[ev]) > 0 || (ev == "PostToolUse" && len(l.Hooks.Events["PostToolUseFailure"]) > 0) {
+			subs = append(subs, hook.Subscription{Hook: spec.Name})
+		}
+	}
+	return subs
+}
+
+// ErrHookFailed wraps how a hook failed (see Outcome.Failed); the chain's
+// failure policy decides what it does.
+var ErrHookFailed = errors.New("Claude hook failed")
+
+// Handle implements hook.Link: it runs the commands whose matchers select
+// the event, in parallel as Claude does, and joins their outcomes (a block
+// wins, then an ask; the first new input; contexts in file order).
+func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Event, _ json.RawMessage) (hook.Result, error) {
+	e := l.event(spec.Name, ev)
+	if e == nil {
+		return hook.Result{Action: contract.ActionContinue}, nil
+	}
+	var handlers []Handler
+	for _, g := range l.Hooks.Events[e.Name] {
+		if e.Selects(g.Matcher) {
+			for _, h := range g.Handlers {
+				if !slices.ContainsFunc(handlers, func(o Handler) bool { return o.Command == h.Command }) {
+					handlers = append(handlers, h) // identical commands run once
+				}
+			}
+		}
+	}
+	if len(handlers) == 0 {
+		return hook.Result{Action: contract.ActionContinue}, nil
+	}
+	payload := e.Payload()
+	env := HookEnv(l.Env, l.ProjectDir, ev.SessionID, l.PluginRoot, l.PluginData, "")
+	outcomes := make([]Outcome, len(handlers))
+	var wg sync.WaitGroup
+	for i, h := range handlers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			timeout := h.Timeout
+			if timeout <= 0 {
+				timeout = DefaultTimeout
+				if e.Name == "UserPromptSubmit" {
+					timeout = PromptTimeout
+				}
+			}
+			run := Exec(ctx, Command{Line: h.Command, Dir: l.ProjectDir, Env: env, Timeout: time.Duration(timeout * float64(time.Second))}, payload)
+			outcomes[i] = Interpret(e, h.Command, run)
+		}()
+	}
+	wg.Wait()
+	return l.join(spec, ev, outcomes)
+}
+
+// event builds the Claude event for a synaps one; nil when the file has
+// no hooks for it.
+func (l *Link) event(hookName string, ev *hook.Event) *Event {
+	name := eventFor[hookName]
+	s := Session{ID: ev.SessionID, Cwd: l.ProjectDir, PermissionMode: "default"}
+	if l.Session != nil {
+		s = l.Session(ev.SessionID)
+	}
+	e := &Event{Name: name, Session: s}
+	switch hookName {
+	case contract.HookBeforeToolCall, contract.HookAfterToolCall:
+		e.ToolName = ClaudeName(ev.ToolRuntimeName)
+		e.ToolInput = ToClaudeInput(ev.ToolRuntimeName, ev.ToolInput, l.ProjectDir)
+		if hookName == contract.HookAfterToolCall {
+			out := ""
+			if ev.ToolOutput != nil {
+				out = *ev.ToolOutput
+			}
+			e.ToolResponse = ToolResponse(ev.ToolRuntimeName, e.ToolInput, out, nil, nil)
+		}
+	case contract.HookBeforeMessage:
+		if ev.Message != nil {
+			e.Prompt = *ev.Message
+		}
+	case contract.HookOnMessageComplete:
+		if ev.Message != nil {
+			e.LastAssistantMessage = *ev.Message
+		}
+	case contract.HookOnSessionStart:
+		e.Source = "startup"
+	case contract.HookOnSessionEnd:
+		e.Reason = "other"
+	case contract.HookOnCompaction:
+		e.Trigger = "manual"
+	}
+	if len(l.Hooks.Events[name]) == 0 {
+		return nil
+	}
+	return e
+}
+
+// join turns the outcomes of one event's hooks into the link's answer.
+func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) (hook.Result, error) {
+	var failed, contexts []string
+	var block, ask *Outcome
+	var input json.RawMessage
+	var output *string
+	for i := range outcomes {
+		o := &outcomes[i]
+		for _, n := range o.Notes {
+			if l.Notify != nil {
+				l.Notify(l.Name, n)
+			}
+		}
+		if o.Failed != "" {
+			failed = append(failed, o.Failed)
+			continue
+		}
+		switch o.Decision {
+		case Block:
+			if block == nil {
+				block = o
+			}
+		case Ask:
+			if ask == nil {
+				ask = o
+			}
+		}
+		if input == nil && len(o.UpdatedInput) > 0 {
+			input = o.UpdatedInput
+		}
+		if output == nil && o.UpdatedOutput != nil {
+			output = o.UpdatedOutput
+		}
+		if o.Context != "" {
+			contexts = append(contexts, o.Context)
+		}
+	}
+	allowed := func(a contract.Action) bool { return slices.Contains(spec.Actions, a) }
+	switch {
+	case block != nil && allowed(contract.ActionBlock):
+		return hook.Result{Action: contract.ActionBlock, Reason: block.Reason}, nil
+	case len(failed) > 0:
+		return hook.Result{}, errors.Join(ErrHookFailed, errors.New(strings.Join(failed, "; ")))
+	case ask != nil && allowed(contract.ActionConfirm):
+		reason := ask.Reason
+		if reason == "" {
+			reason = "a Claude hook asks before " + ClaudeName(ev.ToolRuntimeName) + " runs"
+		}
+		return hook.Result{Action: contract.ActionConfirm, Message: reason}, nil
+	case input != nil && allowed(contract.ActionModify):
+		return hook.Result{Action: contract.ActionModify, Input: FromClaudeInput(ev.ToolRuntimeName, input)}, nil
+	case output != nil && allowed(contract.ActionReplace):
+		return hook.Result{Action: contract.ActionReplace, Output: output}, nil
+	case len(contexts) > 0 && allowed(contract.ActionInject):
+		return hook.Result{Action: contract.ActionInject, Content: strings.Join(contexts, "\n")}, nil
+	}
+	return hook.Result{Action: contract.ActionContinue}, nil
+}
