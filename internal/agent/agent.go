@@ -43,7 +43,9 @@ type Config struct {
 	Confirmer hook.Confirmer
 	// OnEvent receives events in order; nil drops them.
 	OnEvent func(Event)
-	// MaxTurns caps model requests per user message. Default 50.
+	// MaxTurns caps model requests per user message; 0 means no limit
+	// (the default: a long task runs to its end unless the user set a
+	// limit, --max-turns).
 	MaxTurns int
 	// MaxTokens is the reply budget per request. Default 8192.
 	MaxTokens int
@@ -71,9 +73,6 @@ type Agent struct {
 
 // New returns an agent.
 func New(cfg Config) *Agent {
-	if cfg.MaxTurns <= 0 {
-		cfg.MaxTurns = 50
-	}
 	if cfg.MaxTokens <= 0 {
 		cfg.MaxTokens = 8192
 	}
@@ -136,8 +135,18 @@ func (a *Agent) End(ctx context.Context) error {
 }
 
 // ErrTurnLimit ends a turn that made MaxTurns requests without the model
-// stopping.
+// stopping. Send returns it wrapped in a *TurnLimitError.
 var ErrTurnLimit = errors.New("turn limit reached")
+
+// TurnLimitError says that a turn stopped at Config.MaxTurns model
+// requests. The session is consistent: every tool call has its result.
+type TurnLimitError struct{ Requests int }
+
+func (e *TurnLimitError) Error() string {
+	return fmt.Sprintf("stopped after %d model requests", e.Requests)
+}
+
+func (e *TurnLimitError) Unwrap() error { return ErrTurnLimit }
 
 // Send runs one user message to completion: the model answers, its tool
 // calls run, their results go back, until the model stops, the turn limit
@@ -161,7 +170,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 	}
 	userIndex := len(a.cfg.Session.Messages()) - 1
 
-	for turn := 0; turn < a.cfg.MaxTurns; turn++ {
+	for turn := 0; a.cfg.MaxTurns <= 0 || turn < a.cfg.MaxTurns; turn++ {
 		req := a.request(userIndex, inject)
 		// partial is the answer streamed so far: an interrupted turn
 		// keeps it in the session, as the user saw it.
@@ -216,8 +225,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 			return ctx.Err()
 		}
 	}
-	a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("stopped after %d model requests in one turn", a.cfg.MaxTurns)})
-	return ErrTurnLimit
+	return &TurnLimitError{Requests: a.cfg.MaxTurns}
 }
 
 // keepPartial saves the text of an interrupted answer as an assistant

@@ -58,7 +58,8 @@ type Options struct {
 	// Progress hears which extensions are still starting (see
 	// extension.Options.Progress).
 	Progress func(starting []string)
-	// MaxTurns caps model requests per user message (0: default).
+	// MaxTurns caps model requests per user message (--max-turns); 0
+	// means no limit.
 	MaxTurns int
 	// AppendSystemPrompt is added to the end of the system prompt
 	// (--append-system-prompt).
@@ -306,6 +307,16 @@ func (a *App) newAgent() {
 		Provider: a.provider, Model: a.modelID, System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 	})
+}
+
+// Send is Agent.Send; a turn stopped by the user's --max-turns says so,
+// naming the flag.
+func (a *App) Send(ctx context.Context, text string) error {
+	err := a.Agent.Send(ctx, text)
+	if errors.Is(err, agent.ErrTurnLimit) {
+		return fmt.Errorf("%w: the limit set with --max-turns %d", err, a.opts.MaxTurns)
+	}
+	return err
 }
 
 // Reload restarts the extensions: added, removed and edited plugins are

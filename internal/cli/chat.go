@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 )
 
@@ -93,14 +94,19 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 		}
 		// Ctrl-C cancels the turn, not the session.
 		turnCtx, release := claimInterrupt(ctx)
-		err := a.Agent.Send(turnCtx, line)
+		err := a.Send(turnCtx, line)
 		release()
 		r.endText()
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if !errors.Is(err, context.Canceled) {
+			switch {
+			case errors.Is(err, agent.ErrTurnLimit):
+				// The user's own limit, not a failure: the next line
+				// goes on from here.
+				fmt.Fprintf(stdio.Out, "ℹ %v; send another message to go on\n", err)
+			case !errors.Is(err, context.Canceled):
 				fmt.Fprintln(stdio.Out, "error:", err)
 				failed = true
 			}

@@ -24,6 +24,7 @@ const (
 	ExitOK          = 0   // success
 	ExitError       = 1   // the command failed (a model error, a failed check …)
 	ExitUsage       = 2   // the command line was wrong
+	ExitLimit       = 3   // a limit the user set (--max-turns) stopped the run; the session is saved
 	ExitInterrupted = 130 // SIGINT (Ctrl-C) ended the command; 128+2 as shells report it
 )
 
@@ -93,6 +94,7 @@ type globals struct {
 	autoApprove  bool
 	trustProject bool
 	appendSystem string
+	maxTurns     int
 }
 
 func newRoot(stdio Stdio) *cobra.Command {
@@ -109,8 +111,9 @@ prompt and prints the answer (the prompt, or stdin, or both: stdin is then
 attached to the prompt); 'synaps chat' is a line-oriented session for pipes
 and scripts; 'synaps demo' shows everything working offline.
 
-Exit codes: 0 success, 1 error, 2 usage error, 130 interrupted (Ctrl-C;
-the session is saved and can be resumed).`,
+Exit codes: 0 success, 1 error, 2 usage error, 3 a limit you set
+(--max-turns) stopped the run, 130 interrupted (Ctrl-C; the session is
+saved and can be resumed).`,
 		Example: `  synaps                                   start the terminal UI
   synaps demo                              see tools and extensions work, offline
   synaps -p "what does this repo do?"      one prompt, the answer on stdout
@@ -143,6 +146,7 @@ the session is saved and can be resumed).`,
 	pf.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
 	pf.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins for this run without asking")
 	pf.StringVar(&g.appendSystem, "append-system-prompt", "", "add `TEXT` to the end of the system prompt")
+	pf.IntVar(&g.maxTurns, "max-turns", 0, "stop a message's work after `N` model requests (0: no limit)")
 	root.Flags().StringVarP(&prompt, "print", "p", "", "run one `PROMPT`, print the answer and exit; without PROMPT (or with -) it is read from stdin; with both, piped stdin is attached to PROMPT")
 	root.Flags().StringVar(&format, "output-format", "text", "with -p: text, json or stream-json (Claude Code's shapes)")
 	root.Flags().StringVar(&inputFormat, "input-format", "text", "with -p: text, or stream-json (one user message per stdin line, Claude Code's shape)")

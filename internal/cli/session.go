@@ -23,11 +23,14 @@ func (g *globals) appOptions() (app.Options, error) {
 	if g.resume == pickSession {
 		return app.Options{}, usageError{errors.New("--resume without an id opens a picker in the terminal UI only; give the id (synaps sessions list)")}
 	}
+	if g.maxTurns < 0 {
+		return app.Options{}, usageError{fmt.Errorf("--max-turns %d: give a number of model requests of 1 or more, or 0 for no limit", g.maxTurns)}
+	}
 	base, err := baseDir()
 	if err != nil {
 		return app.Options{}, err
 	}
-	o := app.Options{
+	o := app.Options{MaxTurns: g.maxTurns,
 		BaseDir: base, Model: g.model, NoExtensions: g.noExtensions, Continue: g.cont, Resume: g.resume,
 		TrustProject: g.trustProject, Version: Version, AppendSystemPrompt: g.appendSystem,
 	}
@@ -153,7 +156,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 			prompt = p
 		}
 		stream.run = newResultRun(time.Now())
-		sendErr = a.Agent.Send(ctx, prompt)
+		sendErr = a.Send(ctx, prompt)
 		if sendErr != nil && interrupted(ctx) {
 			sendErr = errInterrupted
 		}
@@ -176,6 +179,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 		// The turn stopped where it was; every tool call that ran has its
 		// result in the session (agent.Send keeps it consistent).
 		return exitError{code: ExitInterrupted, msg: fmt.Sprintf("interrupted; the session is saved, resume it with: synaps --resume %s", id)}
+	}
+	if errors.Is(sendErr, agent.ErrTurnLimit) {
+		return exitError{code: ExitLimit, msg: fmt.Sprintf("%v; the session is saved, go on with: synaps -p PROMPT --resume %s (and a higher --max-turns)", sendErr, id)}
 	}
 	if sendErr != nil {
 		return sendErr

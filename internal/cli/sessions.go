@@ -25,9 +25,12 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			infos, err := session.List(base)
+			infos, warnings, err := session.ListWarn(base)
 			if err != nil {
 				return err
+			}
+			for _, w := range warnings {
+				fmt.Fprintln(stdio.Err, "warning: "+w)
 			}
 			if asJSON {
 				if infos == nil {

@@ -96,6 +96,12 @@ type Session struct {
 	messages []llm.Message
 	// used is the usage saved with the messages; guarded by mu.
 	used llm.Usage
+	// baseDir is where the session's index entry goes (see index.go).
+	baseDir string
+	// entry is the session's index entry, kept current on append and
+	// written at Sync and Close when dirty; guarded by mu.
+	entry indexEntry
+	dirty bool
 }
 
 // Create starts a new session. Its file is written with the first record
@@ -110,7 +116,8 @@ func Create(baseDir, model, cwd string) (*Session, error) {
 	now := time.Now()
 	id := NewID(now)
 	h := Record{V: Version, Type: TypeHeader, Time: now.UTC().Format(time.RFC3339Nano), ID: id, Model: model, Cwd: cwd}
-	return &Session{ID: id, Path: filepath.Join(dir, id+".jsonl"), header: &h}, nil
+	return &Session{ID: id, Path: filepath.Join(dir, id+".jsonl"), header: &h, baseDir: baseDir,
+		entry: indexEntry{Info: Info{ID: id, Time: h.Time, Model: model, Cwd: cwd}}}, nil
 }
 
 // Saved reports whether the session has a file: whether it can be
@@ -147,6 +154,7 @@ func CreateCompacted(baseDir, model, cwd, from, summary string) (*Session, error
 	if err != nil {
 		return nil, err
 	}
+	s.entry.Compacted = true
 	if err := s.append(Record{Type: TypeCompaction, From: from, Summary: summary}); err != nil {
 		s.Close()
 		return nil, err
@@ -174,7 +182,8 @@ func Open(baseDir, id string) (*Session, error) {
 			_, _ = f.WriteString("\n")
 		}
 	}
-	s := &Session{ID: id, Path: path, f: f, messages: data.Messages, used: data.Usage, Warnings: data.Warnings()}
+	s := &Session{ID: id, Path: path, f: f, messages: data.Messages, used: data.Usage, Warnings: data.Warnings(),
+		baseDir: baseDir, entry: *entryFromData(id, data), dirty: true}
 	if data.Compaction != nil {
 		s.Summary = data.Compaction.Summary
 	}
@@ -231,6 +240,8 @@ func (s *Session) AppendUsed(m llm.Message, u llm.Usage) error {
 	s.mu.Lock()
 	s.messages = append(s.messages, m)
 	s.used = s.used.Add(u)
+	s.entry.Messages = len(s.messages)
+	s.entry.noteTitle(&m)
 	s.mu.Unlock()
 	return s.write(line)
 }
@@ -282,7 +293,25 @@ func (s *Session) write(line []byte) error {
 	if _, err := s.f.Write(line); err != nil {
 		return fmt.Errorf("writing session %s: %w", s.ID, err)
 	}
+	s.dirty = true
 	return nil
+}
+
+// writeIndex brings the session's index entry up to date with the file,
+// when it has changed. Called with s.mu held and s.f open. The index is a
+// cache: failing to write it costs the next listing a read of the file.
+func (s *Session) writeIndex() {
+	if !s.dirty {
+		return
+	}
+	fi, err := s.f.Stat()
+	if err != nil {
+		return
+	}
+	s.entry.Size, s.entry.ModTime = fi.Size(), fi.ModTime().UnixNano()
+	if writeIndex(s.baseDir, &s.entry) == nil {
+		s.dirty = false
+	}
 }
 
 // Sync makes everything written so far durable; the agent calls it at turn
@@ -293,7 +322,9 @@ func (s *Session) Sync() error {
 	if s.f == nil {
 		return nil
 	}
-	return s.f.Sync()
+	err := s.f.Sync()
+	s.writeIndex()
+	return err
 }
 
 // Messages returns a copy of the conversation so far.
@@ -313,6 +344,7 @@ func (s *Session) Close() error {
 		return nil
 	}
 	err := s.f.Sync()
+	s.writeIndex()
 	if cerr := s.f.Close(); err == nil {
 		err = cerr
 	}
@@ -336,22 +368,38 @@ type Info struct {
 }
 
 // List returns the sessions, newest first. Empty sessions (a header and
-// nothing else) are left out.
+// nothing else) are left out. It reads the session index, not the
+// sessions (see index.go); what it had to rebuild is not said (ListWarn).
 func List(baseDir string) ([]Info, error) {
+	out, _, err := ListWarn(baseDir)
+	return out, err
+}
+
+// ListWarn is List, with warnings about index entries that could not be
+// trusted and were rebuilt from their session files.
+func ListWarn(baseDir string) ([]Info, []string, error) {
 	entries, err := os.ReadDir(Dir(baseDir))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []Info
+	var warnings []string
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
 		if !ok || e.IsDir() {
 			continue
 		}
-		d, err := Read(filepath.Join(Dir(baseDir), e.Name()))
+		fi, err := e.Info()
+		if err != nil {
+			continue // removed since the directory was read
+		}
+		info, listed, warning, err := indexed(baseDir, id, fi)
+		if warning != "" {
+			warnings = append(warnings, warning)
+		}
 		if err != nil && nothingSaved(filepath.Join(Dir(baseDir), e.Name())) {
 			// Killed while its file was being created: not even the
 			// header line was completed, so there is nothing to resume.
@@ -367,19 +415,10 @@ func List(baseDir string) ([]Info, error) {
 			out = append(out, info)
 			continue
 		}
-		if len(d.Messages) == 0 && d.Compaction == nil && d.Skipped == 0 {
+		if !listed {
 			// A launch that sent nothing (older versions wrote a file for
 			// it): nothing to resume, so neither listed nor continued.
 			continue
-		}
-		info := Info{ID: id, Time: d.Header.Time, Model: d.Header.Model, Cwd: d.Header.Cwd, Messages: len(d.Messages), Damaged: d.Skipped}
-		for _, m := range d.Messages {
-			if m.Role == llm.RoleUser {
-				if t := firstText(m); t != "" {
-					info.Title = oneLine(t, 60)
-					break
-				}
-			}
 		}
 		out = append(out, info)
 	}
@@ -393,7 +432,7 @@ func List(baseDir string) ([]Info, error) {
 		}
 		return out[i].ID > out[j].ID
 	})
-	return out, nil
+	return out, warnings, nil
 }
 
 // Latest returns the id of the newest session, or "" when there is none.

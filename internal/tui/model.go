@@ -706,7 +706,7 @@ func (m *model) startTurn(text string) tea.Cmd {
 		m.shellContext = nil
 	}
 	return m.work("thinking", func(ctx context.Context) workDoneMsg {
-		return workDoneMsg{err: m.app.Agent.Send(ctx, text)}
+		return workDoneMsg{err: m.app.Send(ctx, text)}
 	})
 }
 
