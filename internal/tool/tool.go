@@ -32,6 +32,17 @@ type Result struct {
 	// Diff is what the call changed in a file, for people only (see
 	// Diff); nil when it changed none.
 	Diff *Diff
+	// Images are pictures the tool returned (an MCP tool's image
+	// content); they reach the model as image blocks of the result.
+	Images []Image
+}
+
+// Image is one picture of a tool result.
+type Image struct {
+	// MediaType is its MIME type, e.g. "image/png".
+	MediaType string
+	// Data is the picture, base64-encoded.
+	Data string
 }
 
 // Tool is anything the model can call.

@@ -1,0 +1,283 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/synaps-cli/synaps/internal/tool"
+)
+
+// waitFor is how long a test waits for a condition before failing: long,
+// because the machine is shared; a passing test never waits it out.
+const waitFor = 30 * time.Second
+
+// testServer configures the test binary as a stdio server.
+func testServer(t testing.TB, name, mode string, env map[string]string) Server {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := map[string]string{testServerEnv: mode}
+	for k, v := range env {
+		e[k] = v
+	}
+	return Server{Name: name, Type: TransportStdio, Command: exe, Env: e, Source: Source{Kind: "test", File: "test.json"}}
+}
+
+// fakeEnv is synaps's environment in the tests: a secret the servers
+// must never see, and the PATH they need.
+func fakeEnv(k string) string {
+	switch k {
+	case "SYNAPS_TEST_SECRET":
+		return "s3cret"
+	case "PATH", "HOME":
+		return os.Getenv(k)
+	}
+	return ""
+}
+
+func start(t testing.TB, o Options, servers ...Server) (*Manager, *tool.Registry) {
+	t.Helper()
+	reg := tool.NewRegistry()
+	o.Registry = reg
+	if o.Getenv == nil {
+		o.Getenv = fakeEnv
+	}
+	m := NewManager(o)
+	t.Cleanup(func() { m.Close() })
+	m.Start(&Config{Servers: servers})
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	if err := m.Wait(ctx); err != nil {
+		t.Fatalf("servers not ready: %v", err)
+	}
+	return m, reg
+}
+
+func run(t testing.TB, reg *tool.Registry, name, input string) tool.Result {
+	t.Helper()
+	tl, _, ok := reg.Lookup(name)
+	if !ok {
+		t.Fatalf("no tool %s; the registry has %v", name, reg.Names())
+	}
+	res, err := tl.Run(context.Background(), json.RawMessage(input))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func statusOf(t testing.TB, m *Manager, name string) Status {
+	t.Helper()
+	for _, st := range m.Statuses() {
+		if st.Name == name {
+			return st
+		}
+	}
+	t.Fatalf("no server %s", name)
+	return Status{}
+}
+
+func TestStdioServer(t *testing.T) {
+	m, reg := start(t, Options{}, testServer(t, "t", "ok", map[string]string{"GIVEN": "${SYNAPS_TEST_SECRET}"}))
+	st := statusOf(t, m, "t")
+	if st.State != StateReady {
+		t.Fatalf("state %s (%s), want ready", st.State, st.Err)
+	}
+	want := []string{"mcp__t__add_tool", "mcp__t__echo", "mcp__t__env", "mcp__t__fail", "mcp__t__image", "mcp__t__slow", "mcp__t__structured"}
+	if d := cmp.Diff(want, st.Tools); d != "" {
+		t.Errorf("tools (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(want, reg.Names()); d != "" {
+		t.Errorf("registry (-want +got):\n%s", d)
+	}
+	_, spec, _ := reg.Lookup("mcp__t__echo")
+	if spec.Source != "mcp:t" || !strings.Contains(string(spec.InputSchema), `"text"`) {
+		t.Errorf("echo spec %+v: want source mcp:t and the server's schema", spec)
+	}
+
+	tests := []struct {
+		tool, input string
+		want        tool.Result
+	}{
+		{"mcp__t__echo", `{"text":"hi"}`, tool.Result{Output: "echo: hi"}},
+		{"mcp__t__image", `{}`, tool.Result{Output: "a tiny image", Images: []tool.Image{{MediaType: "image/png", Data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}}}},
+		{"mcp__t__structured", `{}`, tool.Result{Output: `{"temperature":21}`}},
+		{"mcp__t__fail", `{}`, tool.Result{Output: "it failed", IsError: true}},
+		// Secrets in synaps's environment stay there ...
+		{"mcp__t__env", `{"name":"SYNAPS_TEST_SECRET"}`, tool.Result{Output: "(unset)"}},
+		// ... unless the config's env names them.
+		{"mcp__t__env", `{"name":"GIVEN"}`, tool.Result{Output: "s3cret"}},
+		{"mcp__t__env", `{"name":"PATH"}`, tool.Result{Output: os.Getenv("PATH")}},
+	}
+	for _, tt := range tests {
+		got := run(t, reg, tt.tool, tt.input)
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%s %s (-want +got):\n%s", tt.tool, tt.input, d)
+		}
+	}
+
+	t.Run("unknown tool", func(t *testing.T) {
+		m.mu.Lock()
+		s := m.servers[0]
+		m.mu.Unlock()
+		res, err := (&mcpTool{s: s, remote: "no-such-tool"}).Run(context.Background(), nil)
+		if err != nil || !res.IsError || !strings.Contains(res.Output, "no-such-tool") {
+			t.Errorf("got %+v, %v; want a tool error naming the tool", res, err)
+		}
+	})
+
+	t.Run("list_changed", func(t *testing.T) {
+		if res := run(t, reg, "mcp__t__add_tool", `{}`); res.Output != "added" {
+			t.Fatalf("add_tool: %+v", res)
+		}
+		eventually(t, "mcp__t__late is registered", func() bool { _, _, ok := reg.Lookup("mcp__t__late"); return ok })
+		if res := run(t, reg, "mcp__t__late", `{}`); res.Output != "late" {
+			t.Errorf("late: %+v", res)
+		}
+	})
+}
+
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %s: not yet %s", waitFor, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestCloseEndsTheProcess(t *testing.T) {
+	m, reg := start(t, Options{}, testServer(t, "t", "ok", nil))
+	if m.TerminateDuration() != time.Second {
+		t.Errorf("TerminateDuration = %s, want 1s (the SDK's 5 s default makes exits wait)", m.TerminateDuration())
+	}
+	m.mu.Lock()
+	p := m.servers[0].proc
+	m.mu.Unlock()
+	if p == nil {
+		t.Fatal("no process recorded for a stdio server")
+	}
+	if err := m.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if err := syscall.Kill(p.pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("server process %d after Close: kill -0 says %v, want no such process", p.pid, err)
+	}
+	if n := len(reg.Names()); n != 0 {
+		t.Errorf("%d tools left in the registry after Close", n)
+	}
+	if st := statusOf(t, m, "t"); st.State != StateClosed {
+		t.Errorf("state %s after Close", st.State)
+	}
+}
+
+func TestFailedServers(t *testing.T) {
+	missing := Server{Name: "missing", Type: TransportStdio, Command: "no-such-mcp-server-xyz", Source: Source{File: "/cfg/.mcp.json"}}
+	unset := testServer(t, "unset", "ok", map[string]string{"KEY": "${NOT_SET_ANYWHERE}"})
+	unset.Source.File, unset.Line = "/cfg/mcp.json", 7
+	bad := Server{Name: "bad", Err: errors.New("/cfg/x.json:2: server \"bad\": has both command and url")}
+	m, reg := start(t, Options{}, testServer(t, "crash", "crash", nil), missing, unset, bad, Server{Name: "off", Command: "x", Disabled: true})
+	tests := []struct {
+		name  string
+		state State
+		err   string
+	}{
+		{"crash", StateFailed, ""},
+		{"missing", StateFailed, `cannot start "no-such-mcp-server-xyz"`},
+		{"unset", StateFailed, `server "unset" (/cfg/mcp.json:7): env.KEY: ${NOT_SET_ANYWHERE} is not set`},
+		{"bad", StateFailed, "has both command and url"},
+		{"off", StateDisabled, ""},
+	}
+	for _, tt := range tests {
+		st := statusOf(t, m, tt.name)
+		if st.State != tt.state || !strings.Contains(st.Err, tt.err) {
+			t.Errorf("%s: state %s, error %q; want %s with %q", tt.name, st.State, st.Err, tt.state, tt.err)
+		}
+	}
+	st := statusOf(t, m, "crash")
+	if d := cmp.Diff([]string{"starting the test server", "fatal: cannot open the database: permission denied"}, st.Stderr); d != "" {
+		t.Errorf("crash stderr tail (-want +got):\n%s", d)
+	}
+	if n := len(reg.Names()); n != 0 {
+		t.Errorf("failed servers registered %v", reg.Names())
+	}
+}
+
+func TestCallTimeout(t *testing.T) {
+	sv := testServer(t, "t", "ok", nil)
+	sv.ToolTimeoutSec = 0.2
+	_, reg := start(t, Options{}, sv)
+	res := run(t, reg, "mcp__t__slow", `{}`)
+	if !res.IsError || !strings.Contains(res.Output, "did not answer within 200ms") {
+		t.Errorf("got %+v, want a tool error saying the call timed out", res)
+	}
+	// The server is still usable after a timed-out call.
+	if res := run(t, reg, "mcp__t__echo", `{"text":"x"}`); res.Output != "echo: x" {
+		t.Errorf("echo after a timeout: %+v", res)
+	}
+}
+
+func TestOutputIsCapped(t *testing.T) {
+	_, reg := start(t, Options{MaxOutput: 100}, testServer(t, "t", "ok", nil))
+	res := run(t, reg, "mcp__t__echo", `{"text":"`+strings.Repeat("a", 5000)+`"}`)
+	if len(res.Output) > 100+tool.OutputNoteSlack || !strings.Contains(res.Output, "bytes truncated") {
+		t.Errorf("output of %d bytes, want it cut to 100 with a note", len(res.Output))
+	}
+}
+
+// TestHTTPServers runs the Go test server over streamable HTTP and SSE on
+// loopback, with a header whose value comes from the environment.
+func TestHTTPServers(t *testing.T) {
+	var mu sync.Mutex
+	var auth []string
+	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return newTestServer() }, nil)
+	sseHandler := sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return newTestServer() }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth = append(auth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		if strings.HasPrefix(r.URL.Path, "/sse") {
+			sseHandler.ServeHTTP(w, r)
+			return
+		}
+		mcpHandler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	headers := map[string]string{"Authorization": "Bearer ${SYNAPS_TEST_SECRET}"}
+	m, reg := start(t, Options{},
+		Server{Name: "h", Type: TransportHTTP, URL: srv.URL + "/mcp", Headers: headers},
+		Server{Name: "s", Type: TransportSSE, URL: srv.URL + "/sse", Headers: headers},
+	)
+	for _, name := range []string{"h", "s"} {
+		if st := statusOf(t, m, name); st.State != StateReady {
+			t.Fatalf("%s: %s %s", name, st.State, st.Err)
+		}
+		if res := run(t, reg, "mcp__"+name+"__echo", `{"text":"over http"}`); res.Output != "echo: over http" {
+			t.Errorf("%s echo: %+v", name, res)
+		}
+	}
+	m.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	for _, a := range auth {
+		if a != "Bearer s3cret" {
+			t.Fatalf("a request came with Authorization %q, want the configured header", a)
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/synaps-cli/synaps/internal/lifeline"
+)
+
+// transport builds the SDK transport of an expanded server config.
+func (s *server) transport(c Server) (sdk.Transport, error) {
+	switch c.Type {
+	case TransportStdio:
+		path, err := exec.LookPath(c.Command)
+		if err != nil {
+			return nil, fmt.Errorf("cannot start %q: %w; install it or give its full path in \"command\" (%s)", c.Command, err, c.Source.File)
+		}
+		dir := c.Cwd
+		if dir == "" {
+			dir = s.m.opts.WorkDir
+		} else if !filepath.IsAbs(dir) && s.m.opts.WorkDir != "" {
+			dir = filepath.Join(s.m.opts.WorkDir, dir)
+		}
+		cmd := exec.Command(path, c.Args...)
+		cmd.Args[0] = c.Command
+		cmd.Dir = dir
+		cmd.Env = serverEnv(s.m.opts.Getenv, c.Env)
+		cmd.Stderr = &s.stderr
+		cmd.SysProcAttr = sysProcAttr()
+		// A grandchild holding stderr open must not hold up Wait.
+		cmd.WaitDelay = s.m.term
+		return &stdioTransport{s: s, inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: s.m.term}}, nil
+	case TransportHTTP, TransportSSE:
+		client := &http.Client{Transport: headerTransport{base: http.DefaultTransport, headers: c.Headers}}
+		if c.Type == TransportSSE {
+			return sseTransport{ctx: s.m.ctx, inner: &sdk.SSEClientTransport{Endpoint: c.URL, HTTPClient: client}}, nil
+		}
+		return &sdk.StreamableClientTransport{Endpoint: c.URL, HTTPClient: client}, nil
+	}
+	return nil, fmt.Errorf("unknown transport %q", c.Type)
+}
+
+// stdioTransport is the SDK's command transport that also announces the
+// server's process group to the lifeline, so the server dies with synaps.
+type stdioTransport struct {
+	s     *server
+	inner *sdk.CommandTransport
+}
+
+func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start %s: %w", t.inner.Command.Path, err)
+	}
+	pid := t.inner.Command.Process.Pid
+	p := &proc{pid: pid, unguard: lifeline.Guard(pid)}
+	t.s.mu.Lock()
+	t.s.proc = p
+	t.s.mu.Unlock()
+	return conn, nil
+}
+
+// sseTransport opens the SSE stream with the manager's context: the SDK
+// ties the stream to the context Connect gets, and the start timeout's
+// context ends as soon as the server is ready.
+type sseTransport struct {
+	ctx   context.Context
+	inner *sdk.SSEClientTransport
+}
+
+func (t sseTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	// The stream lives as long as the manager; until it is open, the
+	// start timeout (ctx) bounds it too.
+	lctx, cancel := context.WithCancel(t.ctx)
+	stop := context.AfterFunc(ctx, cancel)
+	conn, err := t.inner.Connect(lctx)
+	if !stop() || err != nil {
+		cancel()
+		if err == nil {
+			conn.Close()
+			err = ctx.Err()
+		}
+		return nil, err
+	}
+	return conn, nil
+}
+
+// proc is a started stdio server's process group.
+type proc struct {
+	pid     int
+	unguard func()
+}
+
+// killLeftovers SIGKILLs what is left of a stdio server's process group
+// (npx's node child, say) once the server itself has been stopped.
+func (s *server) killLeftovers() {
+	s.mu.Lock()
+	p := s.proc
+	s.proc = nil
+	s.mu.Unlock()
+	if p == nil {
+		return
+	}
+	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	p.unguard()
+}
+
+// headerTransport adds a server's configured headers to every request.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range h.headers {
+			r.Header.Set(k, v)
+		}
+	}
+	return h.base.RoundTrip(r)
+}
+
+// tail keeps the last stderrLines lines written to it.
+type tail struct {
+	mu sync.Mutex
+	// buf holds kept lines; part the unfinished last line. Guarded by mu.
+	buf  []string
+	part string
+}
+
+const stderrLines = 20
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.part + string(p)
+	lines := strings.Split(s, "\n")
+	t.part = lines[len(lines)-1]
+	if len(t.part) > 4096 {
+		t.part = t.part[len(t.part)-4096:]
+	}
+	for _, l := range lines[:len(lines)-1] {
+		t.buf = append(t.buf, strings.TrimRight(l, "\r"))
+	}
+	if len(t.buf) > stderrLines {
+		t.buf = append([]string(nil), t.buf[len(t.buf)-stderrLines:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) lines() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := append([]string(nil), t.buf...)
+	if t.part != "" {
+		out = append(out, t.part)
+	}
+	return out
+}
