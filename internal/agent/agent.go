@@ -362,7 +362,11 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 			call.ReplacedBy = d.ReplacedBy
 		}
 	}
-	return finish(res.Output, res.IsError)
+	b := finish(res.Output, res.IsError)
+	for _, im := range res.Images() {
+		b.Images = append(b.Images, llm.Image{MediaType: im.MediaType, Data: im.Data})
+	}
+	return b
 }
 
 // capped bounds what a tool result says, whoever wrote it (the tool, a
@@ -401,4 +405,20 @@ func (t timedConfirmer) Confirm(ctx context.Context, tool string, msgs []hook.Co
 	start := t.now()
 	defer func() { *t.waited += t.now().Sub(start) }()
 	return t.Confirmer.Confirm(ctx, tool, msgs)
+}
+
+// CallTool runs one tool call outside a model turn, exactly as a model's
+// call runs (input gate, before_tool_call, the tool, after_tool_call), and
+// returns what the model would get. `synaps mcp serve` uses it, so a
+// guard protects an MCP client's calls too. It needs no provider.
+func (a *Agent) CallTool(ctx context.Context, id, name string, input json.RawMessage) tool.Result {
+	b := a.runTool(ctx, llm.Block{Type: llm.BlockToolUse, ID: id, Name: name, Input: input})
+	res := tool.Result{Output: b.Content, IsError: b.IsError}
+	for _, im := range b.Images {
+		if res.Media == nil {
+			res.Media = &tool.Media{}
+		}
+		res.Media.Images = append(res.Media.Images, tool.Image{MediaType: im.MediaType, Data: im.Data})
+	}
+	return res
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/skill"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -64,6 +65,8 @@ type Options struct {
 	// AppendSystemPrompt is added to the end of the system prompt
 	// (--append-system-prompt).
 	AppendSystemPrompt string
+	// NoMCP starts no MCP server.
+	NoMCP bool
 }
 
 // App is an open session with everything it needs.
@@ -71,11 +74,14 @@ type App struct {
 	BaseDir, WorkDir string
 	Config           *config.File
 	Host             *extension.Host // nil with --no-extensions
-	Tools            *tool.Registry
-	Skills           []skill.Skill
-	Session          *session.Session
-	Agent            *agent.Agent // nil while there is no model (NoModelOK)
-	Model            string
+	// MCP runs the configured MCP servers; nil when none is configured
+	// or with NoMCP.
+	MCP     *mcp.Manager
+	Tools   *tool.Registry
+	Skills  []skill.Skill
+	Session *session.Session
+	Agent   *agent.Agent // nil while there is no model (NoModelOK)
+	Model   string
 	// ModelErr says why there is no model (NoModelOK): what to configure.
 	ModelErr error
 	// Notes are things the user should see at start (skills that failed
@@ -133,6 +139,11 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	if err := a.openSkills(); err != nil {
 		return nil, err
 	}
+	// MCP servers start first and in the background, so they connect
+	// while the extensions start; nothing here waits for them.
+	if !o.NoMCP {
+		a.startMCP()
+	}
 	if !o.NoExtensions {
 		a.Host = extension.NewHost(extension.Options{
 			BaseDir: base, ProjectDir: work, TrustProject: o.TrustProject, Config: cfg,
@@ -147,6 +158,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 			Progress: o.Progress,
 		})
 		if err := a.Host.Start(ctx); err != nil {
+			if a.MCP != nil {
+				a.MCP.Close()
+			}
 			return nil, err
 		}
 		// Nothing fails silently: a plugins directory or a plugin that

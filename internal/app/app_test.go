@@ -15,11 +15,13 @@ import (
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 	"github.com/synaps-cli/synaps/internal/session"
 )
 
 func TestMain(m *testing.M) {
 	exttest.Main()
+	mcptest.Main()
 	goleak.VerifyTestMain(m)
 }
 

@@ -75,11 +75,21 @@ func (a *App) Close(ctx context.Context) error {
 		say(fmt.Sprintf("on_session_end hooks did not finish within %s; stopped waiting for them", hookBudget))
 	}
 	hcancel()
+	// MCP servers stop while the extensions do: each step of a stdio
+	// server's stop is mcp.DefaultTerminateDuration.
+	mcpDone := make(chan struct{})
+	go func() {
+		defer close(mcpDone)
+		if a.MCP != nil {
+			a.MCP.Close()
+		}
+	}()
 	if a.Host != nil {
 		sctx, scancel := context.WithTimeout(ctx, stopBudget)
 		a.Host.ShutdownContext(sctx)
 		scancel()
 	}
+	<-mcpDone
 	notice.Stop()
 	if signalled.Load() {
 		say("stopped waiting for extensions (signal): those still running were killed")

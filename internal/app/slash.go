@@ -25,6 +25,7 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/extensions reload", "restart every extension, picking up added, removed and edited plugins"},
 	{"/extensions enable ID", "enable a plugin (saved) and reload"},
 	{"/extensions disable ID", "disable a plugin (saved) and reload"},
+	{"/mcp", "list MCP servers with state, tools and the file each came from"},
 	{"/model [NAME]", "list the models available, or switch to NAME for the rest of the session"},
 	{"/cost", "show the session's token usage"},
 	{"/compact", "summarise the conversation into a new session"},
@@ -70,6 +71,8 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		return SlashResult{Output: b.String()}, nil
 	case "/extensions", "/ext":
 		return a.slashExtensions(ctx, f[1:])
+	case "/mcp":
+		return SlashResult{Output: a.formatMCP()}, nil
 	case "/model":
 		if len(f) == 1 {
 			return SlashResult{Output: a.formatModels(ctx)}, nil

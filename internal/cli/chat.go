@@ -57,6 +57,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdio.Out, "ℹ "+n)
 	}
+	a.WaitMCP(ctx)
 	if n := app.UntrustedCount(a.Statuses()); n > 0 {
 		fmt.Fprintf(stdio.Out, "ℹ this project has %d plugin(s) in .synaps/plugins that are not loaded; run `synaps trust` to trust the project\n", n)
 	}

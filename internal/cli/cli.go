@@ -167,6 +167,7 @@ saved and can be resumed).`,
 		newExtensionsCmd(stdio),
 		newSessionsCmd(g, stdio),
 		newTrustCmd(stdio),
+		newMCPCmd(g, stdio),
 		newExtensionProcessCmd(),
 	)
 	registerCompletions(root)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 )
 
 // The command line is tested end to end with testscript: each
@@ -45,6 +46,8 @@ func TestMain(m *testing.M) {
 		// The Go fake extension: a plugin whose command is
 		// fake-extension behaves as the fake.json in its root says.
 		"fake-extension": func() { os.Exit(exttest.Run()) },
+		// A Go MCP server over stdio (mcptest.NewServer's tools).
+		"mcp-test-server": func() { os.Exit(mcptest.Run("ok")) },
 	})
 }
 

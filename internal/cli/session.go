@@ -137,6 +137,10 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
+	// A headless run has one shot at the prompt: the model's first
+	// request sees every MCP server that could start (a failed one is a
+	// notice on stderr, from OnEvent).
+	a.WaitMCP(ctx)
 	id := a.Session.ID
 	stream.session, stream.model = id, a.Model
 	if format == "stream-json" {

@@ -48,6 +48,9 @@ type Block struct {
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+	// Images are pictures a tool_result carries besides its text (an MCP
+	// tool's image content).
+	Images []Image `json:"images,omitempty"`
 
 	// Thinking and Signature describe a thinking block. Anthropic verifies
 	// the signature when the block is sent back, so both are kept verbatim.
@@ -56,6 +59,12 @@ type Block struct {
 
 	// Data is the opaque payload of a redacted_thinking block.
 	Data string `json:"data,omitempty"`
+}
+
+// Image is a base64-encoded picture.
+type Image struct {
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 // Message is one turn of the conversation.

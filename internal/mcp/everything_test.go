@@ -114,8 +114,8 @@ func TestEverything(t *testing.T) {
 				t.Errorf("get-sum: %+v", res)
 			}
 			res := run(t, reg, "mcp__everything__get-tiny-image", `{}`)
-			if res.IsError || len(res.Images) != 1 || res.Images[0].MediaType != "image/png" || res.Images[0].Data == "" {
-				t.Errorf("get-tiny-image: %d images %+v, output %q; want one png", len(res.Images), res.Images, res.Output)
+			if ims := res.Images(); res.IsError || len(ims) != 1 || ims[0].MediaType != "image/png" || ims[0].Data == "" {
+				t.Errorf("get-tiny-image: %d images %+v, output %q; want one png", len(ims), ims, res.Output)
 			}
 			// An unknown tool is the server's error, a tool error for the
 			// model.

@@ -1,89 +1,18 @@
 package mcp
 
 import (
-	"context"
-	"encoding/base64"
-	"fmt"
-	"os"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
+
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 )
 
-// testServerEnv makes the test binary an MCP server over stdio (see
-// runTestServer) instead of running tests: the Go test server the
-// client tests and benchmarks start.
-const testServerEnv = "SYNAPS_MCP_TEST_SERVER"
+// testServerEnv makes the test binary the Go test server (mcptest.Run)
+// instead of running tests.
+const testServerEnv = mcptest.Env
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(testServerEnv); mode != "" {
-		os.Exit(runTestServer(mode))
-	}
+	mcptest.Main()
 	goleak.VerifyTestMain(m)
-}
-
-// tinyPNG is a 1×1 PNG.
-var tinyPNG, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
-
-type echoIn struct {
-	Text string `json:"text" jsonschema:"the text to echo"`
-}
-
-type envIn struct {
-	Name string `json:"name"`
-}
-
-// newTestServer is the Go test server's tool set.
-func newTestServer() *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "synaps-test", Version: "1"}, nil)
-	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echoes text."}, func(_ context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + in.Text}}}, nil, nil
-	})
-	sdk.AddTool(s, &sdk.Tool{Name: "env", Description: "Says an environment variable."}, func(_ context.Context, _ *sdk.CallToolRequest, in envIn) (*sdk.CallToolResult, any, error) {
-		v, ok := os.LookupEnv(in.Name)
-		if !ok {
-			v = "(unset)"
-		}
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: v}}}, nil, nil
-	})
-	sdk.AddTool(s, &sdk.Tool{Name: "image", Description: "A tiny image."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-		return &sdk.CallToolResult{Content: []sdk.Content{
-			&sdk.TextContent{Text: "a tiny image"},
-			&sdk.ImageContent{MIMEType: "image/png", Data: tinyPNG},
-		}}, nil, nil
-	})
-	sdk.AddTool(s, &sdk.Tool{Name: "structured", Description: "Structured output."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, map[string]any, error) {
-		return nil, map[string]any{"temperature": 21}, nil
-	})
-	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always an error."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "it failed"}}}, nil, nil
-	})
-	sdk.AddTool(s, &sdk.Tool{Name: "slow", Description: "Answers when cancelled."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
-		<-ctx.Done()
-		return nil, nil, ctx.Err()
-	})
-	sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds the tool late."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-		sdk.AddTool(s, &sdk.Tool{Name: "late", Description: "Added by add_tool."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "late"}}}, nil, nil
-		})
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "added"}}}, nil, nil
-	})
-	return s
-}
-
-// runTestServer serves the test tools over stdio. Modes: "ok"; "crash"
-// writes to stderr and exits 1 before speaking.
-func runTestServer(mode string) int {
-	switch mode {
-	case "crash":
-		fmt.Fprintln(os.Stderr, "starting the test server")
-		fmt.Fprintln(os.Stderr, "fatal: cannot open the database: permission denied")
-		return 1
-	}
-	if err := newTestServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return 0
 }

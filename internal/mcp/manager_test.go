@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -114,7 +115,7 @@ func TestStdioServer(t *testing.T) {
 		want        tool.Result
 	}{
 		{"mcp__t__echo", `{"text":"hi"}`, tool.Result{Output: "echo: hi"}},
-		{"mcp__t__image", `{}`, tool.Result{Output: "a tiny image", Images: []tool.Image{{MediaType: "image/png", Data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}}}},
+		{"mcp__t__image", `{}`, tool.Result{Output: "a tiny image", Media: &tool.Media{Images: []tool.Image{{MediaType: "image/png", Data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}}}}},
 		{"mcp__t__structured", `{}`, tool.Result{Output: `{"temperature":21}`}},
 		{"mcp__t__fail", `{}`, tool.Result{Output: "it failed", IsError: true}},
 		// Secrets in synaps's environment stay there ...
@@ -246,8 +247,8 @@ func TestOutputIsCapped(t *testing.T) {
 func TestHTTPServers(t *testing.T) {
 	var mu sync.Mutex
 	var auth []string
-	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return newTestServer() }, nil)
-	sseHandler := sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return newTestServer() }, nil)
+	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcptest.NewServer() }, nil)
+	sseHandler := sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return mcptest.NewServer() }, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		auth = append(auth, r.Header.Get("Authorization"))

@@ -53,7 +53,11 @@ func toResult(r *sdk.CallToolResult, maxOutput int) tool.Result {
 	if text == "" && len(images) == 0 && !r.IsError {
 		text = "(no output)"
 	}
-	return tool.Result{Output: tool.CapOutput(text, maxOutput), IsError: r.IsError, Images: images}
+	res := tool.Result{Output: tool.CapOutput(text, maxOutput), IsError: r.IsError}
+	if len(images) > 0 {
+		res.Media = &tool.Media{Images: images}
+	}
+	return res
 }
 
 func resourceLinkText(c *sdk.ResourceLink) string {

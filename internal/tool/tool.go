@@ -32,9 +32,23 @@ type Result struct {
 	// Diff is what the call changed in a file, for people only (see
 	// Diff); nil when it changed none.
 	Diff *Diff
-	// Images are pictures the tool returned (an MCP tool's image
-	// content); they reach the model as image blocks of the result.
+	// Media is what the result carries besides text (an MCP tool's
+	// images, which reach the model as image blocks); nil for most tools.
+	// A pointer, so that Result stays comparable.
+	Media *Media
+}
+
+// Media is the non-text part of a result.
+type Media struct {
 	Images []Image
+}
+
+// Images are the result's pictures, if any.
+func (r Result) Images() []Image {
+	if r.Media == nil {
+		return nil
+	}
+	return r.Media.Images
 }
 
 // Image is one picture of a tool result.

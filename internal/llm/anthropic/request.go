@@ -33,11 +33,26 @@ type contentBlock struct {
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
 	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   string          `json:"content,omitempty"`
-	IsError   bool            `json:"is_error,omitempty"`
-	Thinking  *string         `json:"thinking,omitempty"`
-	Signature *string         `json:"signature,omitempty"`
-	Data      string          `json:"data,omitempty"`
+	// Content is a tool result's text, or (with images) its list of
+	// text and image blocks.
+	Content   any     `json:"content,omitempty"`
+	IsError   bool    `json:"is_error,omitempty"`
+	Thinking  *string `json:"thinking,omitempty"`
+	Signature *string `json:"signature,omitempty"`
+	Data      string  `json:"data,omitempty"`
+}
+
+// resultPart is a text or image block inside a tool_result.
+type resultPart struct {
+	Type   string       `json:"type"`
+	Text   string       `json:"text,omitempty"`
+	Source *imageSource `json:"source,omitempty"`
+}
+
+type imageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 type tool struct {
@@ -107,7 +122,21 @@ func encodeBlock(b *llm.Block) (contentBlock, bool) {
 		}
 		return contentBlock{Type: b.Type, ID: b.ID, Name: b.Name, Input: input}, true
 	case llm.BlockToolResult:
-		return contentBlock{Type: b.Type, ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError}, true
+		cb := contentBlock{Type: b.Type, ToolUseID: b.ToolUseID, IsError: b.IsError}
+		if b.Content != "" {
+			cb.Content = b.Content
+		}
+		if len(b.Images) > 0 {
+			parts := make([]resultPart, 0, len(b.Images)+1)
+			if b.Content != "" {
+				parts = append(parts, resultPart{Type: "text", Text: b.Content})
+			}
+			for _, im := range b.Images {
+				parts = append(parts, resultPart{Type: "image", Source: &imageSource{Type: "base64", MediaType: im.MediaType, Data: im.Data}})
+			}
+			cb.Content = parts
+		}
+		return cb, true
 	case llm.BlockThinking:
 		return contentBlock{Type: b.Type, Thinking: &b.Thinking, Signature: &b.Signature}, b.Signature != ""
 	case llm.BlockRedactedThinking:

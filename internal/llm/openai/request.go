@@ -113,6 +113,10 @@ func appendMessage(out []message, m *llm.Message) []message {
 			if b.IsError {
 				content = "Error: " + content
 			}
+			if n := len(b.Images); n > 0 {
+				// Chat-completions tool messages carry text only.
+				content += fmt.Sprintf("\n[the tool returned %d image(s); this API takes no images in tool results]", n)
+			}
 			out = append(out, message{Role: "tool", Content: &content, ToolCallID: b.ToolUseID})
 		}
 		// Thinking is never sent to OpenAI-compatible servers.

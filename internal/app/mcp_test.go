@@ -1,0 +1,351 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/mcp"
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
+)
+
+// toolModel is a loopback Anthropic endpoint that answers request i with
+// a call of calls[i] (name and JSON input), then with text, and keeps
+// every request body.
+type toolModel struct {
+	*httptest.Server
+	mu     sync.Mutex
+	bodies [][]byte
+}
+
+type call struct{ name, input string }
+
+func newToolModel(t *testing.T, calls ...call) *toolModel {
+	m := &toolModel{}
+	m.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		m.mu.Lock()
+		i := len(m.bodies)
+		m.bodies = append(m.bodies, body)
+		m.mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		ev := func(name, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data) }
+		ev("message_start", `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"claude-test","usage":{"input_tokens":1,"output_tokens":1}}}`)
+		if i < len(calls) {
+			c := calls[i]
+			ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"call_%d","name":%q,"input":{}}}`, i, c.name))
+			in, _ := json.Marshal(c.input)
+			ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":%s}}`, in))
+			ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+			ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":1}}`)
+		} else {
+			ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+			ev("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"done"}}`)
+			ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+			ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}`)
+		}
+		ev("message_stop", `{"type":"message_stop"}`)
+	}))
+	t.Cleanup(m.Close)
+	return m
+}
+
+// results are the tool_result blocks of the last request, as sent.
+func (m *toolModel) results(t *testing.T) []json.RawMessage {
+	t.Helper()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var req struct {
+		Messages []struct {
+			Content []json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(m.bodies[len(m.bodies)-1], &req); err != nil {
+		t.Fatal(err)
+	}
+	var out []json.RawMessage
+	for _, msg := range req.Messages {
+		for _, b := range msg.Content {
+			if strings.Contains(string(b), `"type":"tool_result"`) {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+type toolResult struct {
+	IsError bool `json:"is_error"`
+	Content any  `json:"content"`
+}
+
+func decodeResult(t *testing.T, raw json.RawMessage) toolResult {
+	t.Helper()
+	var r toolResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// everything finds the reference server as internal/mcp's tests do, or
+// skips.
+func everything(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("SYNAPS_MCP_EVERYTHING"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("mcp-server-everything"); err == nil {
+		return p
+	}
+	if _, err := exec.LookPath("node"); err == nil {
+		p, _ := filepath.Abs("../../.ci/npm/node_modules/.bin/mcp-server-everything")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skip("@modelcontextprotocol/server-everything is not installed: run .ci/run, or npm install --prefix .ci/npm @modelcontextprotocol/server-everything@2026.8.31")
+	return ""
+}
+
+// TestMCPEverythingInASession runs the reference server in a real session
+// over stdio: the model's calls reach it through the hook chain, its image
+// reaches the model as an image block, a guard blocks echo by its Claude
+// name, the secret in synaps's environment does not reach it, and ending
+// the session stops its process.
+func TestMCPEverythingInASession(t *testing.T) {
+	bin := everything(t)
+	base, work := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(base, "mcp.json"), `{"mcpServers":{"everything":{"command":"`+bin+`","args":["stdio"]}}}`)
+	exttest.Plugin(t, base, "guard", map[string]any{
+		"permissions": []string{"tools.intercept"},
+		"hooks":       []map[string]any{{"hook": "before_tool_call", "tool": "mcp__everything__echo"}},
+	}, exttest.Spec{Results: map[string]json.RawMessage{"hook:before_tool_call": json.RawMessage(`{"action":"block","reason":"echo is not allowed"}`)}})
+	model := newToolModel(t,
+		call{"mcp__everything__get-tiny-image", `{}`},
+		call{"mcp__everything__echo", `{"message":"hi"}`},
+		call{"mcp__everything__get-sum", `{"a":2,"b":40}`},
+		call{"mcp__everything__get-env", `{}`},
+		call{"mcp__everything__no-such-tool", `{}`},
+	)
+	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": model.URL, "PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "SYNAPS_TEST_SECRET": "s3cret-value"}
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "anthropic/claude-test", Getenv: func(k string) string { return env[k] }, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	if err := a.WaitMCP(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := a.MCPStatuses()
+	if len(st) != 1 || st[0].State != mcp.StateReady {
+		t.Fatalf("statuses %+v", st)
+	}
+	if err := a.Agent.Send(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	res := model.results(t)
+	if len(res) != 5 {
+		t.Fatalf("%d tool results, want 5", len(res))
+	}
+	// The image: a list of blocks, one of them an image block.
+	var img struct {
+		Content []struct {
+			Type   string `json:"type"`
+			Source struct {
+				Type, MediaType, Data string
+			} `json:"source"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(res[0], &img); err != nil {
+		t.Fatalf("get-tiny-image result %s: %v", res[0], err)
+	}
+	var types []string
+	for _, c := range img.Content {
+		types = append(types, c.Type)
+		if c.Type == "image" && (c.Source.Type != "base64" || c.Source.Data == "") {
+			t.Errorf("image block %+v", c)
+		}
+	}
+	if !strings.Contains(strings.Join(types, ","), "image") {
+		t.Errorf("get-tiny-image reached the model as %s, want an image block", res[0])
+	}
+	if r := decodeResult(t, res[1]); !r.IsError || !strings.Contains(fmt.Sprint(r.Content), "echo is not allowed") {
+		t.Errorf("echo was not blocked by the guard: %s", res[1])
+	}
+	if r := decodeResult(t, res[2]); r.IsError || !strings.Contains(fmt.Sprint(r.Content), "42") {
+		t.Errorf("get-sum: %s", res[2])
+	}
+	if r := decodeResult(t, res[3]); r.IsError || strings.Contains(fmt.Sprint(r.Content), "s3cret-value") || !strings.Contains(fmt.Sprint(r.Content), "PATH") {
+		t.Errorf("get-env shows synaps's secret (or no PATH): %s", res[3])
+	}
+	if r := decodeResult(t, res[4]); !r.IsError || !strings.Contains(fmt.Sprint(r.Content), "unknown tool") {
+		t.Errorf("an unknown tool: %s, want a tool error", res[4])
+	}
+	// Ending the session stops the server: its process is gone after
+	// Close, whose every stop step is 1 s, not the SDK's 5 s.
+	if d := a.MCP.TerminateDuration(); d != mcp.DefaultTerminateDuration || d > 1e9 {
+		t.Errorf("TerminateDuration %s", d)
+	}
+	pids := childPids(t, bin)
+	if len(pids) == 0 {
+		t.Fatal("no server process found")
+	}
+	a.Close(context.Background())
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("server process %d still there after Close (%v)", pid, err)
+		}
+	}
+}
+
+// childPids are the processes whose command line holds marker.
+func childPids(t *testing.T, marker string) []int {
+	t.Helper()
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		var pid int
+		if _, err := fmt.Sscan(e.Name(), &pid); err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.Contains(string(cmdline), marker) {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i:]), ") Z") {
+			continue // a zombie is gone already
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+// TestMCPServe drives `synaps mcp serve` (App.ServeMCP) with the go-sdk
+// client: it lists an extension's tool beside the built-ins, calls it,
+// and a guard blocks a call by input.
+func TestMCPServe(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	exttest.Plugin(t, base, "greeter", map[string]any{"permissions": []string{"tools.register"}},
+		exttest.Spec{
+			Init:    json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"greet","description":"Greets.","input_schema":{"type":"object","properties":{"who":{"type":"string"}}}}]}}`),
+			Results: map[string]json.RawMessage{"tool:greet": json.RawMessage(`{"output":"hello from the extension"}`)},
+		})
+	exttest.Plugin(t, base, "guard", map[string]any{
+		"permissions": []string{"tools.intercept"},
+		"hooks":       []map[string]any{{"hook": "before_tool_call"}},
+	}, exttest.Spec{Rules: []exttest.Rule{{Hook: "before_tool_call", InputContains: "mallory", Result: json.RawMessage(`{"action":"block","reason":"not mallory"}`)}}})
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Getenv: noEnv, Version: "test", NoModelOK: true, NoMCP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- a.ServeMCP(ctx, toServer, fromServer) }()
+	c, err := mcptest.Connect(ctx, toClient, fromClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := c.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"greeter_greet", "bash", "read"} {
+		if !contains(tools, want) {
+			t.Errorf("tools %v lack %s", tools, want)
+		}
+	}
+	tests := []struct {
+		tool, input string
+		out         string
+		isErr       bool
+	}{
+		{"greeter_greet", `{"who":"bob"}`, "hello from the extension", false},
+		{"greeter_greet", `{"who":"mallory"}`, "not mallory", true},
+		{"bash", `{"command":"echo mallory"}`, "not mallory", true},
+		{"bash", `{"command":"echo bob"}`, "bob", false},
+	}
+	for _, tt := range tests {
+		out, isErr, err := c.Call(ctx, tt.tool, json.RawMessage(tt.input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if isErr != tt.isErr || !strings.Contains(out, tt.out) {
+			t.Errorf("%s %s = %q (error %v); want %q (error %v)", tt.tool, tt.input, out, isErr, tt.out, tt.isErr)
+		}
+	}
+	c.Close()
+	fromClient.Close()
+	if err := <-served; err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("ServeMCP: %v", err)
+	}
+	_ = cmp.Diff
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// /mcp shows each server's state, file and tools, and a failed one's
+// stderr; a server's tools are in the session's registry.
+func TestSlashMCP(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, work := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(base, "mcp.json"), `{"mcpServers":{
+"t":{"command":"`+exe+`","env":{"`+mcptest.Env+`":"ok"}},
+"broken":{"command":"sh","args":["-c","echo no database >&2; exit 1"]}}}`)
+	env := map[string]string{"PATH": os.Getenv("PATH")}
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Getenv: func(k string) string { return env[k] }, NoModelOK: true, NoExtensions: true, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	if err := a.WaitMCP(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Slash(context.Background(), "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"broken (failed) · stdio sh -c echo no database >&2; exit 1 · " + filepath.Join(base, "mcp.json") + ":3",
+		"  stderr: no database",
+		"t (ready, 7 tools) · stdio " + exe + " · " + filepath.Join(base, "mcp.json") + ":2",
+		"  tools: mcp__t__add_tool, mcp__t__echo, ",
+	} {
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("/mcp lacks %q:\n%s", want, res.Output)
+		}
+	}
+	if _, _, ok := a.Tools.Lookup("mcp__t__echo"); !ok {
+		t.Errorf("mcp__t__echo is not in the session's registry: %v", a.Tools.Names())
+	}
+}

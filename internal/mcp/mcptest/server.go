@@ -1,0 +1,94 @@
+// Package mcptest is a small MCP server and client for tests: the server
+// is what synaps's MCP tests start (re-running a test binary as it), the
+// client drives `synaps mcp serve`. It lives under internal/mcp, the only
+// place that imports the MCP go-sdk.
+package mcptest
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Env is the variable that makes a test binary run as the server: its
+// value is the mode for Run.
+const Env = "SYNAPS_MCP_TEST_SERVER"
+
+// Main runs the server and exits when Env is set; call it first thing in
+// TestMain.
+func Main() {
+	if mode := os.Getenv(Env); mode != "" {
+		os.Exit(Run(mode))
+	}
+}
+
+// TinyPNG is a 1×1 PNG.
+var TinyPNG, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+
+type echoIn struct {
+	Text string `json:"text" jsonschema:"the text to echo"`
+}
+
+type envIn struct {
+	Name string `json:"name"`
+}
+
+// NewServer is the test server's tool set: echo, env (says a
+// variable of its environment), image (text and a 1×1 PNG), structured,
+// fail (an isError result), slow (answers when cancelled) and add_tool
+// (adds the tool "late", so the server sends tools/list_changed).
+func NewServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "synaps-test", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echoes text."}, func(_ context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + in.Text}}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "env", Description: "Says an environment variable."}, func(_ context.Context, _ *sdk.CallToolRequest, in envIn) (*sdk.CallToolResult, any, error) {
+		v, ok := os.LookupEnv(in.Name)
+		if !ok {
+			v = "(unset)"
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: v}}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "image", Description: "A tiny image."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{
+			&sdk.TextContent{Text: "a tiny image"},
+			&sdk.ImageContent{MIMEType: "image/png", Data: TinyPNG},
+		}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "structured", Description: "Structured output."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, map[string]any, error) {
+		return nil, map[string]any{"temperature": 21}, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always an error."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "it failed"}}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "slow", Description: "Answers when cancelled."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		<-ctx.Done()
+		return nil, nil, ctx.Err()
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds the tool late."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		sdk.AddTool(s, &sdk.Tool{Name: "late", Description: "Added by add_tool."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "late"}}}, nil, nil
+		})
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "added"}}}, nil, nil
+	})
+	return s
+}
+
+// Run serves the test tools over stdio. Modes: "ok"; "crash"
+// writes to stderr and exits 1 before speaking.
+func Run(mode string) int {
+	switch mode {
+	case "crash":
+		fmt.Fprintln(os.Stderr, "starting the test server")
+		fmt.Fprintln(os.Stderr, "fatal: cannot open the database: permission denied")
+		return 1
+	}
+	if err := NewServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
