@@ -1,0 +1,338 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
+)
+
+// editor is the client side: it records every update and answers
+// permission requests with answer.
+type editor struct {
+	mu      sync.Mutex
+	updates []sdk.SessionUpdate
+	asked   []sdk.RequestPermissionRequest
+	answer  string // option id; "" cancels
+	started chan string
+}
+
+func (e *editor) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
+	e.mu.Lock()
+	e.updates = append(e.updates, n.Update)
+	e.mu.Unlock()
+	if n.Update.ToolCall != nil && e.started != nil {
+		select {
+		case e.started <- string(n.Update.ToolCall.ToolCallId):
+		default:
+		}
+	}
+	return nil
+}
+
+func (e *editor) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.asked = append(e.asked, p)
+	if e.answer == "" {
+		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}, nil
+	}
+	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(sdk.PermissionOptionId(e.answer))}, nil
+}
+
+func (e *editor) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+	return sdk.ReadTextFileResponse{}, sdk.NewMethodNotFound("fs/read_text_file")
+}
+func (e *editor) WriteTextFile(context.Context, sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
+	return sdk.WriteTextFileResponse{}, sdk.NewMethodNotFound("fs/write_text_file")
+}
+func (e *editor) CreateTerminal(context.Context, sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
+	return sdk.CreateTerminalResponse{}, sdk.NewMethodNotFound("terminal/create")
+}
+func (e *editor) KillTerminal(context.Context, sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
+	return sdk.KillTerminalResponse{}, sdk.NewMethodNotFound("terminal/kill")
+}
+func (e *editor) TerminalOutput(context.Context, sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
+	return sdk.TerminalOutputResponse{}, sdk.NewMethodNotFound("terminal/output")
+}
+func (e *editor) ReleaseTerminal(context.Context, sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
+	return sdk.ReleaseTerminalResponse{}, sdk.NewMethodNotFound("terminal/release")
+}
+func (e *editor) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
+	return sdk.WaitForTerminalExitResponse{}, sdk.NewMethodNotFound("terminal/wait_for_exit")
+}
+
+// text is what the editor shows of the agent's messages.
+func (e *editor) text() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var b strings.Builder
+	for _, u := range e.updates {
+		if u.AgentMessageChunk != nil && u.AgentMessageChunk.Content.Text != nil {
+			b.WriteString(u.AgentMessageChunk.Content.Text.Text)
+		}
+	}
+	return b.String()
+}
+
+// calls summarises the tool-call updates: "start <kind> <title>" and
+// "end <status> <first content text>".
+func (e *editor) calls() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, u := range e.updates {
+		switch {
+		case u.ToolCall != nil:
+			out = append(out, "start "+string(u.ToolCall.Kind)+" "+u.ToolCall.Title)
+		case u.ToolCallUpdate != nil && u.ToolCallUpdate.Status != nil:
+			s := "end " + string(*u.ToolCallUpdate.Status)
+			if c := u.ToolCallUpdate.Content; len(c) > 0 && c[0].Content != nil && c[0].Content.Content.Text != nil {
+				s += " " + strings.TrimSpace(c[0].Content.Content.Text.Text)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// rig is a synaps acp server and an editor connected to it over pipes.
+type rig struct {
+	ed   *editor
+	conn *sdk.ClientSideConnection
+	work string
+	done chan struct{}
+	stop func()
+}
+
+func start(t *testing.T, base, model string, ed *editor) *rig {
+	t.Helper()
+	work := filepath.Join(base, "work")
+	os.MkdirAll(work, 0o755)
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	srv := &Server{Options: app.Options{BaseDir: base, Model: model}, Version: "test", Log: testLog{t}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Serve(ctx, sr, sw)
+	}()
+	r := &rig{ed: ed, conn: sdk.NewClientSideConnection(ed, cw, cr), work: work, done: done}
+	r.stop = func() {
+		cw.Close()
+		cancel()
+		<-done
+		sw.Close()
+	}
+	t.Cleanup(r.stop)
+	if _, err := r.conn.Initialize(context.Background(), sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+func script(t *testing.T, base, name string, turns ...string) string {
+	t.Helper()
+	p := filepath.Join(base, name)
+	if err := os.WriteFile(p, []byte(strings.Join(turns, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "script:" + p
+}
+
+func guard(t *testing.T, base string) {
+	exttest.Plugin(t, base, "guard", map[string]any{
+		"permissions": []string{"tools.intercept"},
+		"hooks":       []map[string]any{{"hook": "before_tool_call", "tool": "bash"}},
+	}, exttest.Spec{Rules: []exttest.Rule{
+		{Hook: "before_tool_call", InputContains: "rm -rf", Result: json.RawMessage(`{"action":"block","reason":"no rm -rf"}`)},
+		{Hook: "before_tool_call", InputContains: "git push", Result: json.RawMessage(`{"action":"confirm","message":"push to the remote?"}`)},
+	}})
+}
+
+func TestPromptStreamsToolCallsAndConfirms(t *testing.T) {
+	base := t.TempDir()
+	guard(t, base)
+	model := script(t, base, "turns.jsonl",
+		`{"text":"Let me check.","tool_calls":[{"name":"bash","input":{"command":"echo hi"}}]}`,
+		`{"text":"Cleaning.","tool_calls":[{"name":"bash","input":{"command":"rm -rf build"}}]}`,
+		`{"text":"Pushing.","tool_calls":[{"name":"bash","input":{"command":"git push --dry-run 2>/dev/null; echo pushed"}}]}`,
+		`{"text":"All done."}`,
+	)
+	ed := &editor{answer: "allow_once"}
+	r := start(t, base, model, ed)
+	ctx := context.Background()
+	s, err := r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := r.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("tidy up")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StopReason != sdk.StopReasonEndTurn {
+		t.Errorf("stop reason %q", resp.StopReason)
+	}
+	if got := ed.text(); got != "Let me check.Cleaning.Pushing.All done." {
+		t.Errorf("agent text %q", got)
+	}
+	want := []string{
+		"start execute echo hi", "end completed hi",
+		"start execute rm -rf build", "end failed Tool call blocked by extension guard: no rm -rf",
+		"start execute git push --dry-run 2>/dev/null; echo pushed", "end completed pushed",
+	}
+	if got := ed.calls(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tool calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(ed.asked) != 1 || !strings.Contains(*ed.asked[0].ToolCall.Title, "guard asks: push to the remote?") || ed.asked[0].ToolCall.ToolCallId == "" {
+		t.Errorf("permission requests %+v", ed.asked)
+	}
+}
+
+func TestPermissionRejected(t *testing.T) {
+	base := t.TempDir()
+	guard(t, base)
+	model := script(t, base, "turns.jsonl",
+		`{"text":"Pushing.","tool_calls":[{"name":"bash","input":{"command":"git push; touch pushed"}}]}`,
+		`{"text":"Not pushed."}`,
+	)
+	for _, answer := range []string{"reject_once", ""} {
+		ed := &editor{answer: answer}
+		r := start(t, base, model, ed)
+		s, err := r.conn.NewSession(context.Background(), sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("push")}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(r.work, "pushed")); err == nil {
+			t.Errorf("answer %q: the command ran", answer)
+		}
+		if got := ed.calls(); len(got) != 2 || !strings.HasPrefix(got[1], "end failed") {
+			t.Errorf("answer %q: calls %q", answer, got)
+		}
+		r.stop()
+	}
+}
+
+func TestCancelAndLoad(t *testing.T) {
+	base := t.TempDir()
+	model := script(t, base, "turns.jsonl",
+		`{"text":"Waiting.","tool_calls":[{"name":"bash","input":{"command":"sleep 30"}}]}`,
+	)
+	// A loaded session talks to a model of its own (a script starts at
+	// its first turn in every process).
+	model2 := script(t, base, "again.jsonl", `{"text":"Back again.","expect":{"last_user_contains":"are you there"}}`)
+	ed := &editor{started: make(chan string, 1)}
+	r := start(t, base, model, ed)
+	ctx := context.Background()
+	s, err := r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		<-ed.started
+		r.conn.Cancel(ctx, sdk.CancelNotification{SessionId: s.SessionId})
+	}()
+	resp, err := r.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("wait for it")}})
+	if err != nil || resp.StopReason != sdk.StopReasonCancelled {
+		t.Fatalf("cancelled prompt: %+v, %v", resp, err)
+	}
+	r.stop()
+
+	// A new connection loads the session: its conversation is replayed,
+	// and it goes on from there.
+	ed2 := &editor{}
+	r2 := start(t, base, model2, ed2)
+	if _, err := r2.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: s.SessionId, Cwd: r2.work, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	var users []string
+	for _, u := range ed2.updates {
+		if u.UserMessageChunk != nil {
+			users = append(users, u.UserMessageChunk.Content.Text.Text)
+		}
+	}
+	if len(users) != 1 || users[0] != "wait for it" || ed2.text() != "Waiting." || len(ed2.calls()) != 2 {
+		t.Errorf("replay: users %q, text %q, calls %q", users, ed2.text(), ed2.calls())
+	}
+	resp, err = r2.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("are you there?")}})
+	if err != nil || resp.StopReason != sdk.StopReasonEndTurn || !strings.HasSuffix(ed2.text(), "Back again.") {
+		t.Errorf("prompt after load: %+v %v %q", resp, err, ed2.text())
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	base := t.TempDir()
+	model := script(t, base, "turns.jsonl", `{"text":"hi"}`)
+	r := start(t, base, model, &editor{})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"relative cwd", func() error {
+			_, err := r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: "work", McpServers: []sdk.McpServer{}})
+			return err
+		}, `must be an absolute path`},
+		{"unknown session", func() error {
+			_, err := r.conn.Prompt(ctx, sdk.PromptRequest{SessionId: "nope", Prompt: []sdk.ContentBlock{sdk.TextBlock("x")}})
+			return err
+		}, "no session nope on this connection"},
+		{"load of a session that does not exist", func() error {
+			_, err := r.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: "20200101-000000-none", Cwd: r.work, McpServers: []sdk.McpServer{}})
+			return err
+		}, "20200101-000000-none"},
+		{"image prompt", func() error {
+			s, err := r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{}})
+			if err != nil {
+				return err
+			}
+			_, err = r.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.ImageBlock("AAAA", "image/png")}})
+			return err
+		}, "prompt[0] is an image"},
+	} {
+		err := tc.call()
+		if err == nil || !strings.Contains(errText(err), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, errText(err), tc.want)
+		}
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	b, _ := json.Marshal(err)
+	return err.Error() + " " + string(b)
+}
+
+func TestPromptText(t *testing.T) {
+	got, err := promptText([]sdk.ContentBlock{
+		sdk.TextBlock("look at "), sdk.ResourceLinkBlock("main.go", "file:///p/main.go"),
+		sdk.ResourceBlock(sdk.EmbeddedResourceResource{TextResourceContents: &sdk.TextResourceContents{Uri: "file:///p/a.txt", Text: "alpha"}}),
+	})
+	want := "look at @/p/main.go\n<context source=\"/p/a.txt\">\nalpha\n</context>\n"
+	if err != nil || got != want {
+		t.Errorf("promptText = %q, %v; want %q", got, err, want)
+	}
+}

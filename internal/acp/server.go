@@ -1,0 +1,258 @@
+// Package acp serves synaps as an Agent Client Protocol agent: an editor
+// (Zed, JetBrains, Neovim plugins) starts `synaps acp` and talks to it
+// over stdio, newline-delimited JSON-RPC.
+//
+// Each ACP session is one synaps session opened by the app (its own
+// working directory, extensions, hooks and session file), so what an
+// editor drives is exactly what the terminal drives: the same hook
+// chain, the same saved sessions (session/load takes a synaps session
+// id). Agent events become session/update notifications; every confirm
+// becomes session/request_permission.
+//
+// This package is the only importer of github.com/coder/acp-go-sdk; it
+// knows the app's surface, not its parts.
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/app"
+)
+
+// Server is the agent side of one ACP connection.
+type Server struct {
+	// Options is the template every session opens with (base dir, model,
+	// extensions); WorkDir, Resume, Confirmer and OnEvent are set per
+	// session.
+	Options app.Options
+	// Version is synaps's version, reported at initialize.
+	Version string
+	// Log receives what the editor should not see in the conversation:
+	// notices, warnings. nil: stderr.
+	Log io.Writer
+
+	conn *sdk.AgentSideConnection
+
+	mu       sync.Mutex
+	sessions map[sdk.SessionId]*session
+}
+
+// Serve answers ACP requests read from in, writing to out, until in ends
+// or ctx is cancelled; then it closes every session (their extensions
+// stop, their files are saved).
+func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	s.sessions = map[sdk.SessionId]*session{}
+	s.conn = sdk.NewAgentSideConnection(s, out, in)
+	// The SDK logs connection events; keep its warnings and errors in
+	// the agent's log, beside synaps's own.
+	s.conn.SetLogger(slog.New(slog.NewTextHandler(s.logWriter(), &slog.HandlerOptions{Level: slog.LevelWarn})))
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	sessions := make([]*session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		sessions = append(sessions, ss)
+	}
+	s.sessions = map[sdk.SessionId]*session{}
+	s.mu.Unlock()
+	for _, ss := range sessions {
+		ss.close(context.WithoutCancel(ctx))
+	}
+	return nil
+}
+
+func (s *Server) logWriter() io.Writer {
+	if s.Log == nil {
+		return os.Stderr
+	}
+	return s.Log
+}
+
+func (s *Server) logf(format string, args ...any) {
+	fmt.Fprintf(s.logWriter(), "synaps acp: "+format+"\n", args...)
+}
+
+var _ sdk.Agent = (*Server)(nil)
+var _ sdk.AgentLoader = (*Server)(nil)
+
+// Initialize implements sdk.Agent: protocol version 1, sessions that can
+// be loaded, prompts with text and embedded context.
+func (s *Server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	return sdk.InitializeResponse{
+		ProtocolVersion: sdk.ProtocolVersion(min(int(p.ProtocolVersion), sdk.ProtocolVersionNumber)),
+		AgentCapabilities: sdk.AgentCapabilities{
+			LoadSession:        true,
+			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+		},
+		AgentInfo:   &sdk.Implementation{Name: "synaps", Version: s.Version},
+		AuthMethods: []sdk.AuthMethod{},
+	}, nil
+}
+
+// Authenticate implements sdk.Agent: synaps offers no authentication
+// methods (model keys come from its own environment and config).
+func (s *Server) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
+	return sdk.AuthenticateResponse{}, nil
+}
+
+// NewSession implements sdk.Agent: a new synaps session in cwd.
+func (s *Server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	ss, err := s.open(ctx, p.Cwd, "", len(p.McpServers))
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	return sdk.NewSessionResponse{SessionId: ss.id}, nil
+}
+
+// LoadSession implements sdk.AgentLoader: the synaps session with that id
+// is opened again and its conversation replayed as updates before the
+// answer.
+func (s *Server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	if p.SessionId == "" {
+		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams("sessionId is empty: give the id session/new returned (or one `synaps sessions list` shows)")
+	}
+	s.mu.Lock()
+	_, open := s.sessions[p.SessionId]
+	s.mu.Unlock()
+	if open {
+		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(fmt.Sprintf("session %s is already open on this connection", p.SessionId))
+	}
+	ss, err := s.open(ctx, p.Cwd, string(p.SessionId), len(p.McpServers))
+	if err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
+	ss.replay(ctx)
+	return sdk.LoadSessionResponse{}, nil
+}
+
+// open opens a synaps session for ACP: cwd must be absolute (the
+// protocol says so, and a relative one would depend on where the editor
+// started synaps).
+func (s *Server) open(ctx context.Context, cwd, resume string, mcpServers int) (*session, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, sdk.NewInvalidParams(fmt.Sprintf("cwd %q must be an absolute path", cwd))
+	}
+	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+		return nil, sdk.NewInvalidParams(fmt.Sprintf("cwd %q is not a directory", cwd))
+	}
+	if mcpServers > 0 {
+		s.logf("the client passed %d MCP server(s) with the session; synaps does not run client-provided MCP servers yet, so their tools are not available", mcpServers)
+	}
+	ss := &session{srv: s, tools: map[string]string{}}
+	o := s.Options
+	o.WorkDir, o.Resume, o.Continue = cwd, resume, false
+	o.Confirmer = permissioner{ss}
+	o.OnEvent = ss.event
+	a, err := app.Open(ctx, o)
+	if err != nil {
+		return nil, sdk.NewInternalError(err.Error())
+	}
+	if a.Agent == nil {
+		_ = a.Close(context.WithoutCancel(ctx))
+		return nil, sdk.NewInternalError("no model: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or `model` in synaps's config, for the editor's environment")
+	}
+	for _, n := range a.Notes {
+		s.logf("%s", n)
+	}
+	ss.app, ss.id = a, sdk.SessionId(a.Session.ID)
+	s.mu.Lock()
+	s.sessions[ss.id] = ss
+	s.mu.Unlock()
+	return ss, nil
+}
+
+func (s *Server) session(id sdk.SessionId) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.sessions[id]
+	if !ok {
+		return nil, sdk.NewInvalidParams(fmt.Sprintf("no session %s on this connection: call session/new or session/load first", id))
+	}
+	return ss, nil
+}
+
+// Prompt implements sdk.Agent: one user turn, streamed as updates. The
+// answer says why the turn ended.
+func (s *Server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	ss, err := s.session(p.SessionId)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	text, err := promptText(p.Prompt)
+	if err != nil {
+		return sdk.PromptResponse{}, sdk.NewInvalidParams(err.Error())
+	}
+	return ss.prompt(ctx, text)
+}
+
+// Cancel implements sdk.Agent: the running turn stops where it is (tool
+// calls answered, session saved); its session/prompt answers "cancelled".
+func (s *Server) Cancel(_ context.Context, p sdk.CancelNotification) error {
+	if ss, err := s.session(p.SessionId); err == nil {
+		ss.cancelTurn()
+	}
+	return nil
+}
+
+// CloseSession implements sdk.Agent: the session's extensions stop and
+// its file is final.
+func (s *Server) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+	ss, err := s.session(p.SessionId)
+	if err != nil {
+		return sdk.CloseSessionResponse{}, err
+	}
+	s.mu.Lock()
+	delete(s.sessions, p.SessionId)
+	s.mu.Unlock()
+	ss.close(ctx)
+	return sdk.CloseSessionResponse{}, nil
+}
+
+// errUnsupported answers the methods synaps does not offer (it does not
+// advertise them either).
+func errUnsupported(method string) error { return sdk.NewMethodNotFound(method) }
+
+// ListSessions implements sdk.Agent; not advertised.
+func (s *Server) ListSessions(context.Context, sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
+	return sdk.ListSessionsResponse{}, errUnsupported("session/list")
+}
+
+// ResumeSession implements sdk.Agent; not advertised (session/load is).
+func (s *Server) ResumeSession(context.Context, sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
+	return sdk.ResumeSessionResponse{}, errUnsupported("session/resume")
+}
+
+// SetSessionConfigOption implements sdk.Agent; not advertised.
+func (s *Server) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+	return sdk.SetSessionConfigOptionResponse{}, errUnsupported("session/set_config_option")
+}
+
+// SetSessionMode implements sdk.Agent; synaps advertises no modes yet.
+func (s *Server) SetSessionMode(context.Context, sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
+	return sdk.SetSessionModeResponse{}, errUnsupported("session/set_mode")
+}
+
+// stopReason maps how agent.Send ended to ACP's stop reasons.
+func stopReason(ctx context.Context, err error) (sdk.StopReason, error) {
+	switch {
+	case err == nil:
+		return sdk.StopReasonEndTurn, nil
+	case ctx.Err() != nil:
+		return sdk.StopReasonCancelled, nil
+	case errors.Is(err, agent.ErrTurnLimit):
+		return sdk.StopReasonMaxTurnRequests, nil
+	}
+	return "", sdk.NewInternalError(err.Error())
+}

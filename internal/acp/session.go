@@ -1,0 +1,295 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/tool"
+)
+
+// session is one open synaps session on the connection. turn serialises
+// prompts (the protocol allows one at a time per session); mu guards the
+// fields after it.
+type session struct {
+	srv *Server
+	id  sdk.SessionId
+	app *app.App
+
+	turn sync.Mutex
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // the running turn's; nil when idle
+	// tools maps a tool name to its latest running call, so that a
+	// confirm (which names the tool) points the editor at the call.
+	tools map[string]string
+}
+
+// prompt runs one user turn.
+func (ss *session) prompt(ctx context.Context, text string) (sdk.PromptResponse, error) {
+	if !ss.turn.TryLock() {
+		return sdk.PromptResponse{}, sdk.NewInvalidRequest("a prompt is already running in this session: wait for its answer or send session/cancel")
+	}
+	defer ss.turn.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	ss.mu.Lock()
+	ss.cancel = cancel
+	ss.mu.Unlock()
+	defer func() {
+		ss.mu.Lock()
+		ss.cancel = nil
+		ss.mu.Unlock()
+		cancel()
+	}()
+	err := ss.app.Agent.Send(ctx, text)
+	reason, err := stopReason(ctx, err)
+	return sdk.PromptResponse{StopReason: reason}, err
+}
+
+func (ss *session) cancelTurn() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.cancel != nil {
+		ss.cancel()
+	}
+}
+
+func (ss *session) close(ctx context.Context) {
+	ss.cancelTurn()
+	if err := ss.app.Close(ctx); err != nil {
+		ss.srv.logf("session %s: %v", ss.id, err)
+	}
+}
+
+// update sends one session/update; a client that went away is not an
+// error the turn can act on, so it is only logged.
+func (ss *session) update(u sdk.SessionUpdate) {
+	if err := ss.srv.conn.SessionUpdate(context.Background(), sdk.SessionNotification{SessionId: ss.id, Update: u}); err != nil {
+		ss.srv.logf("session %s: update not sent: %v", ss.id, err)
+	}
+}
+
+// event turns an agent event into the updates an editor shows.
+func (ss *session) event(ev agent.Event) {
+	switch ev.Type {
+	case agent.EventText:
+		ss.update(sdk.UpdateAgentMessageText(ev.Text))
+	case agent.EventThinking:
+		ss.update(sdk.UpdateAgentThoughtText(ev.Text))
+	case agent.EventToolStart:
+		ss.mu.Lock()
+		ss.tools[ev.Tool.Name] = ev.Tool.ID
+		ss.mu.Unlock()
+		ss.update(ss.startCall(ev.Tool.ID, ev.Tool.Name, ev.Tool.Input))
+	case agent.EventToolEnd:
+		ss.mu.Lock()
+		if ss.tools[ev.Tool.Name] == ev.Tool.ID {
+			delete(ss.tools, ev.Tool.Name)
+		}
+		ss.mu.Unlock()
+		ss.update(endCall(ev.Tool.ID, ev.Tool.Output, ev.Tool.IsError, ev.Tool.Diff))
+	case agent.EventNotice:
+		ss.srv.logf("session %s: %s", ss.id, ev.Text)
+	case agent.EventRetry:
+		if ev.Err != nil {
+			ss.srv.logf("session %s: retrying in %s: %v", ss.id, ev.Delay, ev.Err)
+		}
+	}
+}
+
+// startCall announces a tool call: its kind (for the editor's icon), a
+// title, the file it touches.
+func (ss *session) startCall(id, name string, input []byte) sdk.SessionUpdate {
+	kind, title, path := describe(name, input, ss.app.WorkDir)
+	opts := []sdk.ToolCallStartOpt{sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusInProgress), sdk.WithStartRawInput(json.RawMessage(orEmpty(input)))}
+	if path != "" {
+		opts = append(opts, sdk.WithStartLocations([]sdk.ToolCallLocation{{Path: path}}))
+	}
+	return sdk.StartToolCall(sdk.ToolCallId(id), title, opts...)
+}
+
+// endCall reports how a call ended: its output as text, and for an edit
+// or a write the change as a diff the editor can show.
+func endCall(id, output string, isError bool, diff *tool.Diff) sdk.SessionUpdate {
+	status := sdk.ToolCallStatusCompleted
+	if isError {
+		status = sdk.ToolCallStatusFailed
+	}
+	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(output))}
+	if diff != nil && !diff.TooLarge {
+		oldText, newText := diffTexts(diff)
+		if diff.Created {
+			content = append(content, sdk.ToolDiffContent(diff.Path, newText))
+		} else {
+			content = append(content, sdk.ToolDiffContent(diff.Path, newText, oldText))
+		}
+	}
+	return sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content), sdk.WithUpdateRawOutput(output))
+}
+
+// diffTexts are the old and new sides of the lines a diff shows: the
+// changed region with its context, which is what an editor's diff view
+// draws (synaps keeps no copy of the whole file).
+func diffTexts(d *tool.Diff) (string, string) {
+	var o, n strings.Builder
+	for _, l := range d.Lines {
+		switch l.Kind {
+		case tool.DiffSame:
+			o.WriteString(l.Text + "\n")
+			n.WriteString(l.Text + "\n")
+		case tool.DiffRemoved:
+			o.WriteString(l.Text + "\n")
+		case tool.DiffAdded:
+			n.WriteString(l.Text + "\n")
+		case tool.DiffGap:
+			o.WriteString("…\n")
+			n.WriteString("…\n")
+		}
+	}
+	return o.String(), n.String()
+}
+
+// describe gives a tool call's kind, a one-line title and the file it is
+// about, if any.
+func describe(name string, input []byte, workDir string) (sdk.ToolKind, string, string) {
+	var in map[string]any
+	_ = json.Unmarshal(input, &in)
+	str := func(k string) string { s, _ := in[k].(string); return s }
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(workDir, p)
+	}
+	switch name {
+	case "bash":
+		return sdk.ToolKindExecute, firstLine(str("command")), ""
+	case "read":
+		return sdk.ToolKindRead, "read " + str("path"), abs(str("path"))
+	case "write", "edit":
+		return sdk.ToolKindEdit, name + " " + str("path"), abs(str("path"))
+	case "grep":
+		return sdk.ToolKindSearch, "grep " + str("pattern"), ""
+	case "find":
+		return sdk.ToolKindSearch, "find " + str("pattern"), ""
+	case "ls":
+		return sdk.ToolKindRead, "ls " + str("path"), abs(str("path"))
+	}
+	return sdk.ToolKindOther, name, ""
+}
+
+func firstLine(s string) string {
+	l, _, cut := strings.Cut(s, "\n")
+	if cut {
+		return l + " …"
+	}
+	return l
+}
+
+func orEmpty(b []byte) []byte {
+	if len(b) == 0 {
+		return []byte("{}")
+	}
+	return b
+}
+
+// replay sends a loaded session's conversation as updates, in order:
+// user text, the answers, each tool call with its result.
+func (ss *session) replay(ctx context.Context) {
+	for _, m := range ss.app.Session.Messages() {
+		for _, b := range m.Content {
+			switch {
+			case m.Role == llm.RoleUser && b.Type == llm.BlockText:
+				ss.update(sdk.UpdateUserMessageText(b.Text))
+			case m.Role == llm.RoleAssistant && b.Type == llm.BlockText:
+				ss.update(sdk.UpdateAgentMessageText(b.Text))
+			case b.Type == llm.BlockThinking:
+				ss.update(sdk.UpdateAgentThoughtText(b.Thinking))
+			case b.Type == llm.BlockToolUse:
+				ss.update(ss.startCall(b.ID, b.Name, b.Input))
+			case b.Type == llm.BlockToolResult:
+				ss.update(endCall(b.ToolUseID, b.Content, b.IsError, nil))
+			}
+		}
+	}
+}
+
+// promptText is the prompt as synaps sends it to the model: text as
+// written, a linked resource as a reference the model can read with its
+// tools, an embedded one in a block that names it.
+func promptText(blocks []sdk.ContentBlock) (string, error) {
+	var b strings.Builder
+	for i, c := range blocks {
+		switch {
+		case c.Text != nil:
+			b.WriteString(c.Text.Text)
+		case c.ResourceLink != nil:
+			fmt.Fprintf(&b, "@%s", resourcePath(c.ResourceLink.Uri))
+		case c.Resource != nil && c.Resource.Resource.TextResourceContents != nil:
+			r := c.Resource.Resource.TextResourceContents
+			fmt.Fprintf(&b, "\n<context source=%q>\n%s\n</context>\n", resourcePath(r.Uri), r.Text)
+		case c.Image != nil:
+			return "", fmt.Errorf("prompt[%d] is an image; synaps does not take images over ACP yet (initialize says promptCapabilities.image false)", i)
+		case c.Audio != nil:
+			return "", fmt.Errorf("prompt[%d] is audio; synaps does not take audio", i)
+		default:
+			return "", fmt.Errorf("prompt[%d] is an embedded binary resource; synaps takes text resources", i)
+		}
+	}
+	if strings.TrimSpace(b.String()) == "" {
+		return "", errors.New("the prompt is empty: send at least one text block")
+	}
+	return b.String(), nil
+}
+
+// resourcePath is a file URI's path, or the URI as it is.
+func resourcePath(uri string) string {
+	if u, err := url.Parse(uri); err == nil && u.Scheme == "file" {
+		return u.Path
+	}
+	return uri
+}
+
+// permissioner asks the editor for every confirm: the hook chain's and
+// the built-in tools' asks alike.
+type permissioner struct{ ss *session }
+
+// Confirm implements hook.Confirmer.
+func (p permissioner) Confirm(ctx context.Context, toolName string, msgs []hook.Confirm) bool {
+	ss := p.ss
+	ss.mu.Lock()
+	id := ss.tools[toolName]
+	ss.mu.Unlock()
+	var why []string
+	for _, m := range msgs {
+		why = append(why, fmt.Sprintf("%s asks: %s", m.Extension, m.Message))
+	}
+	title := "Run " + toolName + "?"
+	if len(why) > 0 {
+		title = strings.Join(why, "; ")
+	}
+	resp, err := ss.srv.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
+		SessionId: ss.id,
+		ToolCall:  sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Title: &title},
+		Options: []sdk.PermissionOption{
+			{OptionId: "allow_once", Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce},
+			{OptionId: "reject_once", Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
+		},
+	})
+	if err != nil {
+		ss.srv.logf("session %s: permission request failed, so the call does not run: %v", ss.id, err)
+		return false
+	}
+	return resp.Outcome.Selected != nil && resp.Outcome.Selected.OptionId == "allow_once"
+}
