@@ -18,11 +18,17 @@ func TestTUIEmptyLaunchesSaveNoSession(t *testing.T) {
 	if !strings.Contains(e.argv[0], "synaps") {
 		t.Skip("needs the synaps binary")
 	}
+	// sessions lists the session files and the session index's entries
+	// (sessions/index/ID.json): an empty launch must add to neither.
 	sessions := func() []string {
-		entries, _ := os.ReadDir(filepath.Join(e.base, "sessions"))
 		var names []string
-		for _, en := range entries {
-			names = append(names, en.Name())
+		for _, dir := range []string{"sessions", filepath.Join("sessions", "index")} {
+			entries, _ := os.ReadDir(filepath.Join(e.base, dir))
+			for _, en := range entries {
+				if !en.IsDir() {
+					names = append(names, en.Name())
+				}
+			}
 		}
 		return names
 	}
@@ -48,8 +54,8 @@ func TestTUIEmptyLaunchesSaveNoSession(t *testing.T) {
 			t.Errorf("empty launch %d offers to resume a session it did not save:\n%s", i+1, screen)
 		}
 	}
-	if got := sessions(); len(got) != 1 || got[0] != real+".jsonl" {
-		t.Fatalf("session files after two empty launches: %v; want only %s.jsonl", got, real)
+	if got := sessions(); len(got) != 2 || got[0] != real+".jsonl" || got[1] != real+".json" {
+		t.Fatalf("session files and index entries after two empty launches: %v; want only %s.jsonl and its index entry", got, real)
 	}
 
 	e.start(t, 100, 30, "--no-extensions", "--continue")
