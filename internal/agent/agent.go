@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,6 +68,9 @@ type Agent struct {
 	usage    llm.Usage
 	requests int
 	started  bool
+	// prefix keeps the conversation's wire encoding between requests
+	// (llm.Prefix); reset when the model changes.
+	prefix llm.Prefix
 	// now is the clock tool durations are measured with (a test's fake).
 	now func() time.Time
 }
@@ -105,6 +109,7 @@ func (a *Agent) Model() string { return a.cfg.Model }
 // model.
 func (a *Agent) SetModel(p llm.Provider, model string) {
 	a.cfg.Provider, a.cfg.Model = p, model
+	a.prefix.Reset()
 }
 
 // SessionID is the id of the session being written.
@@ -155,23 +160,25 @@ func (e *TurnLimitError) Unwrap() error { return ErrTurnLimit }
 func (a *Agent) Send(ctx context.Context, text string) error {
 	a.Start(ctx)
 	user := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: text}}}
+	// before_message: injected context is saved with the user message it
+	// was sent with, marked as an inject, and sent again, byte for byte,
+	// with every later request: the conversation's prefix never changes,
+	// which is what prompt caching needs, and a resumed session is the
+	// one the model saw.
+	if a.cfg.Hooks != nil {
+		d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
+		if inject := d.InjectText(); inject != "" {
+			user.Content = append(user.Content, llm.Block{Type: llm.BlockText, Text: inject, Inject: true})
+		}
+		a.emitInjects(d, "user")
+	}
 	if err := a.cfg.Session.Append(user); err != nil {
 		return err
 	}
 	defer a.cfg.Session.Sync()
 
-	// before_message: injected context rides on this user message for the
-	// whole turn and is never saved.
-	var inject string
-	if a.cfg.Hooks != nil {
-		d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
-		inject = d.InjectText()
-		a.emitInjects(d, "user")
-	}
-	userIndex := len(a.cfg.Session.Messages()) - 1
-
 	for turn := 0; a.cfg.MaxTurns <= 0 || turn < a.cfg.MaxTurns; turn++ {
-		req := a.request(userIndex, inject)
+		req := a.request()
 		// partial is the answer streamed so far: an interrupted turn
 		// keeps it in the session, as the user saw it.
 		var partial strings.Builder
@@ -238,15 +245,11 @@ func (a *Agent) keepPartial(text string) error {
 	return a.cfg.Session.Append(llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockText, Text: text}}})
 }
 
-// request builds the provider request: the saved conversation, with the
-// ephemeral inject appended to the turn's user message.
-func (a *Agent) request(userIndex int, inject string) *llm.Request {
-	msgs := a.cfg.Session.Messages()
-	if inject != "" && userIndex >= 0 && userIndex < len(msgs) {
-		m := msgs[userIndex]
-		m.Content = append(append([]llm.Block(nil), m.Content...), llm.Block{Type: llm.BlockText, Text: inject})
-		msgs[userIndex] = m
-	}
+// request builds the provider request: the saved conversation as it is
+// (a view, not a copy), and a.prefix, which keeps its encoding from
+// request to request, so a request costs what the turn added.
+func (a *Agent) request() *llm.Request {
+	msgs := a.cfg.Session.View()
 	system := a.cfg.System
 	if a.systemInject != "" {
 		system = strings.TrimRight(system, "\n") + "\n\n" + a.systemInject
@@ -256,7 +259,11 @@ func (a *Agent) request(userIndex int, inject string) *llm.Request {
 	for i, s := range specs {
 		tools[i] = llm.ToolDef{Name: s.Name, Description: s.Description, InputSchema: s.InputSchema}
 	}
-	return &llm.Request{Model: a.cfg.Model, System: system, Messages: msgs, Tools: tools, MaxTokens: a.cfg.MaxTokens}
+	// By name: extensions start in parallel and register their tools in
+	// whatever order they finish, and the tools are the first thing the
+	// prompt cache keys on.
+	slices.SortFunc(tools, func(x, y llm.ToolDef) int { return strings.Compare(x.Name, y.Name) })
+	return &llm.Request{Model: a.cfg.Model, System: system, Messages: msgs, Tools: tools, MaxTokens: a.cfg.MaxTokens, Prefix: &a.prefix}
 }
 
 // forward turns provider stream events into agent events.

@@ -214,22 +214,35 @@ func TestReplaceRedactsSecretFromSession(t *testing.T) {
 	}
 }
 
-func TestBeforeMessageInjectIsSentNotSaved(t *testing.T) {
+// A before_message inject is saved with its message, marked, and re-sent
+// unchanged by every later request (prompt caching needs the prefix to
+// stay as it was); it is not the user's text.
+func TestBeforeMessageInjectIsSavedWithItsMessage(t *testing.T) {
 	base := t.TempDir()
 	guardPlugin(t, base, "ctx", []string{"privacy.llm_content"},
 		[]map[string]any{{"hook": "before_message"}},
 		map[string]string{"hook:before_message": `{"action":"inject","content":"INJECTED-CONTEXT-7"}`})
 	r := newRig(t, base, `{"text":"ok","expect":{"last_user_contains":"INJECTED-CONTEXT-7"}}
+{"text":"ok again"}
 `, nil)
 	if err := r.agent.Send(context.Background(), "hello"); err != nil {
 		t.Fatal(err)
 	}
 	last := r.model.reqs[0].Messages[len(r.model.reqs[0].Messages)-1]
-	if len(last.Content) != 2 || !strings.Contains(last.Content[1].Text, "not instructions from the user") {
+	if len(last.Content) != 2 || !strings.Contains(last.Content[1].Text, "not instructions from the user") || !last.Content[1].Inject {
 		t.Fatalf("request's user message = %+v", last)
 	}
-	if strings.Contains(r.sessionFile(t), "INJECTED-CONTEXT-7") {
-		t.Fatal("the inject was saved")
+	if got := last.Text(); got != "hello" {
+		t.Errorf("the message's text is %q; want the user's alone", got)
+	}
+	if !strings.Contains(r.sessionFile(t), `INJECTED-CONTEXT-7`) || !strings.Contains(r.sessionFile(t), `"inject":true`) {
+		t.Fatalf("the inject was not saved, marked, with its message:\n%s", r.sessionFile(t))
+	}
+	if err := r.agent.Send(context.Background(), "again"); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(r.model.reqs[0].Messages[0], r.model.reqs[1].Messages[0]); d != "" {
+		t.Errorf("the first message changed in the next turn's request (-turn 1 +turn 2):\n%s", d)
 	}
 }
 

@@ -91,6 +91,10 @@ func printMessage(stdio Stdio, m llm.Message) {
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockText:
+			if b.Inject {
+				fmt.Fprintf(stdio.Out, "  [context added by extensions: %d bytes]\n", len(b.Text))
+				continue
+			}
 			who := "user"
 			if m.Role == llm.RoleAssistant {
 				who = "assistant"

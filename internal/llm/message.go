@@ -36,6 +36,10 @@ type Block struct {
 
 	// Text is the text of a text block.
 	Text string `json:"text,omitempty"`
+	// Inject marks a text block that extensions added to a user message
+	// (before_message): sent to the model with the message, saved with it,
+	// never shown as what the user wrote.
+	Inject bool `json:"inject,omitempty"`
 
 	// ID, Name and Input describe a tool_use block. Input is a JSON object,
 	// already fully assembled from the stream.
@@ -73,11 +77,12 @@ type Message struct {
 	Content []Block `json:"content"`
 }
 
-// Text returns the concatenated text blocks of m: what a user sees of it.
+// Text returns the concatenated text blocks of m: what a user sees of it
+// (extension injects left out).
 func (m *Message) Text() string {
 	var sb strings.Builder
 	for _, b := range m.Content {
-		if b.Type == BlockText {
+		if b.Type == BlockText && !b.Inject {
 			sb.WriteString(b.Text)
 		}
 	}

@@ -29,4 +29,7 @@ type Request struct {
 	// above 0 (the API requires at least 1024, and MaxTokens above it).
 	// Other providers ignore it.
 	ThinkingBudget int
+	// Prefix, when set, keeps the encoding of the conversation between
+	// requests (see Prefix); nil encodes every message every time.
+	Prefix *Prefix
 }

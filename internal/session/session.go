@@ -327,6 +327,15 @@ func (s *Session) Sync() error {
 	return err
 }
 
+// View returns the conversation so far without copying it: the caller
+// must not change it. (Messages are only ever appended, so what View
+// returned stays as it was.)
+func (s *Session) View() []llm.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.messages[:len(s.messages):len(s.messages)]
+}
+
 // Messages returns a copy of the conversation so far.
 func (s *Session) Messages() []llm.Message {
 	s.mu.Lock()
@@ -474,7 +483,7 @@ func idPart(id string, i int) string {
 
 func firstText(m llm.Message) string {
 	for _, b := range m.Content {
-		if b.Type == llm.BlockText && strings.TrimSpace(b.Text) != "" {
+		if b.Type == llm.BlockText && !b.Inject && strings.TrimSpace(b.Text) != "" {
 			return b.Text
 		}
 	}

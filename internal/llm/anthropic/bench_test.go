@@ -1,6 +1,9 @@
 package anthropic
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -24,6 +27,65 @@ func BenchmarkAnthropicStream(b *testing.B) {
 		}
 		if resp := s.response(); len(resp.Message.Content) != 2 {
 			b.Fatalf("got %d blocks", len(resp.Message.Content))
+		}
+	}
+}
+
+// conversation is a session with calls earlier tool calls, each a bash
+// call with a 2 KB result, after a first user message.
+func conversation(calls int) []llm.Message {
+	out := strings.Repeat("line of a tool's output that the model reads\n", 45)
+	msgs := []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "fix the tests"}}}}
+	for i := 0; i < calls; i++ {
+		id := fmt.Sprintf("toolu_%06d", i)
+		msgs = append(msgs,
+			llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{
+				{Type: llm.BlockText, Text: "Looking at the next file."},
+				{Type: llm.BlockToolUse, ID: id, Name: "bash", Input: json.RawMessage(`{"command":"go test ./..."}`)}}},
+			llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockToolResult, ToolUseID: id, Content: out}}})
+	}
+	return msgs
+}
+
+var benchTools = []llm.ToolDef{
+	{Name: "bash", Description: "Run a command", InputSchema: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}`)},
+	{Name: "read", Description: "Read a file", InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)},
+}
+
+// BenchmarkRequestBody is the cost of the request body for one more tool
+// call (an assistant tool_use and its result) after calls earlier ones:
+// the body written out (to io.Discard, as to a connection). With the
+// session's Prefix the earlier calls were encoded by earlier requests and
+// only the new call is, so the cost should not depend on calls; without
+// one (prefix=none) every message is encoded again, as synaps did before
+// issue 21.
+func BenchmarkRequestBody(b *testing.B) {
+	for _, calls := range []int{10, 100, 1000, 5000} {
+		msgs := conversation(calls + 1)
+		for _, kept := range []bool{true, false} {
+			name := fmt.Sprintf("calls=%d/prefix=kept", calls)
+			if !kept {
+				name = fmt.Sprintf("calls=%d/prefix=none", calls)
+			}
+			b.Run(name, func(b *testing.B) {
+				req := &llm.Request{Model: "claude-test", System: "You are synaps.", Tools: benchTools, Messages: msgs[:len(msgs)-2]}
+				var saved llm.Prefix
+				if kept {
+					req.Prefix = &llm.Prefix{}
+					body(req) // the earlier requests of the session
+					saved = *req.Prefix
+				}
+				req.Messages = msgs
+				b.ReportAllocs()
+				for b.Loop() {
+					if kept {
+						*req.Prefix = saved // as it was before this turn
+					}
+					for _, p := range body(req) {
+						io.Discard.Write(p)
+					}
+				}
+			})
 		}
 	}
 }

@@ -24,8 +24,6 @@ package anthropic
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -100,10 +98,6 @@ func New(cfg Config) *Client {
 // Complete streams one assistant turn; see llm.Provider and the package
 // documentation for the retry rules.
 func (c *Client) Complete(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
-	body, err := json.Marshal(encodeRequest(req))
-	if err != nil {
-		return nil, fmt.Errorf("anthropic: encoding the request: %w", err)
-	}
 	header := http.Header{
 		"Content-Type":      {"application/json"},
 		"Accept":            {"text/event-stream"},
@@ -113,7 +107,7 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request, onEvent func(ll
 		header["X-Api-Key"] = []string{c.cfg.APIKey}
 	}
 	return transport.Stream(ctx, transport.Request{
-		Client: c.cfg.HTTPClient, Provider: provider, Endpoint: c.endpoint, Header: header, Body: body,
+		Client: c.cfg.HTTPClient, Provider: provider, Endpoint: c.endpoint, Header: header, Body: body(req),
 		MaxRetries: c.cfg.MaxRetries, Backoff: c.backoff,
 	}, onEvent, func(rd *sse.Reader, emit func(llm.Event), readErr func(error) error) (*llm.Response, error) {
 		s := newStream(emit)

@@ -53,8 +53,9 @@ func TestTextTurn(t *testing.T) {
 			t.Errorf("header %s = %q, want %q", k, got, v)
 		}
 	}
-	if diff := llmtest.JSONDiff(t, `{"model":"claude-sonnet-4-5","max_tokens":8192,"system":"Be brief.","stream":true,
-		"messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]}]}`, r.Body); diff != "" {
+	if diff := llmtest.JSONDiff(t, `{"model":"claude-sonnet-4-5","max_tokens":8192,"stream":true,
+		"system":[{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral"}}],
+		"messages":[{"role":"user","content":[{"type":"text","text":"Hi","cache_control":{"type":"ephemeral"}}]}]}`, r.Body); diff != "" {
 		t.Errorf("request body mismatch (-want +got):\n%s", diff)
 	}
 	if len(sleeps) != 0 {
@@ -148,7 +149,7 @@ func TestThinkingIsSentBack(t *testing.T) {
 			{"type":"thinking","thinking":"Let me solve this step by step:\n\n1. First break down 27 * 453\n2. 453 = 400 + 50 + 3","signature":"` + sig + `"},
 			{"type":"redacted_thinking","data":"` + redacted + `"},
 			{"type":"text","text":"27 * 453 = 12,231"}]},
-		{"role":"user","content":[{"type":"text","text":"thanks"}]}]}`
+		{"role":"user","content":[{"type":"text","text":"thanks","cache_control":{"type":"ephemeral"}}]}]}`
 	if diff := llmtest.JSONDiff(t, want, reqs[1].Body); diff != "" {
 		t.Errorf("second request body mismatch (-want +got):\n%s", diff)
 	}

@@ -2,21 +2,12 @@ package anthropic
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/synaps-cli/synaps/internal/llm"
 )
 
-// request is the Messages API request body.
-type request struct {
-	Model       string          `json:"model"`
-	MaxTokens   int             `json:"max_tokens"`
-	System      string          `json:"system,omitempty"`
-	Messages    []message       `json:"messages"`
-	Tools       []tool          `json:"tools,omitempty"`
-	Temperature *float64        `json:"temperature,omitempty"`
-	Thinking    *thinkingConfig `json:"thinking,omitempty"`
-	Stream      bool            `json:"stream"`
-}
+// The request body is written, not marshalled: see body.
 
 type message struct {
 	Role    llm.Role       `json:"role"`
@@ -40,6 +31,8 @@ type contentBlock struct {
 	Thinking  *string `json:"thinking,omitempty"`
 	Signature *string `json:"signature,omitempty"`
 	Data      string  `json:"data,omitempty"`
+	// CacheControl marks a prompt-cache breakpoint (see body).
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
 }
 
 // resultPart is a text or image block inside a tool_result.
@@ -56,10 +49,26 @@ type imageSource struct {
 }
 
 type tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	CacheControl *cacheControl   `json:"cache_control,omitempty"`
 }
+
+type systemBlock struct {
+	Type         string        `json:"type"`
+	Text         string        `json:"text"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
+}
+
+type cacheControl struct {
+	Type string `json:"type"`
+}
+
+// ephemeral is the cache breakpoint: the service caches the prompt up to
+// and including the block that carries it (for 5 minutes, refreshed by
+// every hit).
+var ephemeral = &cacheControl{Type: "ephemeral"}
 
 type thinkingConfig struct {
 	Type         string `json:"type"`
@@ -71,44 +80,159 @@ var (
 	objectSchema = json.RawMessage(`{"type":"object"}`)
 )
 
-// encodeRequest maps a neutral request to the API's shape. Blocks the API
-// would reject are left out: empty text, and thinking without the
-// signature the API needs to verify it.
-func encodeRequest(req *llm.Request) *request {
-	r := &request{
-		Model:       req.Model,
-		MaxTokens:   req.MaxTokens,
-		System:      req.System,
-		Messages:    make([]message, 0, len(req.Messages)),
-		Temperature: req.Temperature,
-		Stream:      true,
+// format names this wire encoding in an llm.Prefix.
+const format = "anthropic-messages"
+
+var (
+	comma       = []byte{','}
+	closeBody   = []byte("]}")
+	toolsKey    = []byte(`,"tools":`)
+	systemKey   = []byte(`,"system":`)
+	messagesKey = []byte(`,"messages":[`)
+)
+
+// body is the request body of req, in parts to be sent one after the
+// other: the head (settings, system prompt, tools), the conversation, and
+// the end. The conversation's messages come from req.Prefix, each encoded
+// once for the session (a Prefix of its own when req has none), so a
+// request costs what is new in it.
+//
+// Prompt caching: up to four cache_control breakpoints, as the Messages
+// API allows and its documentation advises for a growing conversation —
+// on the last tool, on the system prompt, on the last message (the prompt
+// so far is written to the cache), and on the message that was last in
+// the previous request (where the previous request wrote the cache, so
+// this one reads it there however many blocks the turn added; the
+// service looks back only 20 blocks from a breakpoint for an earlier
+// entry). Thinking blocks cannot carry a breakpoint; a message with no
+// other block is not marked. Everything before the moving breakpoints is
+// sent byte for byte as before: what the cache needs.
+func body(req *llm.Request) [][]byte {
+	p := req.Prefix
+	if p == nil {
+		p = &llm.Prefix{}
 	}
-	if r.MaxTokens <= 0 {
-		r.MaxTokens = DefaultMaxTokens
-		if req.ThinkingBudget >= r.MaxTokens {
-			r.MaxTokens = req.ThinkingBudget + DefaultMaxTokens
+	n := len(req.Messages)
+	p.Encode(format, req.Messages, n, appendMessage)
+
+	head := make([]byte, 0, 256)
+	head = append(head, `{"model":`...)
+	head = appendJSON(head, req.Model)
+	maxTokens := req.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = DefaultMaxTokens
+		if req.ThinkingBudget >= maxTokens {
+			maxTokens = req.ThinkingBudget + DefaultMaxTokens
 		}
 	}
-	if req.ThinkingBudget > 0 {
-		r.Thinking = &thinkingConfig{Type: "enabled", BudgetTokens: req.ThinkingBudget}
+	head = append(head, `,"max_tokens":`...)
+	head = strconv.AppendInt(head, int64(maxTokens), 10)
+	head = append(head, `,"stream":true`...)
+	if req.Temperature != nil {
+		head = append(head, `,"temperature":`...)
+		head = appendJSON(head, *req.Temperature)
 	}
-	for _, t := range req.Tools {
+	if req.ThinkingBudget > 0 {
+		head = append(head, `,"thinking":`...)
+		head = appendJSON(head, thinkingConfig{Type: "enabled", BudgetTokens: req.ThinkingBudget})
+	}
+	parts := make([][]byte, 0, 12)
+	parts = append(parts, head)
+	if req.System != "" {
+		parts = append(parts, systemKey, p.System(req.System, encodeSystem))
+	}
+	if len(req.Tools) > 0 {
+		parts = append(parts, toolsKey, p.Tools(req.Tools, encodeTools))
+	}
+	parts = append(parts, messagesKey)
+
+	// The moving breakpoints: the last message, and the previous
+	// request's last one when it is an earlier message.
+	last, prev := n-1, p.Mark-1
+	if prev >= last {
+		prev = -1
+	}
+	from, sep := 0, false
+	add := func(b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		if sep {
+			parts = append(parts, comma)
+		}
+		parts, sep = append(parts, b), true
+	}
+	for _, i := range []int{prev, last} {
+		if i < 0 {
+			continue
+		}
+		add(p.Span(from, i))
+		if marked, ok := markedMessage(&req.Messages[i]); ok {
+			add(marked)
+		} else {
+			add(p.Span(i, i+1))
+		}
+		from = i + 1
+	}
+	add(p.Span(from, n))
+	p.Mark = n
+	return append(parts, closeBody)
+}
+
+// appendMessage appends the API's encoding of m.
+func appendMessage(dst []byte, m *llm.Message) []byte {
+	return appendJSON(dst, encodeMessage(m))
+}
+
+func encodeMessage(m *llm.Message) message {
+	out := message{Role: m.Role, Content: make([]contentBlock, 0, len(m.Content))}
+	for i := range m.Content {
+		if cb, ok := encodeBlock(&m.Content[i]); ok {
+			out.Content = append(out.Content, cb)
+		}
+	}
+	return out
+}
+
+// markedMessage is m with a cache breakpoint on its last block that can
+// carry one; ok is false when it has none.
+func markedMessage(m *llm.Message) ([]byte, bool) {
+	out := encodeMessage(m)
+	for i := len(out.Content) - 1; i >= 0; i-- {
+		if t := out.Content[i].Type; t != llm.BlockThinking && t != llm.BlockRedactedThinking {
+			out.Content[i].CacheControl = ephemeral
+			return appendJSON(nil, out), true
+		}
+	}
+	return nil, false
+}
+
+func encodeSystem(system string) []byte {
+	return appendJSON(nil, []systemBlock{{Type: "text", Text: system, CacheControl: ephemeral}})
+}
+
+func encodeTools(defs []llm.ToolDef) []byte {
+	tools := make([]tool, len(defs))
+	for i, t := range defs {
 		schema := t.InputSchema
 		if len(schema) == 0 {
 			schema = objectSchema
 		}
-		r.Tools = append(r.Tools, tool{Name: t.Name, Description: t.Description, InputSchema: schema})
+		tools[i] = tool{Name: t.Name, Description: t.Description, InputSchema: schema}
 	}
-	for _, m := range req.Messages {
-		out := message{Role: m.Role, Content: make([]contentBlock, 0, len(m.Content))}
-		for i := range m.Content {
-			if cb, ok := encodeBlock(&m.Content[i]); ok {
-				out.Content = append(out.Content, cb)
-			}
-		}
-		r.Messages = append(r.Messages, out)
+	tools[len(tools)-1].CacheControl = ephemeral
+	return appendJSON(nil, tools)
+}
+
+// appendJSON appends v as JSON. The values are synaps's own types, which
+// always marshal; a failure (an invalid json.RawMessage from a tool) is
+// a bug, and null keeps the body well-formed for the API to refuse.
+func appendJSON(dst []byte, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return append(dst, "null"...)
 	}
-	return r
+	return append(dst, b...)
 }
 
 func encodeBlock(b *llm.Block) (contentBlock, bool) {

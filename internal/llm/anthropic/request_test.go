@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -26,9 +27,11 @@ func TestEncodeRequest(t *testing.T) {
 				{Name: "bash", Description: "Run a command", InputSchema: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}`)},
 				{Name: "now"},
 			}},
-			want: `{"model":"m","max_tokens":100,"system":"sys","temperature":0.2,"stream":true,"messages":[],"tools":[
+			want: `{"model":"m","max_tokens":100,"temperature":0.2,"stream":true,"messages":[],
+				"system":[{"type":"text","text":"sys","cache_control":{"type":"ephemeral"}}],
+				"tools":[
 				{"name":"bash","description":"Run a command","input_schema":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}},
-				{"name":"now","input_schema":{"type":"object"}}]}`,
+				{"name":"now","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral"}}]}`,
 		},
 		{
 			name: "thinking budget above the default raises max_tokens",
@@ -59,23 +62,21 @@ func TestEncodeRequest(t *testing.T) {
 				{"role":"user","content":[
 					{"type":"tool_result","tool_use_id":"t1","content":"a\nb"},
 					{"type":"tool_result","tool_use_id":"t2","content":"clock broken","is_error":true},
-					{"type":"text","text":"and then?"}]}]}`,
+					{"type":"text","text":"and then?","cache_control":{"type":"ephemeral"}}]}]}`,
 		},
 		{
 			name: "signed thinking with empty text keeps both fields",
 			req: llm.Request{Model: "m", Messages: []llm.Message{
 				{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockThinking, Signature: "sig"}}},
 			}},
+			// A thinking block cannot carry a cache breakpoint.
 			want: `{"model":"m","max_tokens":8192,"stream":true,"messages":[
 				{"role":"assistant","content":[{"type":"thinking","thinking":"","signature":"sig"}]}]}`,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := json.Marshal(encodeRequest(&tt.req))
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := bytes.Join(body(&tt.req), nil)
 			if diff := llmtest.JSONDiff(t, tt.want, string(got)); diff != "" {
 				t.Errorf("body mismatch (-want +got):\n%s", diff)
 			}

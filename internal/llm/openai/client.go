@@ -36,8 +36,6 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -118,13 +116,9 @@ func New(cfg Config) *Client {
 // Complete streams one assistant turn; see llm.Provider and the package
 // documentation.
 func (c *Client) Complete(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
-	wire, err := encodeRequest(req, c.cfg.MaxTokensField)
+	body, err := body(req, c.cfg.MaxTokensField)
 	if err != nil {
 		return nil, err
-	}
-	body, err := json.Marshal(wire)
-	if err != nil {
-		return nil, fmt.Errorf("openai: encoding the request: %w", err)
 	}
 	header := http.Header{
 		"Content-Type": {"application/json"},

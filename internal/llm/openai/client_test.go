@@ -1,9 +1,11 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -149,17 +151,17 @@ func TestEncodeRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := encodeRequest(&tt.req, tt.field)
+			parts, err := body(&tt.req, tt.field)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := json.Marshal(r)
+			got := bytes.Join(parts, nil)
 			if diff := llmtest.JSONDiff(t, tt.want, string(got)); diff != "" {
 				t.Errorf("body mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
-	if _, err := encodeRequest(&llm.Request{}, "max_output"); err == nil || !strings.Contains(err.Error(), `Config.MaxTokensField is "max_output"; use "max_tokens" or "max_completion_tokens"`) {
+	if _, err := body(&llm.Request{}, "max_output"); err == nil || !strings.Contains(err.Error(), `Config.MaxTokensField is "max_output"; use "max_tokens" or "max_completion_tokens"`) {
 		t.Errorf("bad field: err = %v", err)
 	}
 }
@@ -428,5 +430,34 @@ data: [DONE]
 	}
 	if want := (llm.Usage{InputTokens: 2006, OutputTokens: 3, CacheReadTokens: 1920}); resp.Usage != want {
 		t.Errorf("usage %+v, want %+v", resp.Usage, want)
+	}
+}
+
+// OpenAI and compatible servers cache prompts by prefix, automatically:
+// with the session's Prefix, request N+1 starts with request N's bytes
+// (all but its closing "]}"), and earlier messages are not encoded again.
+func TestPrefixKeepsTheBodyStable(t *testing.T) {
+	req := &llm.Request{Model: "m", System: "sys", Prefix: &llm.Prefix{},
+		Tools:    []llm.ToolDef{{Name: "now"}},
+		Messages: []llm.Message{llmtest.UserText("hi")}}
+	var bodies []string
+	for i := 0; i < 4; i++ {
+		parts, err := body(req, "max_tokens")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, string(bytes.Join(parts, nil)))
+		id := fmt.Sprintf("c%d", i)
+		req.Messages = append(req.Messages,
+			llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockToolUse, ID: id, Name: "now"}}},
+			llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockToolResult, ToolUseID: id, Content: "12:00"}}})
+	}
+	for i := 0; i+1 < len(bodies); i++ {
+		if prefix := strings.TrimSuffix(bodies[i], "]}"); !strings.HasPrefix(bodies[i+1], prefix) {
+			t.Errorf("request %d does not start with request %d:\n%s\n%s", i+1, i, bodies[i], bodies[i+1])
+		}
+	}
+	if req.Prefix.Len() != 7 {
+		t.Errorf("the prefix holds %d messages; want the 7 sent", req.Prefix.Len())
 	}
 }

@@ -3,23 +3,13 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/llm"
 )
 
-// request is the chat-completions request body. MaxTokens is encoded
-// under whichever name the Client was configured with.
-type request struct {
-	Model               string         `json:"model"`
-	Messages            []message      `json:"messages"`
-	Tools               []tool         `json:"tools,omitempty"`
-	MaxTokens           int            `json:"max_tokens,omitempty"`
-	MaxCompletionTokens int            `json:"max_completion_tokens,omitempty"`
-	Temperature         *float64       `json:"temperature,omitempty"`
-	Stream              bool           `json:"stream"`
-	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
-}
+// The request body is written, not marshalled: see body.
 
 type streamOptions struct {
 	IncludeUsage bool `json:"include_usage"`
@@ -57,38 +47,99 @@ type toolFunction struct {
 
 var objectSchema = json.RawMessage(`{"type":"object"}`)
 
-// encodeRequest maps a neutral request to the chat-completions shape; the
-// package documentation lists the choices it makes.
-func encodeRequest(req *llm.Request, maxTokensField string) (*request, error) {
-	r := &request{
-		Model:         req.Model,
-		Messages:      make([]message, 0, len(req.Messages)+1),
-		Temperature:   req.Temperature,
-		Stream:        true,
-		StreamOptions: &streamOptions{IncludeUsage: true},
+// format names this wire encoding in an llm.Prefix.
+const format = "openai-chat"
+
+var (
+	comma     = []byte{','}
+	closeBody = []byte("]}")
+)
+
+// body is the chat-completions body of req, in parts (head, the
+// conversation, the end); the package documentation lists the choices
+// the encoding makes. The messages come from req.Prefix, each encoded
+// once for the session, so the prefix is byte-stable from request to
+// request: OpenAI and compatible servers that cache prompts do it by
+// prefix, automatically.
+func body(req *llm.Request, maxTokensField string) ([][]byte, error) {
+	p := req.Prefix
+	if p == nil {
+		p = &llm.Prefix{}
+	}
+	n := len(req.Messages)
+	p.Encode(format, req.Messages, n, func(dst []byte, m *llm.Message) []byte {
+		for i, out := range appendMessage(nil, m) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSON(dst, out)
+		}
+		return dst
+	})
+	head := make([]byte, 0, 256)
+	head = append(head, `{"model":`...)
+	head = appendJSON(head, req.Model)
+	head = append(head, `,"stream":true,"stream_options":{"include_usage":true}`...)
+	if req.MaxTokens != 0 {
+		switch maxTokensField {
+		case "max_tokens", "max_completion_tokens":
+			head = append(head, `,"`+maxTokensField+`":`...)
+			head = strconv.AppendInt(head, int64(req.MaxTokens), 10)
+		}
 	}
 	switch maxTokensField {
-	case "max_tokens":
-		r.MaxTokens = req.MaxTokens
-	case "max_completion_tokens":
-		r.MaxCompletionTokens = req.MaxTokens
+	case "max_tokens", "max_completion_tokens":
 	default:
 		return nil, fmt.Errorf("openai: Config.MaxTokensField is %q; use \"max_tokens\" or \"max_completion_tokens\"", maxTokensField)
 	}
-	if req.System != "" {
-		r.Messages = append(r.Messages, message{Role: "system", Content: &req.System})
+	if req.Temperature != nil {
+		head = append(head, `,"temperature":`...)
+		head = appendJSON(head, *req.Temperature)
 	}
-	for _, t := range req.Tools {
+	parts := make([][]byte, 0, 6)
+	parts = append(parts, head)
+	if len(req.Tools) > 0 {
+		parts = append(parts, []byte(`,"tools":`), p.Tools(req.Tools, encodeTools))
+	}
+	parts = append(parts, []byte(`,"messages":[`))
+	sep := false
+	if req.System != "" {
+		parts = append(parts, p.System(req.System, func(s string) []byte {
+			return appendJSON(nil, message{Role: "system", Content: &s})
+		}))
+		sep = true
+	}
+	if msgs := p.Span(0, n); len(msgs) > 0 {
+		if sep {
+			parts = append(parts, comma)
+		}
+		parts = append(parts, msgs)
+	}
+	return append(parts, closeBody), nil
+}
+
+func encodeTools(defs []llm.ToolDef) []byte {
+	tools := make([]tool, len(defs))
+	for i, t := range defs {
 		params := t.InputSchema
 		if len(params) == 0 {
 			params = objectSchema
 		}
-		r.Tools = append(r.Tools, tool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
+		tools[i] = tool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}}
 	}
-	for i := range req.Messages {
-		r.Messages = appendMessage(r.Messages, &req.Messages[i])
+	return appendJSON(nil, tools)
+}
+
+// appendJSON appends v as JSON. The values are synaps's own types, which
+// always marshal (tool inputs and schemas are checked before they get
+// here); a failure is a bug, and null keeps the body well-formed for the
+// server to refuse.
+func appendJSON(dst []byte, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return append(dst, "null"...)
 	}
-	return r, nil
+	return append(dst, b...)
 }
 
 // appendMessage appends the chat-completions messages that m becomes: none,

@@ -61,10 +61,14 @@ func lastUserText(req *llm.Request) string {
 		if m.Role != llm.RoleUser {
 			continue
 		}
+		var sb strings.Builder
 		for _, b := range m.Content {
 			if b.Type == llm.BlockText {
-				return m.Text()
+				sb.WriteString(b.Text) // extension injects too: scripts check them
 			}
+		}
+		if sb.Len() > 0 {
+			return sb.String()
 		}
 	}
 	return ""

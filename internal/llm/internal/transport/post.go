@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,8 +30,20 @@ const maxErrorText = 300
 // the server could not be reached, a Temporary error that names endpoint
 // and the base-URL environment variable. If ctx ends first, it returns
 // ctx.Err().
-func Post(ctx context.Context, client *http.Client, provider, endpoint string, header http.Header, body []byte) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+//
+// body is in parts: a long conversation's kept encoding and what is new
+// in this request are written to the connection one after the other,
+// never joined into another copy.
+func Post(ctx context.Context, client *http.Client, provider, endpoint string, header http.Header, body [][]byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, http.NoBody)
+	if err == nil {
+		var size int64
+		for _, p := range body {
+			size += int64(len(p))
+		}
+		req.Body, req.ContentLength = &partsReader{parts: body}, size
+		req.GetBody = func() (io.ReadCloser, error) { return &partsReader{parts: body}, nil }
+	}
 	if err != nil {
 		_, urlEnv := llm.EnvNames(provider)
 		return nil, fmt.Errorf("%s: %q is not a usable URL (check %s): %w", provider, endpoint, urlEnv, err)
@@ -80,6 +91,46 @@ func Post(ctx context.Context, client *http.Client, provider, endpoint string, h
 	}
 	return nil, apiErr
 }
+
+// partsReader reads parts one after the other; the parts are not
+// changed, so that a retry reads them again.
+type partsReader struct {
+	parts [][]byte
+	i     int // the part being read
+	off   int // how much of it has been read
+}
+
+func (r *partsReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) && r.i < len(r.parts) {
+		c := copy(p[n:], r.parts[r.i][r.off:])
+		n += c
+		if r.off += c; r.off == len(r.parts[r.i]) {
+			r.i, r.off = r.i+1, 0
+		}
+	}
+	if n == 0 && r.i == len(r.parts) {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// WriteTo writes the parts to w as they are: the HTTP client copies a
+// body with it straight into the connection's buffer.
+func (r *partsReader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for ; r.i < len(r.parts); r.i, r.off = r.i+1, 0 {
+		n, err := w.Write(r.parts[r.i][r.off:])
+		total += int64(n)
+		if err != nil {
+			r.off += n
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+func (r *partsReader) Close() error { return nil }
 
 // ParseError reads an error body in any of the shapes the services and
 // OpenAI-compatible servers send:

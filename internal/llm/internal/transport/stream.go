@@ -10,11 +10,13 @@ import (
 
 // Request is one streaming POST to a model API.
 type Request struct {
-	Client     *http.Client
-	Provider   string
-	Endpoint   string
-	Header     http.Header
-	Body       []byte
+	Client   *http.Client
+	Provider string
+	Endpoint string
+	Header   http.Header
+	// Body is the request body in parts, sent one after the other
+	// without being joined (see Post).
+	Body       [][]byte
 	MaxRetries int
 	Backoff    Backoff
 }
