@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -39,9 +41,19 @@ type Config struct {
 	Hooks  Hooks
 	// Session receives every complete message. Required.
 	Session *session.Session
-	// Confirmer asks the user about confirm actions; nil (headless)
-	// blocks them.
+	// Confirmer asks the user about confirm actions and permission
+	// questions, once per call; nil (headless) refuses them. One that is
+	// also an Asker may answer "always".
 	Confirmer hook.Confirmer
+	// Permissions judges every call the before_tool_call chain lets
+	// through (mode and rules); nil runs them all.
+	Permissions *permission.Policy
+	// ApproveConfirms answers extensions' confirm requests with yes
+	// (--auto-approve-confirms); permission questions are still asked.
+	ApproveConfirms bool
+	// SaveRule keeps an "always" answer's allow rule for later sessions
+	// and says where; nil keeps it for this session only.
+	SaveRule func(rule string) (where string, err error)
 	// OnEvent receives events in order; nil drops them.
 	OnEvent func(Event)
 	// MaxTurns caps model requests per user message; 0 means no limit
@@ -73,6 +85,9 @@ type Agent struct {
 	prefix llm.Prefix
 	// now is the clock tool durations are measured with (a test's fake).
 	now func() time.Time
+	// askMu serialises questions to the user: calls running side by side
+	// ask one at a time.
+	askMu sync.Mutex
 }
 
 // New returns an agent.
@@ -328,12 +343,16 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		return finish(a.capped(err.Error()), true)
 	}
 	call.Input = input
+	var c hook.Confirmer
+	if a.cfg.Confirmer != nil {
+		c = timedConfirmer{a.cfg.Confirmer, a.now, &waited}
+	}
+	var confirms []hook.Confirm
 	if a.cfg.Hooks != nil {
-		var c hook.Confirmer
-		if a.cfg.Confirmer != nil {
-			c = timedConfirmer{a.cfg.Confirmer, a.now, &waited}
-		}
-		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, c)
+		// The chain's confirms are asked by permit, together with any
+		// permission question, about the input that will run.
+		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, deferConfirms{})
+		confirms = d.Confirms
 		call.ModifiedBy = d.ModifiedBy
 		if d.Blocked {
 			if d.Input != nil {
@@ -350,6 +369,10 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 			}
 			call.Input = input
 		}
+	}
+	if refusal, by := a.permit(ctx, spec, input, confirms, c); refusal != "" {
+		call.BlockedBy, call.Refused = by, by == ""
+		return finish(a.capped(refusal), true)
 	}
 	res, err := t.Run(ctx, input)
 	if err != nil {
@@ -428,4 +451,11 @@ func (a *Agent) CallTool(ctx context.Context, id, name string, input json.RawMes
 		res.Media.Images = append(res.Media.Images, tool.Image{MediaType: im.MediaType, Data: im.Data})
 	}
 	return res
+}
+
+// Ask times an Asker's question, or a plain Confirmer's yes or no.
+func (t timedConfirmer) Ask(ctx context.Context, q Question) Answer {
+	start := t.now()
+	defer func() { *t.waited += t.now().Sub(start) }()
+	return askUser(ctx, t.Confirmer, q)
 }

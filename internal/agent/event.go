@@ -53,6 +53,10 @@ type ToolCall struct {
 	// model got only Output. Nil when the tool reported none.
 	Diff     *tool.Diff
 	Duration time.Duration
+	// Refused: the permission mode or a rule refused the call, or the
+	// user declined it, or nobody could be asked; Output says why and,
+	// headless, which flag or rule allows it.
+	Refused bool
 	// Who intervened: the extension that blocked, modified or replaced.
 	BlockedBy  string
 	ModifiedBy []string

@@ -19,6 +19,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/mcp"
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/skill"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -67,6 +68,15 @@ type Options struct {
 	AppendSystemPrompt string
 	// NoMCP starts no MCP server.
 	NoMCP bool
+	// PermissionMode overrides config permission_mode (--permission-mode);
+	// "" takes the config's, else default.
+	PermissionMode permission.Mode
+	// Allowed and Disallowed are allow and deny rules from the command
+	// line (--allowedTools, --disallowedTools), on top of the configs'.
+	Allowed, Disallowed []permission.Rule
+	// ApproveConfirms answers extensions' confirm requests with yes
+	// (--auto-approve-confirms); permission questions are still asked.
+	ApproveConfirms bool
 }
 
 // App is an open session with everything it needs.
@@ -81,6 +91,8 @@ type App struct {
 	Skills  []skill.Skill
 	Session *session.Session
 	Agent   *agent.Agent // nil while there is no model (NoModelOK)
+	// Permissions is the session's permission mode and rules.
+	Permissions *permission.Policy
 	Model   string
 	// ModelErr says why there is no model (NoModelOK): what to configure.
 	ModelErr error
@@ -129,6 +141,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	a := &App{BaseDir: base, WorkDir: work, Config: cfg, Tools: tool.NewRegistry(), opts: o}
 	// A setting that would silently do nothing is said at the start.
 	a.Notes = append(a.Notes, cfg.Check()...)
+	if err := a.openPermissions(); err != nil {
+		return nil, err
+	}
 	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.toolEnv()}) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
@@ -320,6 +335,7 @@ func (a *App) newAgent() {
 	a.Agent = agent.New(agent.Config{
 		Provider: a.provider, Model: a.modelID, System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
+		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/session"
 )
 
@@ -38,7 +39,7 @@ func write(t *testing.T, path, content string) {
 func open(t *testing.T, base, work, script string) *App {
 	t.Helper()
 	write(t, filepath.Join(work, "turns.jsonl"), script)
-	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "test"})
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "test", PermissionMode: permission.Bypass})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/skill"
 )
 
@@ -64,7 +65,7 @@ func TestSecurityExtensionNeverSeesUnlistedEnvironment(t *testing.T) {
 	write(t, filepath.Join(work, "turns.jsonl"), `{"tool_calls":[{"name":"envy_env","input":{}}]}
 {"text":"ok","expect":{"last_tool_result_contains":"SYNAPS_PLUGIN_ID=envy"}}
 `)
-	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Version: "test"})
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Version: "test", PermissionMode: permission.Bypass})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestSecurityProjectPluginsNeedTrust(t *testing.T) {
 		os.Remove(filepath.Join(userDir, "init.json"))
 
 		write(t, filepath.Join(work, "turns.jsonl"), `{"text":"ok"}`+"\n")
-		a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "test", TrustProject: trusted})
+		a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "test", TrustProject: trusted, PermissionMode: permission.Bypass})
 		if err != nil {
 			t.Fatal(err)
 		}

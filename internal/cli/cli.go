@@ -95,6 +95,11 @@ type globals struct {
 	trustProject bool
 	appendSystem string
 	maxTurns     int
+	// permissionMode, allowed and disallowed are --permission-mode,
+	// --allowedTools and --disallowedTools, read by appOptions.
+	permissionMode      string
+	allowed, disallowed []string
+	skipPermissions     bool
 }
 
 func newRoot(stdio Stdio) *cobra.Command {
@@ -144,7 +149,15 @@ saved and can be resumed).`,
 	pf.BoolVar(&g.cont, "continue", false, "continue the most recent session")
 	pf.StringVar(&g.resume, "resume", "", "resume the session with this id")
 	pf.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
-	pf.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins for this run without asking")
+	pf.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins (and the permission mode and allow rules of its .synaps/config) for this run without asking")
+	pf.StringVar(&g.permissionMode, "permission-mode", "", "`MODE`: default (ask before bash, write, edit), acceptEdits, plan (read-only) or bypassPermissions")
+	pf.StringArrayVar(&g.allowed, "allowedTools", nil, "`RULES` that run without asking, e.g. 'Bash(git status:*) Edit(docs/**)' (repeatable; also --allowed-tools)")
+	pf.StringArrayVar(&g.disallowed, "disallowedTools", nil, "`RULES` that are refused, e.g. 'Bash(rm:*)' (repeatable; also --disallowed-tools)")
+	pf.StringArrayVar(&g.allowed, "allowed-tools", nil, "same as --allowedTools")
+	pf.StringArrayVar(&g.disallowed, "disallowed-tools", nil, "same as --disallowedTools")
+	pf.BoolVar(&g.skipPermissions, "dangerously-skip-permissions", false, "same as --permission-mode bypassPermissions")
+	pf.MarkHidden("allowed-tools")
+	pf.MarkHidden("disallowed-tools")
 	pf.StringVar(&g.appendSystem, "append-system-prompt", "", "add `TEXT` to the end of the system prompt")
 	pf.IntVar(&g.maxTurns, "max-turns", 0, "stop a message's work after `N` model requests (0: no limit)")
 	root.Flags().StringVarP(&prompt, "print", "p", "", "run one `PROMPT`, print the answer and exit; without PROMPT (or with -) it is read from stdin; with both, piped stdin is attached to PROMPT")

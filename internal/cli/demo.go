@@ -10,6 +10,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/demo"
+	"github.com/synaps-cli/synaps/internal/permission"
 )
 
 func newDemoCmd(stdio Stdio) *cobra.Command {
@@ -55,6 +56,9 @@ func runDemo(ctx context.Context, stdio Stdio, keep bool) error {
 	a, err := app.Open(ctx, app.Options{
 		BaseDir: base, WorkDir: work, Model: "script:" + script, Version: Version,
 		OnEvent: r.event, Getenv: demoEnv,
+		// Nobody is asked in the demo: it runs every call, and the
+		// guard's block still wins (as it does over every mode and rule).
+		PermissionMode: permission.Bypass,
 	})
 	if err != nil {
 		return err

@@ -158,7 +158,7 @@ type runResult struct {
 // run starts `synaps -p` and kills it with SIGKILL at kp.
 func (r *durabilityRound) run(t *testing.T, kp killPoint) runResult {
 	t.Helper()
-	cmd := exec.Command(r.synaps, "-p", "count to thirty", "--model", "script:turns.jsonl", "--output-format", "stream-json")
+	cmd := exec.Command(r.synaps, "-p", "count to thirty", "--model", "script:turns.jsonl", "--output-format", "stream-json", "--allowedTools", "Bash")
 	cmd.Dir, cmd.Env = r.work, r.env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -352,7 +352,7 @@ func (r *durabilityRound) check(t *testing.T, res runResult) string {
 }
 
 func (r *durabilityRound) resume() (string, error) {
-	cmd := exec.Command(r.synaps, "-p", "next", "--continue", "--model", "script:resume.jsonl")
+	cmd := exec.Command(r.synaps, "-p", "next", "--continue", "--model", "script:resume.jsonl", "--allowedTools", "Bash")
 	cmd.Dir, cmd.Env = r.work, r.env
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()

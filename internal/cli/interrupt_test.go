@@ -47,7 +47,7 @@ func TestInterruptExits130(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := filepath.Join(dir, "base")
-	cmd := exec.Command(bin, "-p", "run the long job", "--model", "script:slow.jsonl", "--output-format", "stream-json", "--no-extensions")
+	cmd := exec.Command(bin, "-p", "run the long job", "--model", "script:slow.jsonl", "--output-format", "stream-json", "--no-extensions", "--allowedTools", "Bash")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "SYNAPS_BASE_DIR="+base, "HOME="+dir)
 	var stderr bytes.Buffer
@@ -153,7 +153,7 @@ func TestChatInterruptWhileWaiting(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "turns.jsonl"), []byte(`{"text":"Hello there."}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(synaps, "chat", "--model", "script:turns.jsonl", "--no-extensions")
+	cmd := exec.Command(synaps, "chat", "--model", "script:turns.jsonl", "--no-extensions", "--allowedTools", "Bash")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "SYNAPS_BASE_DIR="+filepath.Join(dir, "base"), "HOME="+dir, "NO_COLOR=1")
 	stdin, err := cmd.StdinPipe()

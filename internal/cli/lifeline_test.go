@@ -88,7 +88,7 @@ func TestLifelineNothingOutlivesSynaps(t *testing.T) {
 			if tc.dir == "plugin" {
 				watched = plugin
 			}
-			cmd := exec.Command(synaps, "-p", "go", "--model", "script:turns.jsonl")
+			cmd := exec.Command(synaps, "-p", "go", "--model", "script:turns.jsonl", "--allowedTools", "Bash")
 			cmd.Dir = work
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(dir, "home"), "SYNAPS_BASE_DIR=" + base, "NO_COLOR=1"}
 			cmd.WaitDelay = 5 * time.Second

@@ -69,7 +69,8 @@ func (r *renderer) toolEnd(c *agent.ToolCall) {
 	for _, id := range c.ModifiedBy {
 		fmt.Fprintf(r.out, "  %s\n", r.style("35", fmt.Sprintf("✎ input modified by %s: %s", id, agent.InputSummary(c.Name, c.Input, 90))))
 	}
-	if c.BlockedBy != "" {
+	if c.BlockedBy != "" || c.Refused {
+		// Said in full: a refusal says which flag or rule allows the call.
 		fmt.Fprintf(r.out, "  %s\n", r.style("31", "✗ "+agent.Printable(c.Output)))
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/permission"
 )
 
 // appOptions turns the shared flags into app options, with the base
@@ -34,16 +35,45 @@ func (g *globals) appOptions() (app.Options, error) {
 		BaseDir: base, Model: g.model, NoExtensions: g.noExtensions, Continue: g.cont, Resume: g.resume,
 		TrustProject: g.trustProject, Version: Version, AppendSystemPrompt: g.appendSystem,
 	}
-	if g.autoApprove {
-		o.Confirmer = approveAll{}
+	o.ApproveConfirms = g.autoApprove
+	if err := g.permissionOptions(&o); err != nil {
+		return app.Options{}, err
 	}
 	return o, nil
 }
 
-// approveAll answers every confirm with yes (--auto-approve-confirms).
-type approveAll struct{}
-
-func (approveAll) Confirm(context.Context, string, []hook.Confirm) bool { return true }
+// permissionOptions reads --permission-mode, --dangerously-skip-permissions,
+// --allowedTools and --disallowedTools into o; a bad value is a usage
+// error naming the flag.
+func (g *globals) permissionOptions(o *app.Options) error {
+	if g.permissionMode != "" {
+		m, err := permission.ParseMode(g.permissionMode)
+		if err != nil {
+			return usageError{fmt.Errorf("--permission-mode: %v", err)}
+		}
+		o.PermissionMode = m
+	}
+	if g.skipPermissions {
+		if o.PermissionMode != "" && o.PermissionMode != permission.Bypass {
+			return usageError{fmt.Errorf("--dangerously-skip-permissions means --permission-mode bypassPermissions, but --permission-mode %s was given too; give one", o.PermissionMode)}
+		}
+		o.PermissionMode = permission.Bypass
+	}
+	for _, f := range []struct {
+		flag  string
+		items []string
+		into  *[]permission.Rule
+	}{{"--allowedTools", g.allowed, &o.Allowed}, {"--disallowedTools", g.disallowed, &o.Disallowed}} {
+		for _, item := range f.items {
+			rules, err := permission.ParseRules(item)
+			if err != nil {
+				return usageError{fmt.Errorf("%s: %v", f.flag, err)}
+			}
+			*f.into = append(*f.into, permission.Sourced(rules, f.flag)...)
+		}
+	}
+	return nil
+}
 
 // lineConfirmer asks on a terminal: the question goes to out and the
 // answer is the next input line.
@@ -52,17 +82,34 @@ type lineConfirmer struct {
 	next func() (line string, ok bool)
 }
 
-func (c *lineConfirmer) Confirm(_ context.Context, tool string, msgs []hook.Confirm) bool {
-	for _, m := range msgs {
+func (c *lineConfirmer) Confirm(ctx context.Context, tool string, msgs []hook.Confirm) bool {
+	return c.Ask(ctx, agent.Question{Tool: tool, Messages: msgs}) != agent.AnswerNo
+}
+
+// Ask asks on the terminal; "a" or "always" answers yes and saves the
+// question's rule, when one is offered.
+func (c *lineConfirmer) Ask(_ context.Context, q agent.Question) agent.Answer {
+	for _, m := range q.Messages {
 		fmt.Fprintf(c.out, "? %s asks: %s\n", m.Extension, m.Message)
 	}
-	fmt.Fprintf(c.out, "Run %s? [y/N] ", tool)
+	if q.Always != "" {
+		fmt.Fprintf(c.out, "Run %s? [y/N/a = always allow %s] ", q.Tool, q.Always)
+	} else {
+		fmt.Fprintf(c.out, "Run %s? [y/N] ", q.Tool)
+	}
 	line, ok := c.next()
 	if !ok {
-		return false
+		return agent.AnswerNo
 	}
-	a := strings.ToLower(strings.TrimSpace(line))
-	return a == "y" || a == "yes"
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return agent.AnswerYes
+	case "a", "always":
+		if q.Always != "" {
+			return agent.AnswerAlways
+		}
+	}
+	return agent.AnswerNo
 }
 
 // isTerminal reports whether f is a terminal. A character device is not
@@ -217,6 +264,9 @@ func toolCallJSON(c *agent.ToolCall) map[string]any {
 		"is_error": c.IsError, "duration_ms": c.Duration.Milliseconds()}
 	if c.BlockedBy != "" {
 		m["blocked_by"] = c.BlockedBy
+	}
+	if c.Refused {
+		m["refused"] = true
 	}
 	if len(c.ModifiedBy) > 0 {
 		m["modified_by"] = c.ModifiedBy

@@ -20,11 +20,18 @@ const (
 	KeyAnthropicBaseURL = "anthropic_base_url"
 	KeyOpenAIAPIKey     = "openai_api_key"
 	KeyOpenAIBaseURL    = "openai_base_url"
+	// KeyPermissionMode is the permission mode a session starts in;
+	// KeyPermissionsAllow, -Ask and -Deny are rule lists in Claude Code's
+	// syntax (see internal/permission).
+	KeyPermissionMode   = "permission_mode"
+	KeyPermissionsAllow = "permissions.allow"
+	KeyPermissionsAsk   = "permissions.ask"
+	KeyPermissionsDeny  = "permissions.deny"
 )
 
 var knownKeys = []string{
 	KeyModel, KeyIdentity, KeyDisabledPlugins, KeyHookTimeoutMS, ToolEnvAllow,
-	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL,
+	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL, KeyPermissionMode,
 }
 
 // Check returns a warning for every setting of the global config that

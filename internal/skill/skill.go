@@ -187,7 +187,7 @@ func (t *LoadTool) Spec() tool.Spec {
 		"required":             []string{"name"},
 		"additionalProperties": false,
 	})
-	return tool.Spec{RuntimeName: "load_skill", Source: "builtin", InputSchema: schema,
+	return tool.Spec{RuntimeName: "load_skill", Source: "builtin", InputSchema: schema, ReadOnly: true,
 		Description: "Load the full instructions of a skill listed in the system prompt."}
 }
 

@@ -23,6 +23,12 @@ type Spec struct {
 	InputSchema json.RawMessage
 	// Source says where the tool comes from: "builtin" or "extension:<id>".
 	Source string
+	// ReadOnly declares that the tool changes nothing (a lookup, a read):
+	// the default permission mode runs it without asking, plan mode runs
+	// it, and calls of it in one model turn may run alongside each other.
+	// false (bash, write, edit, extension tools unless declared) means it
+	// may change things: it is asked about and keeps its order.
+	ReadOnly bool
 }
 
 // Result is a finished tool call as the model will see it.

@@ -19,6 +19,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/permission"
 )
 
 // harness is a model on a real app (scripted model, no extensions) with
@@ -58,6 +59,9 @@ func openHarness(t *testing.T, dir, base, script string, extensions bool, width 
 		},
 		BaseDir: base, WorkDir: dir, Model: "script:" + file, NoExtensions: !extensions,
 		OnEvent: br.event, Confirmer: br, Version: "test",
+		// Bash and file edits run without asking: these tests are about
+		// the screen, not permissions (an extension's confirm still asks).
+		Allowed: allowEdits(t),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -781,4 +785,14 @@ func TestModelQueueRunsAfterTrustAnswer(t *testing.T) {
 	if got := h.transcript(); !strings.Contains(got, "after the question") {
 		t.Errorf("queued message not answered:\n%s", got)
 	}
+}
+
+// allowEdits is the rules Bash and Edit.
+func allowEdits(t *testing.T) []permission.Rule {
+	t.Helper()
+	r, err := permission.ParseRules("Bash Edit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

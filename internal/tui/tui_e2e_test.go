@@ -144,7 +144,9 @@ func tuiCommand(t *testing.T, root, tmp string) []string {
 	t.Helper()
 	if cliStartsTUI(root) {
 		t.Log("driving the synaps binary")
-		return []string{goBuild(t, root, filepath.Join(tmp, "synaps"), "./cmd/synaps"), "--model"}
+		// Bash and file edits run without asking: these tests are about
+		// the screen, not permissions (an extension's confirm still asks).
+		return []string{goBuild(t, root, filepath.Join(tmp, "synaps"), "./cmd/synaps"), "--allowedTools", "Bash Edit", "--model"}
 	}
 	t.Log("internal/cli does not start the TUI yet: driving testdata/tuimain")
 	return []string{goBuild(t, root, filepath.Join(tmp, "tuimain"), "./internal/tui/testdata/tuimain")}

@@ -146,3 +146,17 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+// Only bash, write and edit change things; the rest are declared
+// read-only, so permission modes run them and a turn's calls of them may
+// overlap.
+func TestReadOnlyDeclared(t *testing.T) {
+	got := map[string]bool{}
+	for _, tl := range All(Options{WorkDir: t.TempDir()}) {
+		got[tl.Spec().RuntimeName] = tl.Spec().ReadOnly
+	}
+	want := map[string]bool{"bash": false, "write": false, "edit": false, "read": true, "grep": true, "find": true, "ls": true}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("ReadOnly by tool (-want +got):\n%s", d)
+	}
+}

@@ -35,6 +35,7 @@ var findSchema = json.RawMessage(`{
 func (f *findTool) Spec() tool.Spec {
 	return tool.Spec{
 		RuntimeName: "find",
+		ReadOnly:    true,
 		Source:      Source,
 		Description: "Find files and directories by glob pattern (e.g. \"**/*.go\"; \"*.go\" matches only the top level). " +
 			"Lists matching paths relative to the search directory, sorted, directories with a trailing '/'. " +

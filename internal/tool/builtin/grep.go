@@ -45,6 +45,7 @@ var grepSchema = json.RawMessage(`{
 func (g *grepTool) Spec() tool.Spec {
 	return tool.Spec{
 		RuntimeName: "grep",
+		ReadOnly:    true,
 		Source:      Source,
 		Description: "Search file contents with a regular expression (Go RE2 syntax: no lookaround or backreferences). " +
 			"Returns matching lines as path:line:text, sorted by path and line. Directories are searched recursively, " +

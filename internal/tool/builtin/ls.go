@@ -32,6 +32,7 @@ var lsSchema = json.RawMessage(`{
 func (l *lsTool) Spec() tool.Spec {
 	return tool.Spec{
 		RuntimeName: "ls",
+		ReadOnly:    true,
 		Source:      Source,
 		Description: "List a directory: one entry per line, directories first (with a trailing '/'), then files with their sizes; " +
 			"hidden entries included, .gitignore not applied. Symbolic links show their target. " +

@@ -39,6 +39,7 @@ var readSchema = json.RawMessage(`{
 func (r *readTool) Spec() tool.Spec {
 	return tool.Spec{
 		RuntimeName: "read",
+		ReadOnly:    true,
 		Source:      Source,
 		Description: "Read a text file. Returns its lines numbered like `cat -n` (line number, tab, text), " +
 			"up to 2000 lines from offset; lines longer than 2000 bytes are cut. When more lines remain the output ends " +

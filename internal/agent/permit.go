@@ -1,0 +1,170 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/tool"
+)
+
+// Question is what the agent asks the user before a tool call: every
+// extension's confirm message and, when the permission mode or a rule
+// asks, the permission's own (from "permissions").
+type Question struct {
+	// Tool is the model-facing tool name.
+	Tool string
+	// Input is the input that will run.
+	Input    json.RawMessage
+	Messages []hook.Confirm
+	// Always is the allow rule an "always" answer saves ("" when always is
+	// not on offer: an extension asked too, and no rule answers it).
+	Always string
+}
+
+// Answer is the user's answer to a Question.
+type Answer int
+
+// Answers.
+const (
+	AnswerNo     Answer = iota // do not run it
+	AnswerYes                  // run it this once
+	AnswerAlways               // run it, and save Question.Always as an allow rule
+)
+
+// Asker is a Confirmer that can also offer "always". The TUI and the
+// terminal chat implement it; a plain Confirmer gets yes or no.
+type Asker interface {
+	Ask(ctx context.Context, q Question) Answer
+}
+
+// PermissionsSource is the Confirm.Extension of the permission's own
+// message in a Question.
+const PermissionsSource = "permissions"
+
+// deferConfirms answers the host's confirm with yes and leaves the
+// question to the agent, which asks once, after the permission verdict on
+// the input that will really run (after every modify).
+type deferConfirms struct{}
+
+func (deferConfirms) Confirm(context.Context, string, []hook.Confirm) bool { return true }
+
+// permit settles whether a call the chain let through may run: the
+// permission policy's verdict on input and the extensions' confirms,
+// asked together, once. It returns the refusal the model gets ("" to
+// run) and the extension that refused, if one did.
+func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer) (refusal, by string) {
+	verdict, why := permission.Allow, ""
+	var call permission.Call
+	p := a.cfg.Permissions
+	if p != nil {
+		call = permission.Call{Name: spec.Name, RuntimeName: spec.RuntimeName, Builtin: spec.Source == "builtin", ReadOnly: spec.ReadOnly, Input: input}
+		d := p.Decide(call)
+		verdict, why = d.Verdict, d.Why
+		if verdict == permission.Deny {
+			if p.Mode() == permission.Plan && d.Rule == nil {
+				return fmt.Sprintf("%s was not run: synaps is in plan mode, which is read-only. Say what you would do instead; the user leaves plan mode (Shift+Tab, or /mode default) to have it done.", spec.Name), ""
+			}
+			return fmt.Sprintf("Permission to run %s was denied by %s.", spec.Name, why), ""
+		}
+	}
+	if len(confirms) > 0 {
+		switch {
+		case a.cfg.ApproveConfirms:
+			confirms = nil
+		case p != nil && p.Mode() == permission.Bypass:
+			// As Claude Code turns a hook's ask into a run under
+			// bypassPermissions; said, so that it is never silent.
+			ids := make([]string, len(confirms))
+			for i, m := range confirms {
+				ids[i] = m.Extension
+			}
+			a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("bypassPermissions: %s runs without the confirmation %s asked for (%s)", spec.Name, strings.Join(ids, ", "), confirms[0].Message)})
+			confirms = nil
+		}
+	}
+	ask := verdict == permission.Ask
+	if !ask && len(confirms) == 0 {
+		return "", ""
+	}
+	if c == nil {
+		if len(confirms) > 0 {
+			return hook.BlockedMessage(confirms[0].Extension, "confirmation required but there is no interactive user to ask ("+confirms[0].Message+"); run interactively or pass --auto-approve-confirms"), confirms[0].Extension
+		}
+		return headlessRefusal(spec, why, p.Suggest(call)), ""
+	}
+	q := Question{Tool: spec.Name, Input: input, Messages: confirms}
+	if ask {
+		q.Messages = append(append([]hook.Confirm(nil), confirms...), hook.Confirm{Extension: PermissionsSource, Message: why})
+		if len(confirms) == 0 {
+			q.Always = p.Suggest(call)
+		}
+	}
+	// One question at a time, whichever call asks.
+	a.askMu.Lock()
+	answer := askUser(ctx, c, q)
+	a.askMu.Unlock()
+	switch answer {
+	case AnswerNo:
+		if len(confirms) > 0 {
+			return hook.BlockedMessage(confirms[0].Extension, "the user declined: "+confirms[0].Message), confirms[0].Extension
+		}
+		return fmt.Sprintf("The user declined to run %s (%s).", spec.Name, why), ""
+	case AnswerAlways:
+		a.saveRule(q.Always)
+	}
+	return "", ""
+}
+
+// askUser asks c; an Asker may answer always, a plain Confirmer yes or no.
+func askUser(ctx context.Context, c hook.Confirmer, q Question) Answer {
+	if asker, ok := c.(Asker); ok {
+		ans := asker.Ask(ctx, q)
+		if ans == AnswerAlways && q.Always == "" {
+			ans = AnswerYes
+		}
+		return ans
+	}
+	if c.Confirm(ctx, q.Tool, q.Messages) {
+		return AnswerYes
+	}
+	return AnswerNo
+}
+
+// saveRule adds an "always" answer's rule to the policy for the rest of
+// the session, and to Config.SaveRule's file for later ones.
+func (a *Agent) saveRule(text string) {
+	r, err := permission.ParseRule(text)
+	if err != nil {
+		a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("cannot save %q as a rule: %v", text, err)})
+		return
+	}
+	r.Source = "answered always"
+	a.cfg.Permissions.AddAllow(r)
+	if a.cfg.SaveRule == nil {
+		a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("allowed %s for the rest of this session", text)})
+		return
+	}
+	where, err := a.cfg.SaveRule(text)
+	if err != nil {
+		a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("allowed %s for this session, but could not save it: %v", text, err)})
+		return
+	}
+	a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("allowed %s from now on (saved in %s)", text, where)})
+}
+
+// headlessRefusal tells the model, and the user reading the run, that a
+// call needs a permission nobody can give, and which flag or rule gives
+// it.
+func headlessRefusal(spec tool.Spec, why, rule string) string {
+	mode := permission.Bypass
+	if spec.Source == "builtin" && (spec.Name == "write" || spec.Name == "edit") {
+		mode = permission.AcceptEdits
+	}
+	return fmt.Sprintf("%s was not run: it needs permission (%s) and there is no interactive user to ask. "+
+		"Allow it with --allowedTools '%s', or with `permissions.allow = %s` in the config (~/.synaps-cli/config, or .synaps/config in a trusted project), or run with --permission-mode %s.",
+		spec.Name, why, rule, rule, mode)
+}
