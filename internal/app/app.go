@@ -93,7 +93,7 @@ type App struct {
 	Agent   *agent.Agent // nil while there is no model (NoModelOK)
 	// Permissions is the session's permission mode and rules.
 	Permissions *permission.Policy
-	Model   string
+	Model       string
 	// ModelErr says why there is no model (NoModelOK): what to configure.
 	ModelErr error
 	// Notes are things the user should see at start (skills that failed
