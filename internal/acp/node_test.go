@@ -55,7 +55,9 @@ func TestNodeClient(t *testing.T) {
 	again := write("again.jsonl", `{"text":"Back again.","expect":{"last_user_contains":"are you there"}}`)
 	self, _ := os.Executable()
 	cmds, _ := json.Marshal(map[string][]string{
-		"first": {self, "synaps-main", "acp", "--model", first},
+		// Bash runs without the default mode's question, so the editor
+		// is asked only about the guard's confirm.
+		"first": {self, "synaps-main", "acp", "--model", first, "--allowedTools", "Bash"},
 		"again": {self, "synaps-main", "acp", "--model", again},
 	})
 	cmd := exec.Command(node, "testdata/node/client.mjs", string(cmds), work)
