@@ -344,3 +344,76 @@ func TestPromptText(t *testing.T) {
 		t.Errorf("promptText = %q, %v; want %q", got, err, want)
 	}
 }
+
+// TestModesAndAlways: a session offers synaps's permission modes; plan
+// mode refuses a write without asking and says so to the editor; an
+// "allow always" answer saves the rule, so the same command is not asked
+// about again.
+func TestModesAndAlways(t *testing.T) {
+	base := t.TempDir()
+	model := script(t, base, "turns.jsonl",
+		`{"text":"Writing.","tool_calls":[{"name":"write","input":{"path":"notes.txt","content":"x"}}]}`,
+		`{"text":"Refused."}`,
+		`{"text":"Listing.","tool_calls":[{"name":"bash","input":{"command":"echo one"}}]}`,
+		`{"text":"Again.","tool_calls":[{"name":"bash","input":{"command":"echo two"}}]}`,
+		`{"text":"Done."}`,
+	)
+	ed := &editor{answer: "allow_always"}
+	r := start(t, base, model, ed)
+	ctx := context.Background()
+	s, err := r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, m := range s.Modes.AvailableModes {
+		ids = append(ids, string(m.Id))
+	}
+	if s.Modes.CurrentModeId != "default" || strings.Join(ids, ",") != "default,acceptEdits,plan,bypassPermissions" {
+		t.Errorf("modes %+v", s.Modes)
+	}
+	if _, err := r.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: s.SessionId, ModeId: "yolo"}); err == nil || !strings.Contains(errText(err), "unknown permission mode") {
+		t.Errorf("bad mode: %v", errText(err))
+	}
+	if _, err := r.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: s.SessionId, ModeId: "plan"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("write notes")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(r.work, "notes.txt")); err == nil {
+		t.Error("plan mode wrote a file")
+	}
+	if len(ed.asked) != 0 {
+		t.Errorf("plan mode asked: %d", len(ed.asked))
+	}
+	var modeUpdates []string
+	for _, u := range ed.updates {
+		if u.CurrentModeUpdate != nil {
+			modeUpdates = append(modeUpdates, string(u.CurrentModeUpdate.CurrentModeId))
+		}
+	}
+	if strings.Join(modeUpdates, ",") != "plan" {
+		t.Errorf("mode updates %q", modeUpdates)
+	}
+
+	if _, err := r.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: s.SessionId, ModeId: "default"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("echo twice")}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ed.asked) != 1 {
+		t.Fatalf("asked %d times, want once (the always rule answers the second echo)", len(ed.asked))
+	}
+	var opts []string
+	for _, o := range ed.asked[0].Options {
+		opts = append(opts, string(o.OptionId)+"="+o.Name)
+	}
+	if strings.Join(opts, " | ") != "allow_once=Allow | allow_always=Always allow Bash(echo:*) | reject_once=Reject" {
+		t.Errorf("options %q", opts)
+	}
+	if got := ed.calls(); len(got) != 6 || got[3] != "end completed one" || got[5] != "end completed two" {
+		t.Errorf("calls %q", got)
+	}
+}

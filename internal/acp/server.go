@@ -27,6 +27,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/permission"
 )
 
 // Server is the agent side of one ACP connection.
@@ -113,7 +114,7 @@ func (s *Server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
-	return sdk.NewSessionResponse{SessionId: ss.id}, nil
+	return sdk.NewSessionResponse{SessionId: ss.id, Modes: ss.modes()}, nil
 }
 
 // LoadSession implements sdk.AgentLoader: the synaps session with that id
@@ -134,7 +135,7 @@ func (s *Server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 		return sdk.LoadSessionResponse{}, err
 	}
 	ss.replay(ctx)
-	return sdk.LoadSessionResponse{}, nil
+	return sdk.LoadSessionResponse{Modes: ss.modes()}, nil
 }
 
 // open opens a synaps session for ACP: cwd must be absolute (the
@@ -239,9 +240,21 @@ func (s *Server) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOpt
 	return sdk.SetSessionConfigOptionResponse{}, errUnsupported("session/set_config_option")
 }
 
-// SetSessionMode implements sdk.Agent; synaps advertises no modes yet.
-func (s *Server) SetSessionMode(context.Context, sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
-	return sdk.SetSessionModeResponse{}, errUnsupported("session/set_mode")
+// SetSessionMode implements sdk.Agent: the session's permission mode
+// (default, acceptEdits, plan, bypassPermissions), as Shift+Tab sets it
+// in the terminal.
+func (s *Server) SetSessionMode(_ context.Context, p sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
+	ss, err := s.session(p.SessionId)
+	if err != nil {
+		return sdk.SetSessionModeResponse{}, err
+	}
+	m, err := permission.ParseMode(string(p.ModeId))
+	if err != nil {
+		return sdk.SetSessionModeResponse{}, sdk.NewInvalidParams(err.Error())
+	}
+	ss.app.Permissions.SetMode(m)
+	ss.update(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(m), SessionUpdate: "current_mode_update"}})
+	return sdk.SetSessionModeResponse{}, nil
 }
 
 // stopReason maps how agent.Send ended to ACP's stop reasons.

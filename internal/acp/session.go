@@ -16,6 +16,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -261,13 +262,36 @@ func resourcePath(uri string) string {
 	return uri
 }
 
-// permissioner asks the editor for every confirm: the hook chain's and
-// the built-in tools' asks alike.
+// modes are the session's permission modes as ACP session modes.
+func (ss *session) modes() *sdk.SessionModeState {
+	st := &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(ss.app.Permissions.Mode())}
+	for _, m := range permission.Modes {
+		d := m.Describe()
+		st.AvailableModes = append(st.AvailableModes, sdk.SessionMode{Id: sdk.SessionModeId(m), Name: modeNames[m], Description: &d})
+	}
+	return st
+}
+
+var modeNames = map[permission.Mode]string{
+	permission.Default: "Default", permission.AcceptEdits: "Accept edits",
+	permission.Plan: "Plan (read-only)", permission.Bypass: "Bypass permissions",
+}
+
+// permissioner asks the editor for every question: the hook chain's
+// confirms and the permission policy's asks alike, in one request per
+// call.
 type permissioner struct{ ss *session }
 
 // Confirm implements hook.Confirmer.
 func (p permissioner) Confirm(ctx context.Context, toolName string, msgs []hook.Confirm) bool {
+	return p.Ask(ctx, agent.Question{Tool: toolName, Messages: msgs}) != agent.AnswerNo
+}
+
+// Ask implements agent.Asker: "allow always" is offered when an allow
+// rule would answer the question for good, and saves that rule.
+func (p permissioner) Ask(ctx context.Context, q agent.Question) agent.Answer {
 	ss := p.ss
+	toolName, msgs := q.Tool, q.Messages
 	ss.mu.Lock()
 	id := ss.tools[toolName]
 	ss.mu.Unlock()
@@ -279,17 +303,27 @@ func (p permissioner) Confirm(ctx context.Context, toolName string, msgs []hook.
 	if len(why) > 0 {
 		title = strings.Join(why, "; ")
 	}
+	options := []sdk.PermissionOption{{OptionId: "allow_once", Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce}}
+	if q.Always != "" {
+		options = append(options, sdk.PermissionOption{OptionId: "allow_always", Name: "Always allow " + q.Always, Kind: sdk.PermissionOptionKindAllowAlways})
+	}
+	options = append(options, sdk.PermissionOption{OptionId: "reject_once", Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
 	resp, err := ss.srv.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: ss.id,
 		ToolCall:  sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Title: &title},
-		Options: []sdk.PermissionOption{
-			{OptionId: "allow_once", Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce},
-			{OptionId: "reject_once", Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
-		},
+		Options:   options,
 	})
 	if err != nil {
 		ss.srv.logf("session %s: permission request failed, so the call does not run: %v", ss.id, err)
-		return false
+		return agent.AnswerNo
 	}
-	return resp.Outcome.Selected != nil && resp.Outcome.Selected.OptionId == "allow_once"
+	switch {
+	case resp.Outcome.Selected == nil:
+		return agent.AnswerNo
+	case resp.Outcome.Selected.OptionId == "allow_once":
+		return agent.AnswerYes
+	case resp.Outcome.Selected.OptionId == "allow_always" && q.Always != "":
+		return agent.AnswerAlways
+	}
+	return agent.AnswerNo
 }
