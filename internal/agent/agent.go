@@ -60,6 +60,9 @@ type Config struct {
 	// (the default: a long task runs to its end unless the user set a
 	// limit, --max-turns).
 	MaxTurns int
+	// Price is the price of a model id (llm.PriceOf over the built-in
+	// table and config); nil prices nothing.
+	Price func(model string) (llm.Price, bool)
 	// MaxTokens is the reply budget per request. Default 8192.
 	MaxTokens int
 	// MaxToolOutput caps every tool result, in bytes, before any
@@ -78,6 +81,7 @@ type Agent struct {
 	// usage accumulates over the session; requests counts the model
 	// requests it was summed from.
 	usage    llm.Usage
+	last     llm.Usage // the last request's
 	requests int
 	started  bool
 	// prefix keeps the conversation's wire encoding between requests
@@ -111,6 +115,9 @@ func New(cfg Config) *Agent {
 // Usage is the token count of the session so far, earlier runs of a
 // resumed session included.
 func (a *Agent) Usage() llm.Usage { return a.usage }
+
+// LastUsage is the usage of the last model request, priced.
+func (a *Agent) LastUsage() llm.Usage { return a.last }
 
 // Requests is how many model requests the session has made so far.
 func (a *Agent) Requests() int { return a.requests }
@@ -213,18 +220,19 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 			}
 			return err
 		}
-		a.usage = a.usage.Add(resp.Usage)
+		used := a.priced(resp.Usage)
+		a.usage, a.last = a.usage.Add(used), used
 		a.requests++
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
-		if err := a.cfg.Session.AppendUsed(msg, resp.Usage); err != nil {
+		if err := a.cfg.Session.AppendUsed(msg, used); err != nil {
 			return err
 		}
 		a.emit(Event{Type: EventMessage, Message: &msg})
 		a.messageComplete(ctx, msg)
 
 		calls := msg.ToolUses()
-		a.emit(Event{Type: EventTurnEnd, StopReason: resp.StopReason, Usage: resp.Usage})
+		a.emit(Event{Type: EventTurnEnd, StopReason: resp.StopReason, Usage: used})
 		if len(calls) == 0 {
 			return nil
 		}
@@ -248,6 +256,20 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 		}
 	}
 	return &TurnLimitError{Requests: a.cfg.MaxTurns}
+}
+
+// priced is u with its cost at the price of the model that answered.
+func (a *Agent) priced(u llm.Usage) llm.Usage {
+	if a.cfg.Price == nil {
+		u.Unpriced = 1
+		return u
+	}
+	if p, ok := a.cfg.Price(a.cfg.Model); ok {
+		u.CostUSD = p.Cost(u)
+	} else {
+		u.Unpriced = 1
+	}
+	return u
 }
 
 // keepPartial saves the text of an interrupted answer as an assistant

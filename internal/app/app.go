@@ -109,6 +109,8 @@ type App struct {
 	endBudget *[2]time.Duration
 	provider  llm.Provider
 	modelID   string
+	// prices is the price table: built in, and config price.<model>.
+	prices map[string]llm.Price
 }
 
 // Open prepares a session: it starts the extensions (in parallel), finds
@@ -144,6 +146,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	if err := a.openPermissions(); err != nil {
 		return nil, err
 	}
+	var priceWarnings []string
+	a.prices, priceWarnings = priceTable(cfg)
+	a.Notes = append(a.Notes, priceWarnings...)
 	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.toolEnv()}) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
@@ -336,6 +341,7 @@ func (a *App) newAgent() {
 		Provider: a.provider, Model: a.modelID, System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
+		Price: a.Price,
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -67,6 +68,9 @@ func TestSlashModelSwitchesTheNextRequest(t *testing.T) {
 	srv := newModelServer(t)
 	env := map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": srv.URL}
 	base, work := t.TempDir(), t.TempDir()
+	// Prices from config: each request is counted at its own model's.
+	os.WriteFile(filepath.Join(base, "config"), []byte("price.claude-first = input=1 output=2 cache_read=0.1 cache_write=1.25\n"+
+		"price.anthropic/claude-second = input=3, output=15, cache_read=0.3, cache_write=3.75\n"), 0o600)
 	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "anthropic/claude-first",
 		Getenv: func(k string) string { return env[k] }, NoExtensions: true, Version: "test"})
 	if err != nil {
@@ -117,8 +121,12 @@ func TestSlashModelSwitchesTheNextRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two requests of 10 + 100 cache reads + 5 cache writes in, 7 out.
-	for _, want := range []string{"requests: 2", "input tokens: 230 (cache: 200 read, 10 written)", "output tokens: 14", "no model prices yet"} {
+	// Two requests of 10 + 100 cache reads + 5 cache writes in, 7 out:
+	// (10×1 + 7×2 + 100×0.1 + 5×1.25) + (10×3 + 7×15 + 100×0.3 + 5×3.75)
+	// millionths of a dollar.
+	for _, want := range []string{"requests: 2", "input tokens: 230 (cache: 200 read, 10 written)", "output tokens: 14",
+		"cost: $0.000224\n", "last request: 115 in (cache: 100 read, 5 written) / 7 out · $0.000184",
+		"price of anthropic/claude-second, US dollars per million tokens: input 3, output 15, cache read 0.3, cache write 3.75"} {
 		if !strings.Contains(cost.Output, want) {
 			t.Errorf("/cost lacks %q:\n%s", want, cost.Output)
 		}

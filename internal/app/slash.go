@@ -184,8 +184,8 @@ func (a *App) formatModels(ctx context.Context) string {
 	return b.String()
 }
 
-// formatCost is /cost: the session's usage. synaps has no model prices
-// yet, so it says so rather than guess a cost.
+// formatCost is /cost: the session's tokens and what they cost, the last
+// request's, and the price they were counted at.
 func (a *App) formatCost() string {
 	if a.Agent == nil {
 		return "no model yet, so no requests and no tokens; choose one with /model NAME\n"
@@ -201,7 +201,29 @@ func (a *App) formatCost() string {
 		fmt.Fprintf(&b, " (cache: %d read, %d written)", u.CacheReadTokens, u.CacheWriteTokens)
 	}
 	fmt.Fprintf(&b, "\noutput tokens: %d\n", u.OutputTokens)
-	b.WriteString("cost: not shown — synaps has no model prices yet; the provider's console has the bill\n")
+	if c := FormatCost(u); c != "" {
+		fmt.Fprintf(&b, "cost: %s", c)
+		if u.Unpriced > 0 {
+			fmt.Fprintf(&b, " and %d request(s) of a model with no price", u.Unpriced)
+		}
+		b.WriteString("\n")
+	} else {
+		fmt.Fprintf(&b, "cost: not counted, no price for %s\n", a.Model)
+	}
+	if last := a.Agent.LastUsage(); last != (llm.Usage{}) {
+		fmt.Fprintf(&b, "last request: %d in (cache: %d read, %d written) / %d out", last.InputTokens, last.CacheReadTokens, last.CacheWriteTokens, last.OutputTokens)
+		if c := FormatCost(last); c != "" {
+			b.WriteString(" · " + c)
+		}
+		b.WriteString("\n")
+	}
+	if p, ok := a.Price(a.modelID); ok {
+		fmt.Fprintf(&b, "price of %s, US dollars per million tokens: input %g, output %g, cache read %g, cache write %g (config price.%s = input=… output=… cache_read=… cache_write=… changes it)\n",
+			a.Model, p.Input, p.Output, p.CacheRead, p.CacheWrite, a.modelID)
+	} else {
+		fmt.Fprintf(&b, "to count what %s costs, give its price in US dollars per million tokens in %s: price.%s = input=… output=… cache_read=… cache_write=…\n",
+			a.Model, filepath.Join(a.BaseDir, "config"), a.modelID)
+	}
 	return b.String()
 }
 

@@ -140,7 +140,7 @@ func (r *resultRun) result(now time.Time, session, model, answer string, err err
 		"type": "result", "subtype": subtype, "is_error": err != nil,
 		"duration_ms": now.Sub(r.start).Milliseconds(), "duration_api_ms": r.api.Milliseconds(),
 		"num_turns": r.turns, "result": answer, "session_id": session, "uuid": newUUID(),
-		"total_cost_usd": 0.0, "usage": usageJSON(r.usage), "permission_denials": denials,
+		"total_cost_usd": r.usage.CostUSD, "usage": usageJSON(r.usage), "permission_denials": denials,
 		"model": model,
 	}
 	if err != nil {

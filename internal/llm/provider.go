@@ -30,6 +30,12 @@ type Usage struct {
 	// read from and written to the service's prompt cache, where it says
 	// (Anthropic: both; OpenAI: reads); 0 when it does not.
 	CacheReadTokens, CacheWriteTokens int
+	// CostUSD is what the tokens cost in US dollars, from the price of
+	// the model that answered (Price); Unpriced counts the requests whose
+	// model has no price, which CostUSD leaves out. Providers set
+	// neither: the agent prices what they report.
+	CostUSD  float64
+	Unpriced int
 }
 
 // Add is u and v counted together.
@@ -39,6 +45,8 @@ func (u Usage) Add(v Usage) Usage {
 		OutputTokens:     u.OutputTokens + v.OutputTokens,
 		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
 		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+		CostUSD:          u.CostUSD + v.CostUSD,
+		Unpriced:         u.Unpriced + v.Unpriced,
 	}
 }
 

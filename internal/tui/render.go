@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -211,6 +212,22 @@ func formatTokens(n int) string {
 	}
 }
 
+// usageText is a session's tokens and cost, as the status line and the
+// summary at the end show them: "tokens 12.3k in (8.1k cached) / 1.2k out
+// · $0.0345" (cached, when the prompt cache was read; the cost, when the
+// model has a price).
+func usageText(u llm.Usage) string {
+	s := "tokens " + formatTokens(u.InputTokens) + " in"
+	if u.CacheReadTokens > 0 {
+		s += " (" + formatTokens(u.CacheReadTokens) + " cached)"
+	}
+	s += " / " + formatTokens(u.OutputTokens) + " out"
+	if c := app.FormatCost(u); c != "" {
+		s += " · " + c
+	}
+	return s
+}
+
 // statusText is the status line's text: model, tokens in and out, and
 // extension health, with what is running (if anything) first.
 func statusText(model string, u llm.Usage, health, activity string) string {
@@ -221,8 +238,7 @@ func statusText(model string, u llm.Usage, health, activity string) string {
 	if model == "" {
 		model = "no model"
 	}
-	parts = append(parts, model,
-		fmt.Sprintf("tokens %s in / %s out", formatTokens(u.InputTokens), formatTokens(u.OutputTokens)))
+	parts = append(parts, model, usageText(u))
 	if health != "" {
 		parts = append(parts, health)
 	}

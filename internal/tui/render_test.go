@@ -153,6 +153,10 @@ func TestStatusText(t *testing.T) {
 		{"millions, busy", "m", "ext 1 ok", "thinking", llm.Usage{InputTokens: 2_500_000, OutputTokens: 1000},
 			"thinking · m · tokens 2.5M in / 1.0k out · ext 1 ok"},
 		{"no extensions", "m", "", "", llm.Usage{InputTokens: 5, OutputTokens: 6}, "m · tokens 5 in / 6 out"},
+		{"cached and priced", "anthropic/claude-sonnet-4-5", "", "", llm.Usage{InputTokens: 120_000, CacheReadTokens: 100_000, OutputTokens: 800, CostUSD: 0.0912},
+			"anthropic/claude-sonnet-4-5 · tokens 120.0k in (100.0k cached) / 800 out · $0.0912"},
+		{"some requests unpriced", "m", "", "", llm.Usage{InputTokens: 10, OutputTokens: 1, CostUSD: 1.5, Unpriced: 1},
+			"m · tokens 10 in / 1 out · $1.50+"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -132,6 +132,9 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	a := res.app
 	if n := len(a.Session.Messages()); n > 0 {
 		// As Codex does: the way back is on the screen when the UI is gone.
+		if a.Agent != nil {
+			fmt.Fprintf(out, "this session: %s\n", usageText(a.Agent.Usage()))
+		}
 		fmt.Fprintf(out, "resume this session with: synaps --resume %s\n", a.Session.ID)
 	}
 
