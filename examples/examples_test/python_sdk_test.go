@@ -131,14 +131,15 @@ ext.run()
 	}
 }
 
-// idempotent=True is declared with the tool; a tool without it declares
-// nothing, so synaps never resends it after a crash.
+// idempotent=True and read_only=True are declared with the tool; a tool
+// without them declares nothing, so synaps never resends it after a crash
+// and asks before it runs.
 func TestPythonHelperIdempotentTool(t *testing.T) {
 	needs(t, "python3")
 	cmd := exec.Command("python3", "-c", `import json
 from synaps_ext import Extension
 ext = Extension("x", "0.1.0")
-@ext.tool("lookup", "reads", idempotent=True)
+@ext.tool("lookup", "reads", idempotent=True, read_only=True)
 def lookup(input): return ""
 @ext.tool("send", "writes")
 def send(input): return ""
@@ -156,7 +157,7 @@ print(json.dumps([ext._tools[n][0] for n in ("lookup", "send")]))
 	}
 	obj := map[string]any{"type": "object"}
 	want := []map[string]any{
-		{"name": "lookup", "description": "reads", "input_schema": obj, "idempotent": true},
+		{"name": "lookup", "description": "reads", "input_schema": obj, "idempotent": true, "read_only": true},
 		{"name": "send", "description": "writes", "input_schema": obj},
 	}
 	if d := cmp.Diff(want, got); d != "" {

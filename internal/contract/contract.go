@@ -125,6 +125,11 @@ var MethodDeadlines = map[string]time.Duration{
 	MethodShutdown:         2 * time.Second,
 }
 
+// ToolFields are the keys of a tool in initialize's capabilities.tools, as
+// the runtime writes them in docs (inputSchema, parameters and MCP's
+// annotations.readOnlyHint are read too).
+var ToolFields = []string{"name", "description", "input_schema", "idempotent", "read_only"}
+
 // Wire limits.
 const (
 	MaxHeaderLine     = 1 << 10  // bytes in one header line

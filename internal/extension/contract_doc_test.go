@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -57,6 +58,7 @@ type contractDoc struct {
 	EventKeys               []string          `json:"event_keys"`
 	Methods                 []contractMethod  `json:"methods"`
 	Limits                  contractLimits    `json:"limits"`
+	ToolFields              []string          `json:"tool_fields"`
 }
 
 type contractHook struct {
@@ -154,6 +156,7 @@ func expectedContract() contractDoc {
 		ActionPermissions:       map[string]string{},
 		Actions:                 allActions(),
 		Matchers:                slices.Clone(contract.MatcherKeys),
+		ToolFields:              slices.Clone(contract.ToolFields),
 		EventKeys:               wireEventKeys(),
 		Limits: contractLimits{
 			MaxHeaderLineBytes:       contract.MaxHeaderLine,
@@ -201,6 +204,15 @@ func TestContractJSONMatchesRuntime(t *testing.T) {
 	sortMethods(got.Methods)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("docs/extensions/contract.json differs from the runtime's tables in contract.go (-runtime +contract.json):\n%s", d)
+	}
+
+	// The tool fields are the ones the declaration decoder reads.
+	var tags []string
+	for f := range reflect.TypeFor[ToolDecl]().Fields() {
+		tags = append(tags, strings.Split(f.Tag.Get("json"), ",")[0])
+	}
+	if d := cmp.Diff(contract.ToolFields, tags); d != "" {
+		t.Errorf("contract.ToolFields differs from the json keys of ToolDecl (-contract +ToolDecl):\n%s", d)
 	}
 
 	// The copies of the wire limits elsewhere in the runtime agree with

@@ -46,6 +46,13 @@ type ToolDecl struct {
 	// is reported as crashed and not retried, so side effects never happen
 	// twice.
 	Idempotent bool `json:"idempotent,omitempty"`
+	// ReadOnly declares that the tool changes nothing (a lookup, a
+	// search): the default permission mode runs it without asking, plan
+	// mode runs it, and calls of it in one model turn may run side by
+	// side. Default false: the tool may change things, so it is asked
+	// about, refused in plan mode and keeps its order among the turn's
+	// other changing calls. MCP's annotations.readOnlyHint says the same.
+	ReadOnly bool `json:"read_only,omitempty"`
 }
 
 // Extension supervises the process of one plugin: it starts it, answers
@@ -324,12 +331,16 @@ func decodeTools(raw json.RawMessage, perms contract.Permissions, problems []str
 			ToolDecl
 			InputSchemaCamel json.RawMessage `json:"inputSchema"`
 			Parameters       json.RawMessage `json:"parameters"`
+			Annotations      struct {
+				ReadOnlyHint bool `json:"readOnlyHint"`
+			} `json:"annotations"`
 		}
 		if err := json.Unmarshal(item, &d); err != nil {
 			problems = append(problems, fmt.Sprintf("refused capabilities.tools[%d]: not a tool object: %v", i, err))
 			continue
 		}
 		t := d.ToolDecl
+		t.ReadOnly = t.ReadOnly || d.Annotations.ReadOnlyHint
 		if len(t.InputSchema) == 0 {
 			t.InputSchema = firstNonEmpty(d.InputSchemaCamel, d.Parameters)
 		}

@@ -27,6 +27,7 @@ func (t *extTool) Spec() tool.Spec {
 		Description: t.decl.Description,
 		InputSchema: t.decl.InputSchema,
 		Source:      t.ext.source(),
+		ReadOnly:    t.decl.ReadOnly,
 	}
 }
 

@@ -80,12 +80,14 @@ class Extension:
         self._hooks = {}
         self._on_init = None
 
-    def tool(self, name, description, input_schema=None, idempotent=False):
+    def tool(self, name, description, input_schema=None, idempotent=False, read_only=False):
         """Decorator: fn(input: dict) -> str (or a dict result) is a tool.
 
         idempotent=True declares that running it twice with the same input
         does no more than once: synaps then resends a call the extension
         crashed during; otherwise such a call is reported, not retried.
+        read_only=True declares that it changes nothing: synaps's default
+        permission mode runs it without asking, and plan mode runs it.
         """
         schema = input_schema or {"type": "object"}
 
@@ -93,6 +95,8 @@ class Extension:
             decl = {"name": name, "description": description, "input_schema": schema}
             if idempotent:
                 decl["idempotent"] = True
+            if read_only:
+                decl["read_only"] = True
             self._tools[name] = (decl, fn)
             return fn
         return register

@@ -105,6 +105,12 @@ type ToolOption func(decl map[string]any)
 // twice.
 func Idempotent() ToolOption { return func(d map[string]any) { d["idempotent"] = true } }
 
+// ReadOnly declares that the tool changes nothing (a lookup, a search).
+// synaps's default permission mode then runs it without asking, plan mode
+// runs it, and calls of it in one model turn may run side by side.
+// Without it the tool may change things: it is asked about first.
+func ReadOnly() ToolOption { return func(d map[string]any) { d["read_only"] = true } }
+
 // HookOption refines a subscription.
 type HookOption func(*hookConfig)
 

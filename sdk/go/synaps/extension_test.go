@@ -106,19 +106,20 @@ func TestExtensionServesTheProtocol(t *testing.T) {
 	}
 }
 
-// Idempotent() is declared in initialize; a tool without it declares
-// nothing (synaps then never retries it after a crash).
+// Idempotent() and ReadOnly() are declared in initialize; a tool without
+// them declares nothing (synaps then never retries it after a crash, and
+// asks before it runs).
 func TestIdempotentIsDeclared(t *testing.T) {
 	ext := New("t", "1.0.0")
 	noop := func(context.Context, json.RawMessage) (string, error) { return "", nil }
-	ext.Tool("lookup", "reads", nil, noop, Idempotent())
+	ext.Tool("lookup", "reads", nil, noop, Idempotent(), ReadOnly())
 	ext.Tool("send", "writes", nil, noop)
 	p := start(t, ext)
 	init := p.call(t, 1, "initialize", map[string]any{"config": map[string]any{}})
 	got := init["result"].(map[string]any)["capabilities"].(map[string]any)["tools"]
 	obj := map[string]any{"type": "object"}
 	want := []any{
-		map[string]any{"name": "lookup", "description": "reads", "input_schema": obj, "idempotent": true},
+		map[string]any{"name": "lookup", "description": "reads", "input_schema": obj, "idempotent": true, "read_only": true},
 		map[string]any{"name": "send", "description": "writes", "input_schema": obj},
 	}
 	if d := cmp.Diff(want, got); d != "" {
