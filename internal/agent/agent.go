@@ -92,6 +92,8 @@ type Agent struct {
 	// askMu serialises questions to the user: calls running side by side
 	// ask one at a time.
 	askMu sync.Mutex
+	// emitMu serialises OnEvent calls.
+	emitMu sync.Mutex
 }
 
 // New returns an agent.
@@ -236,14 +238,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 		if len(calls) == 0 {
 			return nil
 		}
-		results := make([]llm.Block, 0, len(calls))
-		for _, c := range calls {
-			if ctx.Err() != nil {
-				results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, Content: "cancelled by the user before it ran", IsError: true})
-				continue
-			}
-			results = append(results, a.runTool(ctx, c))
-		}
+		results := a.runTools(ctx, calls)
 		if err := a.cfg.Session.Append(llm.Message{Role: llm.RoleUser, Content: results}); err != nil {
 			return err
 		}
@@ -442,6 +437,10 @@ func (a *Agent) emitInjects(d hook.Decision, where string) {
 
 func (a *Agent) emit(ev Event) {
 	if a.cfg.OnEvent != nil {
+		// Calls running side by side emit from their goroutines; a UI
+		// hears one event at a time.
+		a.emitMu.Lock()
+		defer a.emitMu.Unlock()
 		a.cfg.OnEvent(ev)
 	}
 }

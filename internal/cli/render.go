@@ -18,6 +18,10 @@ type renderer struct {
 	out     io.Writer
 	color   bool
 	midText bool // the cursor is after streamed text, not at a line start
+	// lastStart is the call whose start line was printed last and has not
+	// ended: a call that ends after another started (read-only calls run
+	// side by side) repeats its start line above its result.
+	lastStart string
 }
 
 func (r *renderer) style(code, s string) string {
@@ -56,13 +60,22 @@ func (r *renderer) event(ev agent.Event) {
 		fmt.Fprintln(r.out, r.style("2", fmt.Sprintf("ℹ context added to %s by %s", where, ev.Text)))
 	case agent.EventToolStart:
 		r.endText()
-		fmt.Fprintf(r.out, "%s %s %s\n", r.style("36", "●"), r.style("1", ev.Tool.Name), agent.InputSummary(ev.Tool.Name, ev.Tool.Input, 100))
+		r.toolStart(ev.Tool)
+		r.lastStart = ev.Tool.ID
 	case agent.EventToolEnd:
+		if ev.Tool.ID != r.lastStart {
+			r.toolStart(ev.Tool)
+		}
+		r.lastStart = ""
 		r.toolEnd(ev.Tool)
 	case agent.EventNotice:
 		r.endText()
 		fmt.Fprintln(r.out, r.style("33", "! "+ev.Text))
 	}
+}
+
+func (r *renderer) toolStart(c *agent.ToolCall) {
+	fmt.Fprintf(r.out, "%s %s %s\n", r.style("36", "●"), r.style("1", c.Name), agent.InputSummary(c.Name, c.InputRequested, 100))
 }
 
 func (r *renderer) toolEnd(c *agent.ToolCall) {

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -72,6 +73,11 @@ type Spec struct {
 	//     seeded per process, so each restart draws afresh.
 	//   - flood-requests:N: send N requests to synaps (method "flood",
 	//     ids 1..N) without ever reading stdin again, then hang.
+	//   - rendezvous:N: answer only once N calls of this key are in
+	//     flight at the same time (each waits for the others, reading on
+	//     meanwhile); a call still alone after 10 s answers "alone" (a
+	//     tool's output) or blocks with reason "alone: …" (a hook), so a
+	//     test proves calls overlapped by what they answer, not by time.
 	//   - redact:WORD: a redactor for hook:after_tool_call: when the
 	//     event's tool_output holds WORD, answer replace with every WORD
 	//     turned into [REDACTED]; otherwise continue.
@@ -118,11 +124,16 @@ func Run() int {
 	}
 	rng := rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano())))
 	out := bufio.NewWriter(os.Stdout)
+	// sendMu: a rendezvous answers from its own goroutine.
+	var sendMu sync.Mutex
 	send := func(v any) {
 		b, _ := json.Marshal(v)
+		sendMu.Lock()
+		defer sendMu.Unlock()
 		_ = jsonrpc.WriteFrame(out, b)
 		out.Flush()
 	}
+	rv := &rendezvous{groups: map[string]*group{}}
 	raw := func(s string) { out.WriteString(s); out.Flush() }
 	in := jsonrpc.NewFrameReader(os.Stdin, 1<<20, nil)
 	for {
@@ -253,6 +264,19 @@ func Run() int {
 		}
 		mode, arg, _ := strings.Cut(spec.Modes[key], ":")
 		switch mode {
+		case "rendezvous":
+			n, _ := strconv.Atoi(arg)
+			go func(id json.RawMessage, key string, result json.RawMessage) {
+				if !rv.arrive(key, n) {
+					if strings.HasPrefix(key, "hook:") {
+						result = json.RawMessage(`{"action":"block","reason":"alone: no other call came while this one waited"}`)
+					} else {
+						result = json.RawMessage(`{"output":"alone"}`)
+					}
+				}
+				send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+			}(req.ID, key, result)
+			continue
 		case "crash-at":
 			if n, _ := strconv.Atoi(arg); bump(key) == n {
 				fmt.Fprintf(os.Stderr, "fake: crash-at %d on %s\n", n, key)
@@ -505,5 +529,47 @@ func ReadRecord(t testing.TB, dir string) []map[string]any {
 			t.Fatal(err)
 		}
 		out = append(out, m)
+	}
+}
+
+// rendezvous lets calls of one key wait for each other (mode rendezvous:N).
+type rendezvous struct {
+	mu     sync.Mutex
+	groups map[string]*group
+}
+
+type group struct {
+	count int
+	met   chan struct{}
+}
+
+// arrive waits until n calls of key have arrived, and reports whether
+// they did within 10 s.
+func (r *rendezvous) arrive(key string, n int) bool {
+	r.mu.Lock()
+	g := r.groups[key]
+	if g == nil {
+		g = &group{met: make(chan struct{})}
+		r.groups[key] = g
+	}
+	g.count++
+	if g.count == n {
+		close(g.met)
+		delete(r.groups, key) // the next n calls meet afresh
+	}
+	r.mu.Unlock()
+	select {
+	case <-g.met:
+		return true
+	case <-time.After(10 * time.Second):
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		select {
+		case <-g.met:
+			return true
+		default:
+			g.count-- // gone: a later call does not meet this one
+			return false
+		}
 	}
 }
