@@ -2,12 +2,14 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 )
 
 // BenchmarkStartToFirstRequest measures what a headless run costs before
@@ -44,6 +46,54 @@ func BenchmarkStartToFirstRequest(b *testing.B) {
 				b.StartTimer()
 			}
 		})
+	}
+}
+
+// BenchmarkStartWithMCP is the start-up cost MCP servers add. "open" is
+// app.Open, after which the terminal UI takes the first prompt;
+// "first-request" adds one model request (a script), as a headless run
+// that did not wait would. Servers connect in the background, so 5
+// configured servers should add about nothing to "open"; whatever
+// "first-request" adds is the machine running five starting processes
+// beside synaps. Each server is this test binary re-run as the Go MCP test
+// server; waiting for them and closing are not timed.
+func BenchmarkStartWithMCP(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []string{"open", "first-request"} {
+		for _, n := range []int{0, 5} {
+			b.Run(fmt.Sprintf("%s/servers=%d", mode, n), func(b *testing.B) {
+				base, work := b.TempDir(), b.TempDir()
+				servers := map[string]any{}
+				for i := 0; i < n; i++ {
+					servers[fmt.Sprintf("s%d", i)] = map[string]any{"command": exe, "env": map[string]string{mcptest.Env: "ok"}}
+				}
+				data, _ := json.Marshal(map[string]any{"mcpServers": servers})
+				writeFile(b, filepath.Join(base, "mcp.json"), string(data))
+				writeFile(b, filepath.Join(work, "turns.jsonl"), `{"text":"hi"}`+"\n")
+				ctx := context.Background()
+				for b.Loop() {
+					a, err := Open(ctx, Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "bench", NoExtensions: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if mode == "first-request" {
+						if err := a.Agent.Send(ctx, "hi"); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.StopTimer()
+					a.WaitMCP(ctx)
+					if sts := a.MCPStatuses(); len(sts) != n || (n > 0 && sts[0].State != "ready") {
+						b.Fatalf("servers: %+v", sts)
+					}
+					a.Close(ctx)
+					b.StartTimer()
+				}
+			})
+		}
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -102,35 +101,26 @@ func decodeResult(t *testing.T, raw json.RawMessage) toolResult {
 	return r
 }
 
-// everything finds the reference server as internal/mcp's tests do, or
-// skips.
-func everything(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("SYNAPS_MCP_EVERYTHING"); p != "" {
-		return p
+// TestMCPEverythingInASession runs the reference server in a real
+// session, over stdio and over streamable HTTP: the model's calls reach it
+// through the hook chain, its image reaches the model as an image block, a
+// guard blocks echo by its Claude name, an unknown tool is a tool error,
+// the secret in synaps's environment does not reach a stdio server, and
+// ending the session stops the server's process.
+func TestMCPEverythingInASession(t *testing.T) {
+	bin := mcptest.Everything(t)
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport, func(t *testing.T) { everythingSession(t, bin, transport) })
 	}
-	if p, err := exec.LookPath("mcp-server-everything"); err == nil {
-		return p
-	}
-	if _, err := exec.LookPath("node"); err == nil {
-		p, _ := filepath.Abs("../../.ci/npm/node_modules/.bin/mcp-server-everything")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("@modelcontextprotocol/server-everything is not installed: run .ci/run, or npm install --prefix .ci/npm @modelcontextprotocol/server-everything@2026.8.31")
-	return ""
 }
 
-// TestMCPEverythingInASession runs the reference server in a real session
-// over stdio: the model's calls reach it through the hook chain, its image
-// reaches the model as an image block, a guard blocks echo by its Claude
-// name, the secret in synaps's environment does not reach it, and ending
-// the session stops its process.
-func TestMCPEverythingInASession(t *testing.T) {
-	bin := everything(t)
+func everythingSession(t *testing.T, bin, transport string) {
 	base, work := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(base, "mcp.json"), `{"mcpServers":{"everything":{"command":"`+bin+`","args":["stdio"]}}}`)
+	entry := `{"command":"` + bin + `","args":["stdio"]}`
+	if transport == "http" {
+		entry = `{"type":"http","url":"` + mcptest.EverythingHTTP(t, bin) + `"}`
+	}
+	write(t, filepath.Join(base, "mcp.json"), `{"mcpServers":{"everything":`+entry+`}}`)
 	exttest.Plugin(t, base, "guard", map[string]any{
 		"permissions": []string{"tools.intercept"},
 		"hooks":       []map[string]any{{"hook": "before_tool_call", "tool": "mcp__everything__echo"}},
@@ -190,7 +180,7 @@ func TestMCPEverythingInASession(t *testing.T) {
 	if r := decodeResult(t, res[2]); r.IsError || !strings.Contains(fmt.Sprint(r.Content), "42") {
 		t.Errorf("get-sum: %s", res[2])
 	}
-	if r := decodeResult(t, res[3]); r.IsError || strings.Contains(fmt.Sprint(r.Content), "s3cret-value") || !strings.Contains(fmt.Sprint(r.Content), "PATH") {
+	if r := decodeResult(t, res[3]); transport == "stdio" && (r.IsError || strings.Contains(fmt.Sprint(r.Content), "s3cret-value") || !strings.Contains(fmt.Sprint(r.Content), "PATH")) {
 		t.Errorf("get-env shows synaps's secret (or no PATH): %s", res[3])
 	}
 	if r := decodeResult(t, res[4]); !r.IsError || !strings.Contains(fmt.Sprint(r.Content), "unknown tool") {
@@ -200,6 +190,14 @@ func TestMCPEverythingInASession(t *testing.T) {
 	// Close, whose every stop step is 1 s, not the SDK's 5 s.
 	if d := a.MCP.TerminateDuration(); d != mcp.DefaultTerminateDuration || d > 1e9 {
 		t.Errorf("TerminateDuration %s", d)
+	}
+	if _, _, ok := a.Tools.Lookup("mcp__everything__get-roots-list"); !ok {
+		// Added by the server once it knows synaps offers roots, and
+		// announced with tools/list_changed.
+		t.Errorf("get-roots-list is not registered: %v", a.Tools.Names())
+	}
+	if transport != "stdio" {
+		return
 	}
 	pids := childPids(t, bin)
 	if len(pids) == 0 {
@@ -213,7 +211,7 @@ func TestMCPEverythingInASession(t *testing.T) {
 	}
 }
 
-// childPids are the processes whose command line holds marker.
+// childPids are this process's children whose command line holds marker.
 func childPids(t *testing.T, marker string) []int {
 	t.Helper()
 	entries, _ := os.ReadDir("/proc")
@@ -228,8 +226,15 @@ func childPids(t *testing.T, marker string) []int {
 			continue
 		}
 		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i:]), ") Z") {
-			continue // a zombie is gone already
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		var state string
+		var ppid int
+		fmt.Sscan(string(stat[i+1:]), &state, &ppid)
+		if state == "Z" || ppid != os.Getpid() {
+			continue // a zombie is gone already; another test's is not ours
 		}
 		out = append(out, pid)
 	}

@@ -1,101 +1,31 @@
 package mcp
 
 import (
-	"bufio"
-	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/synaps-cli/synaps/internal/tool"
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 )
-
-// EverythingBin finds the reference server @modelcontextprotocol/server-
-// everything: $SYNAPS_MCP_EVERYTHING, mcp-server-everything on PATH, or
-// the copy .ci/run installs under .ci/npm. Tests that need it skip
-// without it, saying how to install it.
-func everythingBin(t testing.TB) string {
-	t.Helper()
-	if p := os.Getenv("SYNAPS_MCP_EVERYTHING"); p != "" {
-		return p
-	}
-	if p, err := exec.LookPath("mcp-server-everything"); err == nil {
-		return p
-	}
-	if _, err := exec.LookPath("node"); err == nil {
-		p, _ := filepath.Abs(filepath.Join("..", "..", ".ci", "npm", "node_modules", ".bin", "mcp-server-everything"))
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("@modelcontextprotocol/server-everything is not installed: run .ci/run, or " +
-		"npm install --prefix .ci/npm @modelcontextprotocol/server-everything@" + EverythingVersion)
-	return ""
-}
-
-// EverythingVersion is the version .ci/run installs (kept equal by
-// TestCIPinsEverything).
-const EverythingVersion = "2026.8.31"
 
 func TestCIPinsEverything(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "..", ".ci", "run"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), "@modelcontextprotocol/server-everything@"+EverythingVersion) {
-		t.Errorf(".ci/run does not install @modelcontextprotocol/server-everything@%s", EverythingVersion)
+	if !strings.Contains(string(data), "@modelcontextprotocol/server-everything@"+mcptest.EverythingVersion) {
+		t.Errorf(".ci/run does not install @modelcontextprotocol/server-everything@%s", mcptest.EverythingVersion)
 	}
-}
-
-// startEverythingHTTP runs the reference server's streamable HTTP
-// transport on a free loopback port and returns its url.
-func startEverythingHTTP(t testing.TB, bin string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(bin, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	sc := bufio.NewScanner(stderr)
-	var seen []string
-	for sc.Scan() {
-		seen = append(seen, sc.Text())
-		if strings.Contains(sc.Text(), "listening on port") {
-			go func() {
-				for sc.Scan() {
-				}
-			}()
-			return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
-		}
-	}
-	t.Fatalf("server-everything did not start listening: %s", strings.Join(seen, "\n"))
-	return ""
 }
 
 func TestEverything(t *testing.T) {
-	bin := everythingBin(t)
+	bin := mcptest.Everything(t)
 	for _, transport := range []string{TransportStdio, TransportHTTP} {
 		t.Run(transport, func(t *testing.T) {
 			sv := Server{Name: "everything", Type: TransportStdio, Command: bin, Args: []string{"stdio"}}
 			if transport == TransportHTTP {
-				sv = Server{Name: "everything", Type: TransportHTTP, URL: startEverythingHTTP(t, bin)}
+				sv = Server{Name: "everything", Type: TransportHTTP, URL: mcptest.EverythingHTTP(t, bin)}
 			}
 			m, reg := start(t, Options{WorkDir: t.TempDir()}, sv)
 			st := statusOf(t, m, "everything")
@@ -142,5 +72,3 @@ func TestEverything(t *testing.T) {
 		})
 	}
 }
-
-var _ = tool.DefaultMaxOutput
