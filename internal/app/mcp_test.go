@@ -20,6 +20,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
+	"github.com/synaps-cli/synaps/internal/permission"
 )
 
 // toolModel is a loopback Anthropic endpoint that answers request i with
@@ -133,7 +134,14 @@ func everythingSession(t *testing.T, bin, transport string) {
 		call{"mcp__everything__no-such-tool", `{}`},
 	)
 	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": model.URL, "PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "SYNAPS_TEST_SECRET": "s3cret-value"}
-	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "anthropic/claude-test", Getenv: func(k string) string { return env[k] }, Version: "test"})
+	// A headless session cannot ask: a rule allows the server's tools
+	// (--allowedTools mcp__everything), as Claude's rules decide each
+	// mcp__ call; the guard still has its say.
+	allow, err := permission.ParseRules("mcp__everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "anthropic/claude-test", Getenv: func(k string) string { return env[k] }, Version: "test", Allowed: allow})
 	if err != nil {
 		t.Fatal(err)
 	}
