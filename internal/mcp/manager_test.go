@@ -109,6 +109,12 @@ func TestStdioServer(t *testing.T) {
 	if spec.Source != "mcp:t" || !strings.Contains(string(spec.InputSchema), `"text"`) {
 		t.Errorf("echo spec %+v: want source mcp:t and the server's schema", spec)
 	}
+	if _, spec, _ := reg.Lookup("mcp__t__env"); !spec.ReadOnly || spec.Source != "mcp:t" {
+		t.Errorf("env spec %+v: want read-only (the server's readOnlyHint)", spec)
+	}
+	if spec.ReadOnly {
+		t.Errorf("echo is read-only without a readOnlyHint")
+	}
 
 	tests := []struct {
 		tool, input string

@@ -30,6 +30,9 @@ func newTool(s *server, name string, rt *sdk.Tool) (*mcpTool, error) {
 	}
 	return &mcpTool{s: s, remote: rt.Name, spec: tool.Spec{
 		RuntimeName: name, Description: desc, InputSchema: schema, Source: s.source(),
+		// The server's readOnlyHint: the default permission mode runs
+		// the tool, plan mode allows it, and it may run beside others.
+		ReadOnly: rt.Annotations != nil && rt.Annotations.ReadOnlyHint,
 	}}, nil
 }
 
