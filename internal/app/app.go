@@ -20,6 +20,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/skill"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -249,13 +250,13 @@ func (a *App) openSkills() error {
 	if !a.opts.NoExtensions {
 		// A plugins directory that cannot be read is said once, by the
 		// extension host's warnings; the skills of the others still load.
-		plugins, _ := extension.Discover(extension.DiscoverOptions{
+		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
 			Disabled: a.Config.List("disabled_plugins"),
 		})
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
-				roots = append(roots, skill.Root{Dir: filepath.Join(p.Dir, "skills"), Source: "plugin:" + p.ID})
+				roots = append(roots, skill.Root{Dir: p.SkillsDir(), Source: "plugin:" + p.ID})
 			}
 		}
 	}

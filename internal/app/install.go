@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // InstallOptions modify Install.
@@ -61,10 +61,10 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("%s is not a directory; a plugin is a directory holding %s", src, filepath.Join(extension.ManifestDir, extension.ManifestFile))
+		return nil, fmt.Errorf("%s is not a directory; a plugin is a directory holding %s", src, filepath.Join(plugin.ManifestDir, plugin.ManifestFile))
 	}
 	id := filepath.Base(abs)
-	p := extension.LoadPlugin(id, abs, extension.ScopeUser)
+	p := plugin.LoadPlugin(id, abs, plugin.ScopeUser)
 	if p.Err != nil {
 		return nil, fmt.Errorf("not installed, the plugin is invalid:\n%w", p.Err)
 	}
@@ -190,7 +190,7 @@ func copyFile(src, dst string, mode fs.FileMode) error {
 
 // Uninstall removes plugins/<id> (a symlinked plugin loses only the link).
 func Uninstall(baseDir, id string) error {
-	if err := extension.CheckID(id); err != nil {
+	if err := plugin.CheckID(id); err != nil {
 		return err
 	}
 	target := filepath.Join(baseDir, "plugins", id)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/config"
-	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/mcp"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -24,7 +24,7 @@ import (
 func MCPSources(baseDir, workDir string, getenv func(string) string, trustProject bool) mcp.Sources {
 	trusted := trustProject
 	if !trusted {
-		trusted, _ = extension.IsTrusted(baseDir, workDir)
+		trusted, _ = plugin.IsTrusted(baseDir, workDir)
 	}
 	src := mcp.Sources{BaseDir: baseDir, Home: getenv("HOME"), ProjectDir: workDir, ProjectTrusted: trusted}
 	cfg, _ := config.Load(filepath.Join(baseDir, "config"))
@@ -32,7 +32,7 @@ func MCPSources(baseDir, workDir string, getenv func(string) string, trustProjec
 	if cfg != nil {
 		disabled = cfg.List("disabled_plugins")
 	}
-	plugins, _ := extension.Discover(extension.DiscoverOptions{
+	plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 		BaseDir: baseDir, ProjectDir: workDir, TrustProject: trustProject, Disabled: disabled,
 	})
 	for _, p := range plugins {

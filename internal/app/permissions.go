@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/config"
-	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // ProjectConfig is a project's own config file, relative to the project
@@ -66,7 +66,7 @@ func (a *App) openPermissions() error {
 	}
 	trusted := o.TrustProject
 	if !trusted {
-		trusted, _ = extension.IsTrusted(a.BaseDir, a.WorkDir)
+		trusted, _ = plugin.IsTrusted(a.BaseDir, a.WorkDir)
 	}
 	if err := readMode(project, trusted); err != nil {
 		return err
@@ -105,7 +105,7 @@ func (a *App) SaveRule(rule string) (string, error) {
 		return "", err
 	}
 	where := path + " " + config.KeyPermissionsAllow
-	if ok, _ := extension.IsTrusted(a.BaseDir, a.WorkDir); !ok {
+	if ok, _ := plugin.IsTrusted(a.BaseDir, a.WorkDir); !ok {
 		where += "; the project is not trusted, so later sessions use it only after `synaps trust`"
 	}
 	return where, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/session"
 )
 
@@ -229,7 +230,7 @@ func (a *App) formatCost() string {
 
 // SetDisabled adds id to or removes it from config disabled_plugins.
 func SetDisabled(baseDir, id string, disabled bool) error {
-	if err := extension.CheckID(id); err != nil {
+	if err := plugin.CheckID(id); err != nil {
 		return err
 	}
 	// Read and written under the config's lock: concurrent enables and

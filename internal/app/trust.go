@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // Trust adds dir to $SYNAPS_BASE_DIR/trusted-projects, so its
@@ -18,17 +19,17 @@ func Trust(baseDir, dir string) (bool, error) {
 	}
 	// The file holds one path a line: a newline in a name would trust
 	// the path after it too. Nothing is trimmed, on write or on read.
-	if err := extension.CheckTrustPath(abs); err != nil {
+	if err := plugin.CheckTrustPath(abs); err != nil {
 		return false, err
 	}
-	ok, err := extension.IsTrusted(baseDir, abs)
+	ok, err := plugin.IsTrusted(baseDir, abs)
 	if err != nil || ok {
 		return false, err
 	}
 	if err := os.MkdirAll(baseDir, 0o755); err != nil {
 		return false, err
 	}
-	f, err := os.OpenFile(filepath.Join(baseDir, extension.TrustedProjectsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(filepath.Join(baseDir, plugin.TrustedProjectsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return false, err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // trusted-projects holds exact paths: trusting one directory never trusts
@@ -42,7 +42,7 @@ func TestTrustStoresExactPaths(t *testing.T) {
 			}
 		} else if err != nil || !added {
 			t.Errorf("%s: Trust = %v, %v", c.name, added, err)
-		} else if ok, _ := extension.IsTrusted(base, dir); !ok {
+		} else if ok, _ := plugin.IsTrusted(base, dir); !ok {
 			t.Errorf("%s: %q is not trusted after trusting it", c.name, dir)
 		}
 		for _, other := range c.notAlso {
@@ -50,7 +50,7 @@ func TestTrustStoresExactPaths(t *testing.T) {
 				other = filepath.Join(root, other)
 			}
 			os.MkdirAll(other, 0o755)
-			if ok, _ := extension.IsTrusted(base, other); ok {
+			if ok, _ := plugin.IsTrusted(base, other); ok {
 				t.Errorf("%s: trusting %q also trusts %q", c.name, dir, other)
 			}
 		}
@@ -63,11 +63,11 @@ func TestTrustStoresExactPaths(t *testing.T) {
 func TestTrustFileIsReadExactly(t *testing.T) {
 	base, root := t.TempDir(), t.TempDir()
 	lines := []string{filepath.Join(root, "spaced") + "  ", filepath.Join(root, "nl"), filepath.Join(root, "win") + "\r", "# " + filepath.Join(root, "comment")}
-	os.WriteFile(filepath.Join(base, extension.TrustedProjectsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	os.WriteFile(filepath.Join(base, plugin.TrustedProjectsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
 	for dir, want := range map[string]bool{
 		"spaced": false, "spaced  ": true, "nl": true, "nl\nx": false, "win": true, "comment": false,
 	} {
-		if got, _ := extension.IsTrusted(base, filepath.Join(root, dir)); got != want {
+		if got, _ := plugin.IsTrusted(base, filepath.Join(root, dir)); got != want {
 			t.Errorf("IsTrusted(%q) = %v, want %v", dir, got, want)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/config"
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/session"
 )
 
@@ -49,16 +49,16 @@ func registerCompletions(root *cobra.Command) {
 		}
 	}
 	sessions := firstArg(func(*cobra.Command) []string { return sessionIDs() })
-	plugins := func(want func(p *extension.Plugin) bool) cobra.CompletionFunc {
+	plugins := func(want func(p *plugin.Plugin) bool) cobra.CompletionFunc {
 		return firstArg(func(*cobra.Command) []string { return pluginIDs(want) })
 	}
-	any := func(*extension.Plugin) bool { return true }
+	any := func(*plugin.Plugin) bool { return true }
 	for path, fn := range map[string]cobra.CompletionFunc{
 		"sessions show":        sessions,
 		"sessions resume":      sessions,
-		"extensions enable":    plugins(func(p *extension.Plugin) bool { return p.Disabled }),
-		"extensions disable":   plugins(func(p *extension.Plugin) bool { return !p.Disabled }),
-		"extensions uninstall": plugins(func(p *extension.Plugin) bool { return p.Scope == extension.ScopeUser }),
+		"extensions enable":    plugins(func(p *plugin.Plugin) bool { return p.Disabled }),
+		"extensions disable":   plugins(func(p *plugin.Plugin) bool { return !p.Disabled }),
+		"extensions uninstall": plugins(func(p *plugin.Plugin) bool { return p.Scope == plugin.ScopeUser }),
 		"extensions logs":      plugins(any),
 	} {
 		if cmd, _, err := root.Find(strings.Fields(path)); err == nil && cmd.ValidArgsFunction == nil {
@@ -153,7 +153,7 @@ func sessionIDs() []string {
 
 // pluginIDs lists the plugins (the user's and this project's) that want
 // accepts, each with its description.
-func pluginIDs(want func(*extension.Plugin) bool) []string {
+func pluginIDs(want func(*plugin.Plugin) bool) []string {
 	base, err := config.BaseDir(os.Getenv)
 	if err != nil {
 		return nil
@@ -163,7 +163,7 @@ func pluginIDs(want func(*extension.Plugin) bool) []string {
 		return nil
 	}
 	wd, _ := os.Getwd()
-	plugins, err := extension.Discover(extension.DiscoverOptions{BaseDir: base, ProjectDir: wd, TrustProject: true, Disabled: cfg.List("disabled_plugins")})
+	plugins, err := plugin.Discover(plugin.DiscoverOptions{BaseDir: base, ProjectDir: wd, TrustProject: true, Disabled: cfg.List("disabled_plugins")})
 	if err != nil {
 		return nil
 	}

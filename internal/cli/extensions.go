@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
@@ -152,7 +153,7 @@ A git URL is cloned (git must be installed).`,
 			}
 			// The manifest is valid, but the extension may still be unable
 			// to start here; say so now rather than at the next session.
-			if p := extension.LoadPlugin(res.ID, res.Dir, extension.ScopeUser); p.Err == nil {
+			if p := plugin.LoadPlugin(res.ID, res.Dir, plugin.ScopeUser); p.Err == nil {
 				if err := extension.CheckLaunch(p, os.Getenv); err != nil {
 					fmt.Fprintf(stdio.Err, "warning: installed, but it will not start here until this is fixed: %v\n", err)
 				}
@@ -181,7 +182,7 @@ func extUninstallCmd(stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := extension.CheckID(args[0]); err != nil {
+			if err := plugin.CheckID(args[0]); err != nil {
 				return usageError{err}
 			}
 			if err := app.Uninstall(base, args[0]); err != nil {
@@ -204,11 +205,11 @@ func extEnableCmd(stdio Stdio, verb string) *cobra.Command {
 				return err
 			}
 			id := args[0]
-			if err := extension.CheckID(id); err != nil {
+			if err := plugin.CheckID(id); err != nil {
 				return usageError{err}
 			}
 			wd, _ := os.Getwd()
-			plugins, err := extension.Discover(extension.DiscoverOptions{BaseDir: base, ProjectDir: wd, TrustProject: true})
+			plugins, err := plugin.Discover(plugin.DiscoverOptions{BaseDir: base, ProjectDir: wd, TrustProject: true})
 			if err != nil {
 				return err
 			}
@@ -245,14 +246,14 @@ and whether each is set now; values are never printed.`,
 			if err != nil {
 				return err
 			}
-			p := extension.LoadPlugin(filepath.Base(dir), dir, extension.ScopeUser)
+			p := plugin.LoadPlugin(filepath.Base(dir), dir, plugin.ScopeUser)
 			var errs []string
 			if p.Err != nil {
 				errs = strings.Split(p.Err.Error(), "\n")
 			} else if err := extension.CheckLaunch(p, os.Getenv); err != nil {
 				errs = []string{err.Error()}
 			}
-			inputs := extension.EnvInputs(p, os.Getenv, builtin.LooksSecret)
+			inputs := plugin.EnvInputs(p, os.Getenv, builtin.LooksSecret)
 			if asJSON {
 				out := map[string]any{"dir": dir, "valid": len(errs) == 0, "warnings": p.Warnings}
 				if len(errs) > 0 {
@@ -262,7 +263,7 @@ and whether each is set now; values are never printed.`,
 					out["name"], out["version"] = p.Manifest.Name, p.Manifest.Version
 				}
 				if inputs == nil {
-					inputs = []extension.EnvInput{}
+					inputs = []plugin.EnvInput{}
 				}
 				out["receives"] = inputs
 				enc := json.NewEncoder(stdio.Out)
@@ -306,7 +307,7 @@ and whether each is set now; values are never printed.`,
 
 // printEnvInputs says which of the user's environment variables the
 // extension will receive; a reviewer reads this before installing.
-func printEnvInputs(stdio Stdio, inputs []extension.EnvInput) {
+func printEnvInputs(stdio Stdio, inputs []plugin.EnvInput) {
 	if len(inputs) == 0 {
 		fmt.Fprintln(stdio.Out, "  receives: no variables from your environment beyond PATH, HOME, LANG, LC_ALL, TERM, TMPDIR, XDG_RUNTIME_DIR")
 		return
@@ -340,7 +341,7 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := extension.CheckID(args[0]); err != nil {
+			if err := plugin.CheckID(args[0]); err != nil {
 				return usageError{err}
 			}
 			path := filepath.Join(base, "extensions", "logs", args[0]+".log")

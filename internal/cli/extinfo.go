@@ -12,6 +12,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // extInfoCmd is `synaps extensions info ID`: everything list knows about
@@ -25,7 +26,7 @@ func extInfoCmd(stdio Stdio) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
-			if err := extension.CheckID(id); err != nil {
+			if err := plugin.CheckID(id); err != nil {
 				return usageError{err}
 			}
 			h, base, err := startHost(cmd.Context(), trust, stdio.Err)

@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // This file is `synaps extensions test`: the authoring guide's step 8 as a
@@ -95,7 +96,7 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	}()
 
 	// 1. The manifest.
-	p := LoadPlugin(filepath.Base(abs), abs, ScopeUser)
+	p := plugin.LoadPlugin(filepath.Base(abs), abs, plugin.ScopeUser)
 	if p.Err != nil {
 		c.add("plugin.json present at .synaps-plugin/plugin.json and valid", CheckFail, p.Err.Error())
 		return r
@@ -217,9 +218,9 @@ func Conformance(ctx context.Context, dir string, o ConformanceOptions) *Report 
 	subs := append([]hook.Subscription(nil), m.Hooks...)
 	var hookProblems []string
 	if !isNull(res.Capabilities.Hooks) {
-		got, warns, err := AcceptSubscriptions(p.Manifest.File, "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
+		got, warns, err := plugin.AcceptSubscriptions(p.Manifest.File, "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
 		hookProblems = append(hookProblems, warns...)
-		for _, e := range unjoin(err) {
+		for _, e := range plugin.Errors(err) {
 			hookProblems = append(hookProblems, e.Error())
 		}
 		for _, s := range got {

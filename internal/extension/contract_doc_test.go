@@ -32,6 +32,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -256,18 +257,18 @@ func TestContractJSONMatchesRuntime(t *testing.T) {
 			if !contract.NewPermissions([]string{p}).PermitsHook(h.Name) {
 				t.Errorf("permission %q does not unlock hook %s", p, h.Name)
 			}
-			if _, err := ParseManifest("plugin.json", manifestWithPermission(p)); err != nil {
+			if _, err := plugin.ParseManifest("plugin.json", manifestWithPermission(p)); err != nil {
 				t.Errorf("permission %q: %v", p, err)
 			}
 		}
 	}
 	for _, p := range doc.Permissions {
-		if _, err := ParseManifest("plugin.json", manifestWithPermission(p)); err != nil {
+		if _, err := plugin.ParseManifest("plugin.json", manifestWithPermission(p)); err != nil {
 			t.Errorf("permission %q: %v", p, err)
 		}
 	}
 	for _, p := range append(slices.Clone(doc.ReservedPermissions), "tools.no_such_permission", doc.PerHookPermissionPrefix+"no_such_hook") {
-		if _, err := ParseManifest("plugin.json", manifestWithPermission(p)); err == nil {
+		if _, err := plugin.ParseManifest("plugin.json", manifestWithPermission(p)); err == nil {
 			t.Errorf("permission %q loads, but the contract says it is refused", p)
 		}
 	}
@@ -497,24 +498,24 @@ func checkDocExample(t *testing.T, b docBlock, m marker) {
 			fail("a message needs a method or an id")
 		}
 	case "manifest":
-		man, err := ParseManifest("plugin.json", data)
+		man, err := plugin.ParseManifest("plugin.json", data)
 		if err != nil {
 			fail("ParseManifest: %v", err)
 		} else if len(man.Warnings) > 0 {
 			fail("ParseManifest warns: %s", strings.Join(man.Warnings, "; "))
 		}
 	case "manifest-invalid":
-		if _, err := ParseManifest("plugin.json", data); err == nil {
+		if _, err := plugin.ParseManifest("plugin.json", data); err == nil {
 			fail("the docs show this manifest as rejected, but ParseManifest accepts it")
 		}
 	case "subscriptions":
-		subs, err := DecodeSubscriptions("plugin.json", "hooks", data)
+		subs, err := plugin.DecodeSubscriptions("plugin.json", "hooks", data)
 		if err != nil {
 			fail("DecodeSubscriptions: %v", err)
 		}
 		all := contract.NewPermissions(contract.GroupPermissions)
 		for _, s := range subs {
-			if err := CheckSubscription(s, all); err != nil {
+			if err := plugin.CheckSubscription(s, all); err != nil {
 				fail("subscription %+v: %v", s, err)
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/plugin"
+
 	"github.com/synaps-cli/synaps/internal/config"
 )
 
@@ -18,7 +20,7 @@ import (
 var baseEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "XDG_RUNTIME_DIR"}
 
 // childEnv builds the scrubbed environment of a plugin's process.
-func childEnv(getenv func(string) string, p *Plugin, baseDir string) []string {
+func childEnv(getenv func(string) string, p *plugin.Plugin, baseDir string) []string {
 	vars := map[string]string{}
 	names := append(append([]string(nil), baseEnv...), p.Manifest.Extension.Env...)
 	for _, k := range names {
@@ -81,7 +83,7 @@ func envWord(s string) string {
 // set for one would reach the other.
 type envOwners map[string][]string
 
-func configEnvOwners(plugins []*Plugin) envOwners {
+func configEnvOwners(plugins []*plugin.Plugin) envOwners {
 	owners := envOwners{}
 	for _, p := range plugins {
 		if p.Manifest == nil || p.Manifest.Extension == nil {
@@ -121,7 +123,7 @@ func (o envOwners) others(name, owner string) []string {
 // owners (nil: this plugin alone) finds names shared with other plugins: a
 // shared ConfigEnvName is a load error naming both plugins, a shared legacy
 // name is not read (a warning says so when it is set).
-func resolveConfig(getenv func(string) string, global *config.File, p *Plugin, owners envOwners) (map[string]any, []string, error) {
+func resolveConfig(getenv func(string) string, global *config.File, p *plugin.Plugin, owners envOwners) (map[string]any, []string, error) {
 	entries := p.Manifest.Extension.Config
 	out := make(map[string]any, len(entries))
 	if len(entries) == 0 {

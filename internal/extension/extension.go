@@ -14,6 +14,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // State is an extension's health as users see it.
@@ -59,7 +60,7 @@ type ToolDecl struct {
 // for its health, restarts it after a crash and retries the call that was
 // in flight once, and stops it.
 type Extension struct {
-	plugin *Plugin
+	plugin *plugin.Plugin
 	env    *hostEnv
 	log    *logSink
 	// life is cancelled by stop, ending a restart's spawn or handshake.
@@ -117,7 +118,7 @@ type Extension struct {
 // process (failed, disabled, stopped).
 var errNotRunning = errors.New("extension is not running")
 
-func newExtension(p *Plugin, env *hostEnv) *Extension {
+func newExtension(p *plugin.Plugin, env *hostEnv) *Extension {
 	life, cancel := context.WithCancel(context.Background())
 	return &Extension{plugin: p, env: env, log: newLogSink(env.logDir, p.ID), state: StateStarting, life: life, cancelLife: cancel}
 }
@@ -136,7 +137,7 @@ func (e *Extension) start(ctx context.Context) {
 	e.problems = append(e.problems, warnings...)
 	e.mu.Unlock()
 	if err != nil {
-		e.fail(fmt.Sprintf("%s: extension.config: %v", e.plugin.manifestFile(), err))
+		e.fail(fmt.Sprintf("%s: extension.config: %v", e.plugin.ManifestFile(), err))
 		return
 	}
 	e.config = cfg
@@ -167,7 +168,7 @@ func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
 	env := childEnv(e.env.getenv, e.plugin, e.env.baseDir)
 	argv, _, err := m.Argv(envLookup(env))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %s: %v", e.plugin.manifestFile(), m.launchField(), err)
+		return nil, nil, fmt.Errorf("%s: %s: %v", e.plugin.ManifestFile(), m.LaunchField(), err)
 	}
 	p, err := spawn(spawnSpec{
 		argv:   argv,
@@ -184,7 +185,7 @@ func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
 		},
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %s: %v", e.plugin.manifestFile(), m.launchField(), err)
+		return nil, nil, fmt.Errorf("%s: %s: %v", e.plugin.ManifestFile(), m.LaunchField(), err)
 	}
 	ictx, cancel := context.WithTimeout(ctx, e.env.deadline(contract.MethodInitialize))
 	defer cancel()
@@ -276,9 +277,9 @@ func (e *Extension) adopt(res *initResult) []string {
 	e.tools, problems = decodeTools(res.Capabilities.Tools, m.Permissions, problems)
 	e.subs = append([]hook.Subscription(nil), m.Hooks...)
 	if !isNull(res.Capabilities.Hooks) {
-		subs, warns, err := AcceptSubscriptions(e.plugin.manifestFile(), "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
+		subs, warns, err := plugin.AcceptSubscriptions(e.plugin.ManifestFile(), "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
 		problems = append(problems, warns...)
-		for _, err := range unjoin(err) {
+		for _, err := range plugin.Errors(err) {
 			problems = append(problems, "refused hook: "+err.Error())
 		}
 		for _, s := range subs {
@@ -747,20 +748,6 @@ func (e *Extension) snapshot() (state State, reason string, problems []string, r
 		pid = e.proc.pid()
 	}
 	return e.state, e.reason, append([]string(nil), e.problems...), e.restarts, pid
-}
-
-func (p *Plugin) manifestFile() string {
-	if p.Manifest != nil && p.Manifest.File != "" {
-		return p.Manifest.File
-	}
-	return p.Dir
-}
-
-func (m *ExtensionManifest) launchField() string {
-	if m.EntryPoint != "" {
-		return "extension.entry_point"
-	}
-	return "extension.command"
 }
 
 func isNull(raw json.RawMessage) bool {

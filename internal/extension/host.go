@@ -12,6 +12,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -103,7 +104,7 @@ type Host struct {
 
 	mu sync.Mutex
 	// plugins is the last discovery, in id order. Guarded by mu.
-	plugins []*Plugin
+	plugins []*plugin.Plugin
 	// exts are the extensions of spawnable plugins, in id order. Guarded by mu.
 	exts []*Extension
 	// toolNames maps extension id to its tools' model-facing names.
@@ -170,15 +171,15 @@ func (h *Host) Registry() *tool.Registry { return h.registry }
 // plugins it could read. The error is always nil; it is kept for callers
 // that may one day need it.
 func (h *Host) Start(ctx context.Context) error {
-	plugins, err := Discover(h.discoverOptions())
+	plugins, err := plugin.Discover(h.discoverOptions())
 	h.startWith(ctx, plugins, unjoinStrings(err))
 	return nil
 }
 
-func (h *Host) discoverOptions() DiscoverOptions {
+func (h *Host) discoverOptions() plugin.DiscoverOptions {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return DiscoverOptions{
+	return plugin.DiscoverOptions{
 		BaseDir:      h.opts.BaseDir,
 		ProjectDir:   h.opts.ProjectDir,
 		TrustProject: h.opts.TrustProject,
@@ -188,7 +189,7 @@ func (h *Host) discoverOptions() DiscoverOptions {
 
 // startWith starts the extensions of discovered plugins and makes them the
 // running set.
-func (h *Host) startWith(ctx context.Context, plugins []*Plugin, warnings []string) {
+func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings []string) {
 	owners := configEnvOwners(plugins)
 	var exts []*Extension
 	for _, p := range plugins {
@@ -253,7 +254,7 @@ func (h *Host) Warnings() []string {
 
 func unjoinStrings(err error) []string {
 	var out []string
-	for _, e := range unjoin(err) {
+	for _, e := range plugin.Errors(err) {
 		out = append(out, e.Error())
 	}
 	return out
@@ -292,7 +293,7 @@ func (h *Host) ShutdownContext(ctx context.Context) {
 // (say .synaps/plugins was turned into a file) the running extensions —
 // fail-closed guards among them — keep running, and the error says why.
 func (h *Host) Reload(ctx context.Context) error {
-	plugins, err := Discover(h.discoverOptions())
+	plugins, err := plugin.Discover(h.discoverOptions())
 	if err != nil {
 		h.mu.Lock()
 		n := len(h.exts)
@@ -306,18 +307,18 @@ func (h *Host) Reload(ctx context.Context) error {
 
 // Status is one plugin as /extensions list shows it.
 type Status struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name,omitempty"`
-	Version     string   `json:"version,omitempty"`
-	Description string   `json:"description,omitempty"`
-	Dir         string   `json:"dir"`
-	Scope       Scope    `json:"scope"`
-	State       State    `json:"status"`
-	Error       string   `json:"error,omitempty"`
-	Warnings    []string `json:"warnings,omitempty"`
-	Tools       []string `json:"tools,omitempty"`
-	Hooks       []string `json:"hooks,omitempty"`
-	Restarts    int      `json:"restarts,omitempty"`
+	ID          string       `json:"id"`
+	Name        string       `json:"name,omitempty"`
+	Version     string       `json:"version,omitempty"`
+	Description string       `json:"description,omitempty"`
+	Dir         string       `json:"dir"`
+	Scope       plugin.Scope `json:"scope"`
+	State       State        `json:"status"`
+	Error       string       `json:"error,omitempty"`
+	Warnings    []string     `json:"warnings,omitempty"`
+	Tools       []string     `json:"tools,omitempty"`
+	Hooks       []string     `json:"hooks,omitempty"`
+	Restarts    int          `json:"restarts,omitempty"`
 	// LastCrash says why a degraded or restarting extension last went
 	// down.
 	LastCrash string `json:"last_crash,omitempty"`
@@ -343,7 +344,7 @@ func (h *Host) Statuses() []Status {
 		case p.Err != nil:
 			st.State, st.Error = StateFailed, p.Err.Error()
 			if p.BrokenGuard != nil && !p.Disabled && !p.Untrusted {
-				st.Warnings = append(append([]string(nil), st.Warnings...), brokenGuardNote(p.BrokenGuard))
+				st.Warnings = append(append([]string(nil), st.Warnings...), plugin.BrokenGuardNote(p.BrokenGuard))
 				for _, s := range p.BrokenGuard {
 					if !slices.Contains(st.Hooks, s.Hook) {
 						st.Hooks = append(st.Hooks, s.Hook)

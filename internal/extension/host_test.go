@@ -16,6 +16,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -68,7 +69,7 @@ func TestGuideHelloExtInPython(t *testing.T) {
 	}
 	st := statusOf(t, h, "hello-ext")
 	want := Status{ID: "hello-ext", Name: "hello-ext", Version: "0.1.0", Description: "Hello-world extension",
-		Scope: ScopeUser, State: StateLoaded, Tools: []string{"hello-ext_hello"}, Hooks: []string{"before_tool_call"}}
+		Scope: plugin.ScopeUser, State: StateLoaded, Tools: []string{"hello-ext_hello"}, Hooks: []string{"before_tool_call"}}
 	if d := cmp.Diff(want, st, ignoreVolatile); d != "" {
 		t.Errorf("status (-want +got):\n%s", d)
 	}
@@ -273,11 +274,11 @@ func TestStatusesOfPluginsThatDoNotRun(t *testing.T) {
 	base := t.TempDir()
 	project := t.TempDir()
 	fakePlugin(t, base, "off", nil, fakeSpec{Record: true})
-	os.MkdirAll(filepath.Join(base, "plugins", "broken", ManifestDir), 0o755)
-	os.WriteFile(filepath.Join(base, "plugins", "broken", ManifestDir, ManifestFile), []byte(`{"name":"broken","extension":{"command":"x","entry_point":"y"}}`), 0o644)
+	os.MkdirAll(filepath.Join(base, "plugins", "broken", plugin.ManifestDir), 0o755)
+	os.WriteFile(filepath.Join(base, "plugins", "broken", plugin.ManifestDir, plugin.ManifestFile), []byte(`{"name":"broken","extension":{"command":"x","entry_point":"y"}}`), 0o644)
 	os.MkdirAll(filepath.Join(base, "plugins", "no-manifest"), 0o755)
-	os.MkdirAll(filepath.Join(project, ".synaps", "plugins", "proj", ManifestDir), 0o755)
-	os.WriteFile(filepath.Join(project, ".synaps", "plugins", "proj", ManifestDir, ManifestFile), []byte(`{"name":"proj","extension":{"command":"false"}}`), 0o644)
+	os.MkdirAll(filepath.Join(project, ".synaps", "plugins", "proj", plugin.ManifestDir), 0o755)
+	os.WriteFile(filepath.Join(project, ".synaps", "plugins", "proj", plugin.ManifestDir, plugin.ManifestFile), []byte(`{"name":"proj","extension":{"command":"false"}}`), 0o644)
 	global, _ := config.Parse("cfg", []byte("disabled_plugins = off, other\n"))
 	h := startHost(t, base, func(o *Options) { o.Config = global; o.ProjectDir = project })
 	got := map[string]State{}
@@ -302,10 +303,10 @@ func TestTrustedProjectPluginShadowsUserPlugin(t *testing.T) {
 	fakePlugin(t, base, "same", nil, fakeSpec{})
 	pdir := fakePlugin(t, filepath.Join(project, ".synaps"), "same", map[string]any{"permissions": []string{"tools.register"}},
 		fakeSpec{Init: json.RawMessage(`{"capabilities":{"tools":[{"name":"p","description":"project tool","input_schema":{"type":"object"}}]}}`)})
-	os.WriteFile(filepath.Join(base, TrustedProjectsFile), []byte(project+"\n"), 0o644)
+	os.WriteFile(filepath.Join(base, plugin.TrustedProjectsFile), []byte(project+"\n"), 0o644)
 	h := startHost(t, base, func(o *Options) { o.ProjectDir = project })
 	st := statusOf(t, h, "same")
-	if st.Scope != ScopeProject || st.Dir != pdir || st.State != StateLoaded || !cmp.Equal(st.Tools, []string{"same_p"}) {
+	if st.Scope != plugin.ScopeProject || st.Dir != pdir || st.State != StateLoaded || !cmp.Equal(st.Tools, []string{"same_p"}) {
 		t.Fatalf("status = %+v", st)
 	}
 	if !strings.Contains(strings.Join(st.Warnings, "\n"), "no protocol_version") {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // CheckLaunch says, without starting anything, why the plugin's extension
@@ -16,7 +18,7 @@ import (
 // rather than as "the process ended during initialize". getenv is the
 // environment of the child (nil: os.Getenv). A launch line that needs a
 // shell is not second-guessed: only the shell itself is looked for.
-func CheckLaunch(p *Plugin, getenv func(string) string) error {
+func CheckLaunch(p *plugin.Plugin, getenv func(string) string) error {
 	m := p.Manifest.Extension
 	if m == nil {
 		return nil

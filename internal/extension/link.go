@@ -13,6 +13,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // link is an extension's place in the hook chains.
@@ -131,7 +132,7 @@ func (b *brokenLink) Gone() string            { return "" }
 // never initialised still guards the tool hooks its permissions cover, and
 // a fail-closed plugin whose manifest did not load guards what it is held
 // to (Plugin.BrokenGuard), so their failure blocks instead of vanishing.
-func buildTable(exts []*Extension, plugins []*Plugin) hook.Table {
+func buildTable(exts []*Extension, plugins []*plugin.Plugin) hook.Table {
 	t := hook.Table{}
 	for _, p := range plugins {
 		if p.BrokenGuard == nil || p.Disabled || p.Untrusted {
@@ -143,7 +144,7 @@ func buildTable(exts []*Extension, plugins []*Plugin) hook.Table {
 		}
 		for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
 			if len(byHook[h]) > 0 {
-				t[h] = append(t[h], &hook.Entry{Link: &brokenLink{id: p.ID, err: brokenGuardReason(p.Err)}, Subs: byHook[h], FailClosed: true})
+				t[h] = append(t[h], &hook.Entry{Link: &brokenLink{id: p.ID, err: plugin.BrokenGuardFault(p.Err)}, Subs: byHook[h], FailClosed: true})
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // Every scaffold, in every language, passes `synaps extensions test`
@@ -87,7 +88,7 @@ func TestGoScaffoldIsBuilt(t *testing.T) {
 	if info, err := os.Stat(bin); err != nil || info.Mode()&0o111 == 0 {
 		t.Fatalf("binary not built: %v", err)
 	}
-	p := extension.LoadPlugin("go-ext", dir, extension.ScopeUser)
+	p := plugin.LoadPlugin("go-ext", dir, plugin.ScopeUser)
 	if p.Err != nil {
 		t.Fatal(p.Err)
 	}

@@ -1,4 +1,4 @@
-package extension
+package plugin
 
 import (
 	"encoding/json"
@@ -43,7 +43,7 @@ func strPtr(s string) *string { return &s }
 func manifestErrors(t *testing.T, err error) []*ManifestError {
 	t.Helper()
 	var out []*ManifestError
-	for _, e := range unjoin(err) {
+	for _, e := range Errors(err) {
 		var me *ManifestError
 		if !errors.As(e, &me) {
 			t.Fatalf("error %v (%T) is not a *ManifestError", e, e)

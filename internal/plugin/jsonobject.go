@@ -1,4 +1,4 @@
-package extension
+package plugin
 
 import (
 	"bytes"
@@ -147,8 +147,8 @@ func abbreviate(s string) string {
 	return s[:37] + "..."
 }
 
-// unjoin splits an errors.Join result into its parts.
-func unjoin(err error) []error {
+// Errors lists the errors joined in err (errors.Join), or err alone.
+func Errors(err error) []error {
 	if err == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package extension
+package plugin
 
 import (
 	"bufio"
@@ -281,4 +281,21 @@ func CheckTrustPath(dir string) error {
 		return fmt.Errorf("cannot trust %q: its path is not valid UTF-8; rename the directory", dir)
 	}
 	return nil
+}
+
+// ManifestFile is the manifest path for messages, or the plugin dir when
+// the manifest did not load.
+func (p *Plugin) ManifestFile() string {
+	if p.Manifest != nil && p.Manifest.File != "" {
+		return p.Manifest.File
+	}
+	return p.Dir
+}
+
+// LaunchField names the manifest field that launches the extension.
+func (m *ExtensionManifest) LaunchField() string {
+	if m.EntryPoint != "" {
+		return "extension.entry_point"
+	}
+	return "extension.command"
 }

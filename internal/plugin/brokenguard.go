@@ -1,4 +1,4 @@
-package extension
+package plugin
 
 // A broken guard is a plugin whose manifest does not load but asks to fail
 // closed. A typo anywhere in the manifest ("Closed", an unknown permission,
@@ -70,7 +70,7 @@ func brokenGuardSubs(dir string, m *Manifest, err error) []hook.Subscription {
 // filterBroken reports whether a load error touches what decides which
 // calls a guard judges: its hooks or its permissions.
 func filterBroken(err error) bool {
-	for _, e := range unjoin(err) {
+	for _, e := range Errors(err) {
 		var me *ManifestError
 		if !errors.As(e, &me) {
 			return true
@@ -83,18 +83,18 @@ func filterBroken(err error) bool {
 	return false
 }
 
-// brokenGuardReason is the fault a broken guard answers every call with,
-// on one line.
-func brokenGuardReason(err error) error {
+// BrokenGuardFault is the fault a broken guard (a plugin with BrokenGuard
+// set) answers every call with, on one line, from its load error.
+func BrokenGuardFault(err error) error {
 	var parts []string
-	for _, e := range unjoin(err) {
+	for _, e := range Errors(err) {
 		parts = append(parts, strings.ReplaceAll(e.Error(), "\n", " "))
 	}
 	return errors.New("its manifest did not load: " + strings.Join(parts, "; ") + "; fix the manifest and run /extensions reload")
 }
 
-// brokenGuardNote tells the user what a broken guard still blocks.
-func brokenGuardNote(subs []hook.Subscription) string {
+// BrokenGuardNote tells the user what a broken guard still blocks.
+func BrokenGuardNote(subs []hook.Subscription) string {
 	var what []string
 	for _, s := range subs {
 		w := s.Hook

@@ -1,4 +1,4 @@
-package extension
+package plugin
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ func FuzzParseManifest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseManifest("plugin.json", data)
 		if err != nil {
-			for _, e := range unjoin(err) {
+			for _, e := range Errors(err) {
 				var me *ManifestError
 				if !errors.As(e, &me) {
 					t.Fatalf("error %v (%T) is not a *ManifestError", e, e)

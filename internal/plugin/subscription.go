@@ -1,4 +1,4 @@
-package extension
+package plugin
 
 // Decoding and checking hook subscriptions (hook.Subscription): which hook
 // an extension wants, optionally narrowed to one tool and to tool inputs
@@ -91,7 +91,7 @@ func toolFilterHooks() []string {
 // hook name ("hook" or "name"; "" for the string shorthand).
 func subscriptionManifestError(file, base, hookKey string, err error) error {
 	var out []error
-	for _, e := range unjoin(err) {
+	for _, e := range Errors(err) {
 		var se *subscriptionError
 		if !errors.As(e, &se) {
 			out = append(out, &ManifestError{File: file, Field: base, Problem: e.Error()})
@@ -142,7 +142,7 @@ func AcceptSubscriptions(file, fieldPrefix string, raw json.RawMessage, perms co
 	decoded, warns, err := decodeSubscriptions(file, fieldPrefix, raw)
 	var errs []error
 	if err != nil {
-		errs = unjoin(err)
+		errs = Errors(err)
 	}
 	var ok []hook.Subscription
 	for _, d := range good(decoded) {
@@ -209,55 +209,7 @@ func decodeSubscriptions(file, prefix string, raw json.RawMessage) ([]decodedSub
 			continue
 		}
 		nerr := len(p.errs)
-		d := decodedSub{index: i}
-		for _, k := range obj.keys {
-			if slices.Contains(subscriptionKeys, k) {
-				continue
-			}
-			if sug := suggest(k, subscriptionKeys); sug != "" {
-				p.fail(base+"."+k, fmt.Sprintf("unknown subscription key %q", k),
-					fmt.Sprintf(`Did you mean %q? A subscription holds "hook" (or "name"), "tool" and "match"`, sug))
-			} else {
-				p.warn(base+"."+k, fmt.Sprintf(`unknown subscription key %q is ignored; a subscription holds "hook" (or "name"), "tool" and "match"`, k))
-			}
-		}
-		nameFix := `Name the hook as a string, e.g. "hook": "before_tool_call"`
-		hv, hasHook := obj.get("hook")
-		nv, hasName := obj.get("name")
-		if !hasHook && !hasName {
-			p.fail(base, `missing the hook name: neither "hook" nor "name" is set`,
-				`Add "hook": one of `+strings.Join(contract.HookNames(), ", "))
-		}
-		var hook, name string
-		if hasHook {
-			hook, hasHook = p.str(base+".hook", hv, nameFix)
-		}
-		if hasName {
-			name, hasName = p.str(base+".name", nv, nameFix)
-		}
-		switch {
-		case hasHook && hasName && hook != name:
-			p.fail(base+".name", fmt.Sprintf(`"hook" (%q) and "name" (%q) disagree`, hook, name), `Keep only one of them`)
-		case hasHook:
-			d.sub.Hook, d.hookKey = hook, "hook"
-		case hasName:
-			d.sub.Hook, d.hookKey = name, "name"
-		}
-		if d.hookKey != "" && d.sub.Hook == "" {
-			p.fail(base+"."+d.hookKey, "empty hook name", "Name a hook: "+strings.Join(contract.HookNames(), ", "))
-		}
-		if tv, ok := obj.get("tool"); ok {
-			const fix = `Name one tool as a string (its model-facing or runtime name), e.g. "tool": "bash"; leave "tool" out to see every tool`
-			if s, ok := p.str(base+".tool", tv, fix); ok {
-				if s == "" {
-					p.fail(base+".tool", `"tool" is empty`, fix)
-				}
-				d.sub.Tool = s
-			}
-		}
-		if mv, ok := obj.get("match"); ok {
-			d.sub.Match = p.matcher(base+".match", mv)
-		}
+		d := p.subscription(base, i, obj)
 		d.bad = len(p.errs) != nerr
 		if !d.bad || d.hookKey != "" {
 			out = append(out, d)
@@ -303,4 +255,82 @@ func (p *manifestParser) matcher(field string, v json.RawMessage) *hook.Matcher 
 		}
 	}
 	return m
+}
+
+// parseHooks reads extension.hooks (SynapsCLI dialect) and checks each
+// subscription against the contract and e.Permissions.
+func (p *manifestParser) parseHooks(e *ExtensionManifest, obj *jsonObject) {
+	if v, ok := obj.get("hooks"); ok {
+		decoded, warns, err := decodeSubscriptions(p.file, "extension.hooks", v)
+		p.warns = append(p.warns, warns...)
+		if err != nil {
+			p.errs = append(p.errs, Errors(err)...)
+		}
+		for _, d := range decoded {
+			if !d.bad {
+				e.Hooks = append(e.Hooks, d.sub)
+			}
+			if d.sub.Hook == "" {
+				continue // already reported as empty
+			}
+			if err := CheckSubscription(d.sub, e.Permissions); err != nil {
+				p.errs = append(p.errs, subscriptionManifestError(p.file, fmt.Sprintf("extension.hooks[%d]", d.index), d.hookKey, err))
+			}
+		}
+	}
+}
+
+// subscription reads one subscription object at base (index i of its
+// array); the caller tells from p.errs whether it had errors.
+func (p *manifestParser) subscription(base string, i int, obj *jsonObject) decodedSub {
+	d := decodedSub{index: i}
+	for _, k := range obj.keys {
+		if slices.Contains(subscriptionKeys, k) {
+			continue
+		}
+		if sug := suggest(k, subscriptionKeys); sug != "" {
+			p.fail(base+"."+k, fmt.Sprintf("unknown subscription key %q", k),
+				fmt.Sprintf(`Did you mean %q? A subscription holds "hook" (or "name"), "tool" and "match"`, sug))
+		} else {
+			p.warn(base+"."+k, fmt.Sprintf(`unknown subscription key %q is ignored; a subscription holds "hook" (or "name"), "tool" and "match"`, k))
+		}
+	}
+	nameFix := `Name the hook as a string, e.g. "hook": "before_tool_call"`
+	hv, hasHook := obj.get("hook")
+	nv, hasName := obj.get("name")
+	if !hasHook && !hasName {
+		p.fail(base, `missing the hook name: neither "hook" nor "name" is set`,
+			`Add "hook": one of `+strings.Join(contract.HookNames(), ", "))
+	}
+	var hook, name string
+	if hasHook {
+		hook, hasHook = p.str(base+".hook", hv, nameFix)
+	}
+	if hasName {
+		name, hasName = p.str(base+".name", nv, nameFix)
+	}
+	switch {
+	case hasHook && hasName && hook != name:
+		p.fail(base+".name", fmt.Sprintf(`"hook" (%q) and "name" (%q) disagree`, hook, name), `Keep only one of them`)
+	case hasHook:
+		d.sub.Hook, d.hookKey = hook, "hook"
+	case hasName:
+		d.sub.Hook, d.hookKey = name, "name"
+	}
+	if d.hookKey != "" && d.sub.Hook == "" {
+		p.fail(base+"."+d.hookKey, "empty hook name", "Name a hook: "+strings.Join(contract.HookNames(), ", "))
+	}
+	if tv, ok := obj.get("tool"); ok {
+		const fix = `Name one tool as a string (its model-facing or runtime name), e.g. "tool": "bash"; leave "tool" out to see every tool`
+		if s, ok := p.str(base+".tool", tv, fix); ok {
+			if s == "" {
+				p.fail(base+".tool", `"tool" is empty`, fix)
+			}
+			d.sub.Tool = s
+		}
+	}
+	if mv, ok := obj.get("match"); ok {
+		d.sub.Match = p.matcher(base+".match", mv)
+	}
+	return d
 }
