@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/conformance"
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/hook"
@@ -192,7 +193,7 @@ func TestConformance(t *testing.T) {
 		t.Run(ex.dir, func(t *testing.T) {
 			needs(t, ex.needs)
 			t.Parallel()
-			r := extension.Conformance(context.Background(), example(ex.dir), extension.ConformanceOptions{
+			r := conformance.Run(context.Background(), example(ex.dir), conformance.Options{
 				Calls: calls[ex.dir], Getenv: env(nil),
 			})
 			var report bytes.Buffer
@@ -203,7 +204,7 @@ func TestConformance(t *testing.T) {
 				t.Fatalf("conformance failed:\n%sstderr:\n%s", report.String(), strings.Join(r.Stderr, "\n"))
 			}
 			for _, c := range r.Checks {
-				if c.Status != extension.CheckPass {
+				if c.Status != conformance.CheckPass {
 					t.Errorf("check %q is %s, want pass:\n%s", c.Name, c.Status, report.String())
 				}
 			}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/conformance"
 )
 
 // An extension written with the dependency-free Python helper module
@@ -57,9 +57,9 @@ ext.run()
 			t.Fatal(err)
 		}
 	}
-	rep := extension.Conformance(context.Background(), dir, extension.ConformanceOptions{Getenv: env(nil)})
+	rep := conformance.Run(context.Background(), dir, conformance.Options{Getenv: env(nil)})
 	for _, c := range rep.Checks {
-		if c.Status != extension.CheckPass {
+		if c.Status != conformance.CheckPass {
 			t.Errorf("%s: %s: %s", c.Status, c.Name, c.Detail)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/conformance"
 )
 
 func extTestCmd(stdio Stdio) *cobra.Command {
@@ -34,7 +34,7 @@ the reason; the exit code is 1 when any line fails.`,
 				}
 				fixtures[name] = json.RawMessage(input)
 			}
-			rep := extension.Conformance(cmd.Context(), args[0], extension.ConformanceOptions{Timeout: timeout, Calls: fixtures})
+			rep := conformance.Run(cmd.Context(), args[0], conformance.Options{Timeout: timeout, Calls: fixtures})
 			if asJSON {
 				enc := json.NewEncoder(stdio.Out)
 				enc.SetIndent("", "  ")
@@ -54,21 +54,21 @@ the reason; the exit code is 1 when any line fails.`,
 	return cmd
 }
 
-func printReport(stdio Stdio, rep *extension.Report) {
+func printReport(stdio Stdio, rep *conformance.Report) {
 	color := colorOn(stdio.Out)
 	r := &renderer{color: color}
 	fails := 0
 	for _, c := range rep.Checks {
 		mark := map[string]string{
-			extension.CheckPass: r.style("32", "[pass]"),
-			extension.CheckWarn: r.style("33", "[warn]"),
-			extension.CheckFail: r.style("31", "[FAIL]"),
-			extension.CheckSkip: r.style("2", "[skip]"),
+			conformance.CheckPass: r.style("32", "[pass]"),
+			conformance.CheckWarn: r.style("33", "[warn]"),
+			conformance.CheckFail: r.style("31", "[FAIL]"),
+			conformance.CheckSkip: r.style("2", "[skip]"),
 		}[c.Status]
-		if c.Status == extension.CheckFail {
+		if c.Status == conformance.CheckFail {
 			fails++
 		}
-		if c.Status == extension.CheckPass && c.Detail != "" && !strings.Contains(c.Detail, "\n") {
+		if c.Status == conformance.CheckPass && c.Detail != "" && !strings.Contains(c.Detail, "\n") {
 			fmt.Fprintf(stdio.Out, "%s %s %s\n", mark, c.Name, r.style("2", "— "+c.Detail))
 			continue
 		}

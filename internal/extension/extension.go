@@ -163,7 +163,7 @@ func (e *Extension) start(ctx context.Context) {
 }
 
 // launch spawns a process and runs the initialize handshake.
-func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
+func (e *Extension) launch(ctx context.Context) (*process, *InitResult, error) {
 	m := e.plugin.Manifest.Extension
 	env := childEnv(e.env.getenv, e.plugin, e.env.baseDir)
 	argv, _, err := m.Argv(envLookup(env))
@@ -202,7 +202,7 @@ func (e *Extension) launch(ctx context.Context) (*process, *initResult, error) {
 		p.kill()
 		return nil, nil, errors.New(e.describeCallFailure(p, contract.MethodInitialize, err))
 	}
-	res, err := decodeInitResult(raw)
+	res, err := DecodeInitResult(raw)
 	if err != nil {
 		p.stop(e.env.stop, true)
 		return nil, nil, fmt.Errorf("initialize result: %v", err)
@@ -219,7 +219,7 @@ func (e *Extension) describeCallFailure(p *process, method string, err error) st
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		if method == contract.MethodInitialize {
-			b.WriteString(initTimeoutReason(p.cmd.Args, e.env.deadline(method)))
+			b.WriteString(InitTimeoutReason(p.cmd.Args, e.env.deadline(method)))
 		} else {
 			fmt.Fprintf(&b, "no answer to %s within %s", method, e.env.deadline(method))
 		}
@@ -235,8 +235,9 @@ func (e *Extension) describeCallFailure(p *process, method string, err error) st
 	return b.String()
 }
 
-// initResult is what an extension answers to initialize, read tolerantly.
-type initResult struct {
+// InitResult is what an extension answers to initialize, read tolerantly
+// (DecodeInitResult).
+type InitResult struct {
 	ProtocolVersion *int   `json:"protocol_version"`
 	Name            string `json:"name"`
 	Version         string `json:"version"`
@@ -247,8 +248,10 @@ type initResult struct {
 	} `json:"capabilities"`
 }
 
-func decodeInitResult(raw json.RawMessage) (*initResult, error) {
-	res := &initResult{}
+// DecodeInitResult reads an initialize result as the runtime does: null is
+// an empty result, a protocol_version other than 1 an error.
+func DecodeInitResult(raw json.RawMessage) (*InitResult, error) {
+	res := &InitResult{}
 	if isNull(raw) {
 		return res, nil
 	}
@@ -264,7 +267,7 @@ func decodeInitResult(raw json.RawMessage) (*initResult, error) {
 // adopt takes the capabilities of the first initialize, refusing what the
 // permissions do not allow, and returns a note for each refusal. Manifest
 // hooks and initialize hooks together are the subscriptions.
-func (e *Extension) adopt(res *initResult) []string {
+func (e *Extension) adopt(res *InitResult) []string {
 	if e.initialized {
 		return nil
 	}
@@ -274,7 +277,7 @@ func (e *Extension) adopt(res *initResult) []string {
 	if res.ProtocolVersion == nil {
 		problems = append(problems, "initialize result has no protocol_version; assuming 1")
 	}
-	e.tools, problems = decodeTools(res.Capabilities.Tools, m.Permissions, problems)
+	e.tools, problems = DecodeTools(res.Capabilities.Tools, m.Permissions, problems)
 	e.subs = append([]hook.Subscription(nil), m.Hooks...)
 	if !isNull(res.Capabilities.Hooks) {
 		subs, warns, err := plugin.AcceptSubscriptions(e.plugin.ManifestFile(), "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
@@ -311,10 +314,10 @@ func containsSub(list []hook.Subscription, s hook.Subscription) bool {
 	return false
 }
 
-// decodeTools validates declared tools: non-empty unique name of at most
+// DecodeTools validates declared tools: non-empty unique name of at most
 // 64 characters without ':' or spaces, a description, an object schema, and
 // the tools.register permission.
-func decodeTools(raw json.RawMessage, perms contract.Permissions, problems []string) ([]ToolDecl, []string) {
+func DecodeTools(raw json.RawMessage, perms contract.Permissions, problems []string) ([]ToolDecl, []string) {
 	if isNull(raw) {
 		return nil, problems
 	}

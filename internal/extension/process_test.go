@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/contract"
 )
 
 // fdOf returns the descriptor number of f without switching it to
@@ -85,5 +87,14 @@ func TestKillKeepsLastStderrLines(t *testing.T) {
 	}
 	if got := p.exitDescription(); got != "exited with status 4" {
 		t.Errorf("exit = %q", got)
+	}
+}
+
+// The host waits for the shutdown reply exactly as long as the contract
+// (and so `synaps extensions test`, TestConformanceShutdownDeadlineIsTheRuntimes)
+// says.
+func TestHostShutdownWaitIsTheContracts(t *testing.T) {
+	if defaultStop.reply != contract.MethodDeadlines[contract.MethodShutdown] {
+		t.Errorf("the host waits %s for the shutdown reply, the contract says %s", defaultStop.reply, contract.MethodDeadlines[contract.MethodShutdown])
 	}
 }

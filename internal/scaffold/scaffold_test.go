@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/synaps-cli/synaps/internal/conformance"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/plugin"
 )
@@ -36,9 +37,9 @@ func TestScaffoldsPassConformance(t *testing.T) {
 				}
 				// The default deadlines: a scaffold answers initialize at
 				// once, with no compile on its first start.
-				rep := extension.Conformance(context.Background(), dir, extension.ConformanceOptions{})
+				rep := conformance.Run(context.Background(), dir, conformance.Options{})
 				for _, c := range rep.Checks {
-					if c.Status != extension.CheckPass {
+					if c.Status != conformance.CheckPass {
 						t.Errorf("%s: %s: %s", c.Status, c.Name, c.Detail)
 					}
 				}

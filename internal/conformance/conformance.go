@@ -1,0 +1,384 @@
+// Package conformance is `synaps extensions test`: the authoring guide's
+// step 8 as a product. It starts an extension with no model and no agent,
+// speaks the protocol to it as synaps would, and reports each item of the
+// guide's checklist as pass, warn or fail with the reason and the fix.
+//
+// It is built on the public wire contract: the manifest (internal/plugin),
+// the tables (internal/contract), the hook event and result forms
+// (internal/hook) and JSON-RPC frames. From internal/extension it takes
+// only what makes the test exactly as strict as a session — the child
+// started the same way (extension.StartChild), the same launch check and
+// the same readers of initialize — never the supervisor or the hook chain.
+//
+// The fake extension its tests run is internal/extension/exttest (Go's
+// httptest naming: test helpers for package extension); this package is
+// what authors run, so it has a name of its own.
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/plugin"
+)
+
+// Check statuses.
+const (
+	CheckPass = "pass"
+	CheckWarn = "warn" // worth fixing; does not fail the run
+	CheckFail = "fail"
+	CheckSkip = "skip" // could not be checked because an earlier step failed
+)
+
+// Check is one line of a conformance report.
+type Check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Report is the result of testing one extension.
+type Report struct {
+	Dir    string  `json:"dir"`
+	Passed bool    `json:"passed"`
+	Checks []Check `json:"checks"`
+	// Stderr is the extension's stderr during the test.
+	Stderr []string `json:"stderr,omitempty"`
+}
+
+// Options tune a test run.
+type Options struct {
+	// Timeout is the wait for each answer. Default 5 s, and for
+	// initialize (10 s) and shutdown (2 s) the runtime's own deadlines,
+	// contract.MethodDeadlines, so the test is exactly as patient as
+	// synaps.
+	Timeout time.Duration
+	// Calls are tool inputs to use instead of ones built from the schemas,
+	// by tool name.
+	Calls map[string]json.RawMessage
+	// Getenv reads the environment for the child; nil: os.Getenv.
+	Getenv func(string) string
+	// Config values for initialize; nil: resolved as a session would.
+	Config map[string]any
+}
+
+// Names of checks reported from more than one place.
+const (
+	checkStarts   = "extension starts"
+	checkFraming  = `framing uses \r\n\r\n (not \n\n)`
+	checkInit     = "initialize answered"
+	checkUnknown  = "unknown methods tolerated (no crash)"
+	checkShutdown = "shutdown response sent before exit"
+)
+
+// run is one test of one extension, step by step.
+type run struct {
+	ctx                          context.Context
+	o                            Options
+	initTimeout, shutdownTimeout time.Duration
+	r                            *Report
+	p                            *plugin.Plugin
+	m                            *plugin.ExtensionManifest
+	proc                         *extension.Child
+	// stopped: proc has been stopped, so release need not kill it.
+	stopped bool
+	// tools and subs are what the extension declared (manifest and
+	// initialize together).
+	tools []extension.ToolDecl
+	subs  []hook.Subscription
+
+	// mu guards what the child's stderr and noise callbacks write, from
+	// the connection's goroutines.
+	mu                       sync.Mutex
+	stderr, lfFraming, noise []string
+	// unknownAnswer is how the extension answered the unknown-method
+	// probe; "" for not at all.
+	unknownAnswer string
+}
+
+func (x *run) add(name, status, detail string) {
+	x.r.Checks = append(x.r.Checks, Check{name, status, detail})
+}
+
+// Run tests the plugin in dir.
+func Run(ctx context.Context, dir string, o Options) *Report {
+	// initialize and shutdown wait as long as the runtime does (one
+	// source: MethodDeadlines), unless --timeout says otherwise.
+	x := &run{ctx: ctx, initTimeout: o.Timeout, shutdownTimeout: o.Timeout}
+	if o.Timeout <= 0 {
+		o.Timeout = 5 * time.Second
+		x.initTimeout = contract.MethodDeadlines[contract.MethodInitialize]
+		x.shutdownTimeout = contract.MethodDeadlines[contract.MethodShutdown]
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	x.o = o
+	abs, _ := filepath.Abs(dir)
+	x.r = &Report{Dir: abs}
+	defer x.passed()
+
+	if !x.manifest(abs) || !x.start() {
+		return x.r
+	}
+	defer x.release()
+	res, ok := x.handshake(abs)
+	if !ok {
+		return x.r
+	}
+	x.declarations(res)
+	x.callTools()
+	x.callHooks()
+	x.unknownAndShutdown()
+	return x.r
+}
+
+// passed sets Report.Passed: no check failed.
+func (x *run) passed() {
+	x.r.Passed = true
+	for _, ch := range x.r.Checks {
+		if ch.Status == CheckFail {
+			x.r.Passed = false
+		}
+	}
+}
+
+// release kills the child unless it was stopped, and keeps its stderr.
+func (x *run) release() {
+	if !x.stopped {
+		x.proc.Kill()
+	}
+	x.mu.Lock()
+	x.r.Stderr = x.stderr
+	x.mu.Unlock()
+}
+
+// manifest is step 1: the manifest loads and has an extension.
+func (x *run) manifest(abs string) bool {
+	const name = "plugin.json present at .synaps-plugin/plugin.json and valid"
+	x.p = plugin.LoadPlugin(filepath.Base(abs), abs, plugin.ScopeUser)
+	if x.p.Err != nil {
+		x.add(name, CheckFail, x.p.Err.Error())
+		return false
+	}
+	x.add(name, CheckPass, "")
+	x.m = x.p.Manifest.Extension
+	if x.m == nil {
+		x.add("manifest has an \"extension\" object", CheckFail, `nothing to start: add "extension": {"entry_point": "python3 main.py", "extension_protocol_version": 1, "permissions": [...]}`)
+		return false
+	}
+	status, detail := protocolCheck(x.p.Manifest.File)
+	x.add("extension_protocol_version: 1 set", status, detail)
+	return true
+}
+
+// start is step 2a: the process starts.
+func (x *run) start() bool {
+	if err := extension.CheckLaunch(x.p, x.o.Getenv); err != nil {
+		x.add(checkStarts, CheckFail, err.Error())
+		return false
+	}
+	proc, err := extension.StartChild(x.p, extension.ChildOptions{
+		Getenv:  x.o.Getenv,
+		Stderr:  func(l string) { x.mu.Lock(); x.stderr = append(x.stderr, l); x.mu.Unlock() },
+		OnNoise: x.onNoise,
+	})
+	if err != nil {
+		x.add(checkStarts, CheckFail, err.Error())
+		return false
+	}
+	x.proc = proc
+	x.add(checkStarts, CheckPass, strings.Join(proc.Argv(), " "))
+	return true
+}
+
+// onNoise sorts what the connection dropped or repaired.
+func (x *run) onNoise(kind, detail string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	switch {
+	case kind == "lf-framing":
+		x.lfFraming = append(x.lfFraming, detail)
+	case kind == "unknown-id" && strings.HasPrefix(detail, unknownProbeNoise):
+		// The answer to the unknown-method probe: expected, not noise.
+		x.unknownAnswer = strings.TrimPrefix(strings.TrimPrefix(detail, unknownProbeNoise), ": ")
+		if x.unknownAnswer == "" {
+			x.unknownAnswer = "a result"
+		}
+	default:
+		x.noise = append(x.noise, kind+": "+detail)
+	}
+}
+
+// call sends one request with the deadline its method has in a session.
+func (x *run) call(method string, params any) (json.RawMessage, error) {
+	d := x.o.Timeout
+	switch method {
+	case contract.MethodInitialize:
+		d = x.initTimeout
+	case contract.MethodShutdown:
+		d = x.shutdownTimeout
+	}
+	cctx, cancel := context.WithTimeout(x.ctx, d)
+	defer cancel()
+	return x.proc.Call(cctx, method, params)
+}
+
+// handshake is step 2b: config resolves, initialize is answered in
+// frames.
+func (x *run) handshake(abs string) (*extension.InitResult, bool) {
+	cfg := x.o.Config
+	if cfg == nil {
+		var err error
+		if cfg, err = extension.ResolveConfig(x.p, x.o.Getenv); err != nil {
+			x.add("config resolves", CheckFail, err.Error())
+			return nil, false
+		}
+	}
+	raw, err := x.call(contract.MethodInitialize, map[string]any{
+		"synaps_version": "extensions-test", "extension_protocol_version": contract.ProtocolVersion,
+		"plugin_id": x.p.ID, "plugin_root": abs, "config": cfg,
+	})
+	x.mu.Lock()
+	lf := append([]string(nil), x.lfFraming...)
+	x.mu.Unlock()
+	if len(lf) > 0 {
+		x.add(checkFraming, CheckFail, `header lines end in a bare \n; write "Content-Length: N\r\n\r\n" before each body`)
+	}
+	if err != nil {
+		detail := describeHandshakeFailure(x.proc, err, x.initTimeout)
+		if len(lf) == 0 {
+			x.add(checkFraming, CheckSkip, "no frame arrived")
+		}
+		x.add(checkInit, CheckFail, detail)
+		return nil, false
+	}
+	if len(lf) == 0 {
+		x.add(checkFraming, CheckPass, "")
+	}
+	x.add("stdout flushed after every write", CheckPass, "initialize answered within "+x.initTimeout.String())
+	res, err := extension.DecodeInitResult(raw)
+	if err != nil {
+		x.add(checkInit, CheckFail, err.Error())
+		return nil, false
+	}
+	if res.ProtocolVersion == nil {
+		x.add(checkInit, CheckWarn, `the result has no "protocol_version"; add "protocol_version": 1`)
+	} else {
+		x.add(checkInit, CheckPass, "")
+	}
+	return res, true
+}
+
+// declarations is step 3: what the extension declared is permitted, and
+// every permission is used.
+func (x *run) declarations(res *extension.InitResult) {
+	m := x.m
+	tools, toolProblems := extension.DecodeTools(res.Capabilities.Tools, m.Permissions, nil)
+	subs := append([]hook.Subscription(nil), m.Hooks...)
+	var hookProblems []string
+	if !hook.IsNull(res.Capabilities.Hooks) {
+		got, warns, err := plugin.AcceptSubscriptions(x.p.Manifest.File, "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
+		hookProblems = append(hookProblems, warns...)
+		for _, e := range plugin.Errors(err) {
+			hookProblems = append(hookProblems, e.Error())
+		}
+		for _, s := range got {
+			if !containsSub(subs, s) {
+				subs = append(subs, s)
+			}
+		}
+	}
+	x.tools, x.subs = tools, subs
+	if len(toolProblems)+len(hookProblems) > 0 {
+		x.add("every permission used is listed in permissions", CheckFail, strings.Join(append(toolProblems, hookProblems...), "\n"))
+	} else {
+		x.add("every permission used is listed in permissions", CheckPass, fmt.Sprintf("%d tool(s), %d hook subscription(s)", len(tools), len(subs)))
+	}
+	var missing []string
+	for _, perm := range m.PermissionList {
+		if h, ok := strings.CutPrefix(perm, contract.HookPermissionPrefix); ok && !subscribed(subs, h) {
+			missing = append(missing, fmt.Sprintf("permission %q is listed, but no %s hook is declared, so it will never be called; add {\"name\": %q} to capabilities.hooks in the initialize result", perm, h, h))
+		}
+	}
+	if m.Permissions.Has(contract.PermToolsRegister) && len(tools) == 0 && len(toolProblems) == 0 {
+		missing = append(missing, `permission "tools.register" is listed, but initialize declares no tools; list them in capabilities.tools`)
+	}
+	switch {
+	case len(missing) > 0:
+		x.add("initialize declares all tools and hooks", CheckFail, strings.Join(missing, "\n"))
+	case len(tools) == 0 && len(subs) == 0:
+		x.add("initialize declares all tools and hooks", CheckWarn, "the extension declares no tools and no hooks, so synaps will never call it")
+	default:
+		x.add("initialize declares all tools and hooks", CheckPass, declared(tools, subs))
+	}
+}
+
+// toolInput is the input tried for a tool: the caller's fixture or a
+// sample built from its schema.
+func (x *run) toolInput(t extension.ToolDecl) json.RawMessage {
+	if input, ok := x.o.Calls[t.Name]; ok {
+		return input
+	}
+	return SampleInput(t.InputSchema)
+}
+
+// callTools is step 4: each tool answers a sample input.
+func (x *run) callTools() {
+	for _, t := range x.tools {
+		name := "tool " + t.Name + " answers tool.call"
+		input := x.toolInput(t)
+		raw, err := x.call(contract.MethodToolCall, toolCallParams{Name: t.Name, Input: input})
+		if err != nil {
+			x.add(name, CheckFail, x.callFailure(err))
+			continue
+		}
+		out := extension.NormalizeToolResult(raw)
+		detail := fmt.Sprintf("input %s → %s", input, truncate(strings.ReplaceAll(out.Output, "\n", "⏎"), 100))
+		if out.IsError {
+			x.add(name, CheckWarn, detail+" (reported as an error; pass a fixture with --call "+t.Name+"='{...}' if the sample input is not meaningful)")
+		} else {
+			x.add(name, CheckPass, detail)
+		}
+	}
+}
+
+// callHooks is step 5: each hook answers a sample event with an action
+// it may take.
+func (x *run) callHooks() {
+	seen := map[string]bool{}
+	for _, s := range x.subs {
+		if seen[s.Hook] {
+			continue
+		}
+		seen[s.Hook] = true
+		spec, _ := contract.LookupHook(s.Hook)
+		name := "hook " + s.Hook + " answers with a valid action"
+		ev := SampleEvent(s)
+		raw, err := x.call(contract.MethodHookHandle, ev.Encode(contract.MaxToolOutputHook))
+		if err != nil {
+			x.add(name, CheckFail, x.callFailure(err))
+			continue
+		}
+		hr, err := hook.DecodeResult(raw)
+		switch {
+		case err != nil:
+			x.add(name, CheckFail, fmt.Sprintf("answer %s: %v", truncate(string(raw), 120), err))
+		case !spec.Allows(hr.Action):
+			x.add(name, CheckFail, fmt.Sprintf("answered %q, which %s does not allow (allowed: continue%s)", hr.Action, s.Hook, actionList(spec)))
+		case hr.Action == contract.ActionReplace && !x.m.Permissions.Has(contract.PermToolsTransformOutput):
+			x.add(name, CheckFail, fmt.Sprintf("answered replace without the %q permission", contract.PermToolsTransformOutput))
+		default:
+			x.add(name, CheckPass, "answered "+string(hr.Action))
+		}
+	}
+}
