@@ -2,9 +2,10 @@
 // which hooks exist, which permission unlocks each, which actions each may
 // return, which matcher keys a subscription may use, which methods the
 // runtime calls and how long each may take, and the wire limits.
-// docs/extensions/contract.json is held equal to these tables by a test
-// (internal/extension/contract_doc_test.go), so the documentation cannot
-// drift from what the engine enforces.
+// docs/extensions/contract.json is held equal to these tables by
+// contract_doc_test.go, and the docs' examples to the runtime's decoders
+// by doc_examples_test.go, so the documentation cannot drift from what the
+// engine enforces.
 //
 // It owns tables and the small predicates over them, nothing else: it must
 // not know about processes, JSON-RPC, manifests on disk or the agent loop,

@@ -120,6 +120,8 @@ type providerTool struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
+// Complete sends one provider.complete and reads the answer as a whole
+// response, reporting its text and tool uses through onEvent.
 func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
 	tools := make([]providerTool, len(req.Tools))
 	for i, t := range req.Tools {
@@ -148,6 +150,50 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 		}
 		return nil, fmt.Errorf("model %s: %w", p.model, err)
 	}
+	return p.decodeResponse(raw, onEvent)
+}
+
+// ProviderModel is a model a running extension serves, for /model.
+type ProviderModel struct {
+	// Name is what --model and /model take: "<plugin>:<provider>:<model>";
+	// for a provider that lists no models, "<plugin>:<provider>:<model>"
+	// with the literal "<model>" — it takes any.
+	Name string
+	// Plugin is the extension's id.
+	Plugin string
+}
+
+// Models lists the models of every running extension's providers, in
+// plugin order.
+func (h *Host) Models() []ProviderModel {
+	h.mu.Lock()
+	exts := append([]*Extension(nil), h.exts...)
+	h.mu.Unlock()
+	var out []ProviderModel
+	for _, e := range exts {
+		if e.providers == nil {
+			continue
+		}
+		decls, err := decodeProviders(e.providers)
+		if err != nil {
+			continue // said when the model is chosen (Provider)
+		}
+		for _, d := range decls {
+			models := d.Models
+			if len(models) == 0 {
+				models = []string{"<model>"}
+			}
+			for _, m := range models {
+				out = append(out, ProviderModel{Name: e.ID() + ":" + d.ID + ":" + m, Plugin: e.ID()})
+			}
+		}
+	}
+	return out
+}
+
+// decodeResponse reads a provider.complete result: content as a string or
+// blocks, a stop reason (inferred when absent) and usage.
+func (p *extProvider) decodeResponse(raw json.RawMessage, onEvent func(llm.Event)) (*llm.Response, error) {
 	var res struct {
 		Content    json.RawMessage `json:"content"`
 		StopReason string          `json:"stop_reason"`
@@ -200,42 +246,4 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 		Usage:      llm.Usage{InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
 		Model:      p.model,
 	}, nil
-}
-
-// ProviderModel is a model a running extension serves, for /model.
-type ProviderModel struct {
-	// Name is what --model and /model take: "<plugin>:<provider>:<model>";
-	// for a provider that lists no models, "<plugin>:<provider>:<model>"
-	// with the literal "<model>" — it takes any.
-	Name string
-	// Plugin is the extension's id.
-	Plugin string
-}
-
-// Models lists the models of every running extension's providers, in
-// plugin order.
-func (h *Host) Models() []ProviderModel {
-	h.mu.Lock()
-	exts := append([]*Extension(nil), h.exts...)
-	h.mu.Unlock()
-	var out []ProviderModel
-	for _, e := range exts {
-		if e.providers == nil {
-			continue
-		}
-		decls, err := decodeProviders(e.providers)
-		if err != nil {
-			continue // said when the model is chosen (Provider)
-		}
-		for _, d := range decls {
-			models := d.Models
-			if len(models) == 0 {
-				models = []string{"<model>"}
-			}
-			for _, m := range models {
-				out = append(out, ProviderModel{Name: e.ID() + ":" + d.ID + ":" + m, Plugin: e.ID()})
-			}
-		}
-	}
-	return out
 }
