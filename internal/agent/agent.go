@@ -22,8 +22,10 @@ import (
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
-// Hooks is the part of the extension host the loop uses. *extension.Host
-// implements it; nil means no extensions.
+// Hooks is how the loop runs lifecycle events through the hook chain
+// (internal/hook). The agent knows events and decisions, never what
+// answers them: *extension.Host implements it by delegating to its
+// hook.Chain; nil means no hooks.
 type Hooks interface {
 	RunHook(ctx context.Context, ev hook.Event) hook.Decision
 	BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c hook.Confirmer) hook.Decision

@@ -139,7 +139,7 @@ const (
 	MaxReplaceOutput  = 1 << 20  // bytes a replace action may return
 	MaxToolNameLen    = 64
 	// MaxSendDepth and MaxSendBytes bound the params of every request
-	// synaps sends to an extension (sendbound.go): nesting of objects and
+	// synaps sends to an extension (internal/extension/sendbound.go): nesting of objects and
 	// arrays, and bytes.
 	MaxSendDepth = 100
 	MaxSendBytes = 16 << 20
