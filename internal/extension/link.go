@@ -34,7 +34,8 @@ func (l *link) ID() string { return l.ext.ID() }
 // modify is a block. An event beyond the send bounds is not sent.
 func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Event, params json.RawMessage) (hook.Result, error) {
 	e := l.ext
-	if err := checkSendable("the "+spec.Name+" event", params); err != nil {
+	if !withinSendBounds(params) {
+		err := checkSendable("the "+spec.Name+" event", params)
 		e.log.note("%s: %v", spec.Name, err)
 		return hook.Result{}, err
 	}

@@ -26,6 +26,12 @@ func (e *unsendableError) Error() string {
 	return e.problem + ", so it was not sent to the extension"
 }
 
+// withinSendBounds reports whether params keep both bounds; it builds no
+// message, so the hook path can ask it for every link.
+func withinSendBounds(params json.RawMessage) bool {
+	return len(params) <= contract.MaxSendBytes && tool.NestingDepth(params, contract.MaxSendDepth) <= contract.MaxSendDepth
+}
+
 // checkSendable returns an *unsendableError when params break a bound.
 func checkSendable(what string, params json.RawMessage) error {
 	if len(params) > contract.MaxSendBytes {

@@ -134,7 +134,17 @@ const MaxChainPasses = 3
 // Run runs the chain for one event. The package doc lists the chain
 // rules.
 func (c *Chain) Run(ctx context.Context, ev Event) Decision {
-	return c.dispatch(ctx, &ev)
+	if !c.subscribed(ev.Kind) {
+		return Decision{} // before ev is copied to the heap
+	}
+	walked := ev
+	return c.dispatch(ctx, &walked)
+}
+
+// subscribed reports whether any link is in the chain of the hook. The
+// entry points ask first, so an event nobody hears costs no allocation.
+func (c *Chain) subscribed(kind string) bool {
+	return len((*c.table.Load())[kind]) > 0
 }
 
 // BeforeToolCall runs before_tool_call for a tool call (toolName is the
@@ -143,6 +153,9 @@ func (c *Chain) Run(ctx context.Context, ev Event) Decision {
 // asked once with every message; no Confirmer (no interactive user)
 // blocks.
 func (c *Chain) BeforeToolCall(ctx context.Context, toolName, runtimeName string, input json.RawMessage, sessionID string, cf Confirmer) Decision {
+	if !c.subscribed(contract.HookBeforeToolCall) {
+		return Decision{}
+	}
 	d := c.dispatch(ctx, &Event{Kind: contract.HookBeforeToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, SessionID: sessionID})
 	if d.Blocked || len(d.Confirms) == 0 {
 		return d
@@ -165,6 +178,9 @@ func (c *Chain) BeforeToolCall(ctx context.Context, toolName, runtimeName string
 // AfterToolCall runs after_tool_call; Decision.Output is the replaced
 // output when a link replaced it.
 func (c *Chain) AfterToolCall(ctx context.Context, toolName, runtimeName string, input json.RawMessage, output, sessionID string) Decision {
+	if !c.subscribed(contract.HookAfterToolCall) {
+		return Decision{}
+	}
 	return c.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, ToolOutput: &output, SessionID: sessionID})
 }
 
