@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 )
 
 // BenchmarkToolCall is one MCP tool call round trip through synaps's
@@ -23,6 +25,23 @@ func BenchmarkToolCall(b *testing.B) {
 		res, err := tl.Run(ctx, input)
 		if err != nil || res.Output != "echo: hi" {
 			b.Fatalf("%+v %v", res, err)
+		}
+	}
+}
+
+// BenchmarkCloseEverything is the end of a session's MCP part with the
+// reference server over stdio: Manager.Close, the stop sequence with its
+// 1 s steps (the acceptance asks for an exit under 1.5 s; the SDK's
+// default steps of 5 s made it 5 s when a server ignores the end of its
+// input). Starting is not timed.
+func BenchmarkCloseEverything(b *testing.B) {
+	bin := mcptest.Everything(b)
+	for b.Loop() {
+		b.StopTimer()
+		m, _ := start(b, Options{}, Server{Name: "everything", Type: TransportStdio, Command: bin, Args: []string{"stdio"}})
+		b.StartTimer()
+		if err := m.Close(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
