@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/config"
@@ -63,8 +64,10 @@ func (a *App) startMCP() {
 		return
 	}
 	onEvent := a.opts.OnEvent
+	start, call := mcpTimeouts(a.Config)
 	a.MCP = mcp.NewManager(mcp.Options{
 		Registry: a.Tools, Getenv: a.opts.Getenv, WorkDir: a.WorkDir, Version: a.opts.Version,
+		StartTimeout: start, CallTimeout: call,
 		OnChange: func(st mcp.Status) {
 			if st.State == mcp.StateFailed && onEvent != nil {
 				onEvent(agent.Event{Type: agent.EventNotice, Text: MCPFailure(st)})
@@ -145,7 +148,9 @@ func CheckMCP(ctx context.Context, baseDir, workDir string, getenv func(string) 
 		}
 		cfg.Servers = kept
 	}
-	m := mcp.NewManager(mcp.Options{Registry: tool.NewRegistry(), Getenv: getenv, WorkDir: workDir})
+	cfgFile, _ := config.Load(filepath.Join(baseDir, "config"))
+	start, call := mcpTimeouts(cfgFile)
+	m := mcp.NewManager(mcp.Options{Registry: tool.NewRegistry(), Getenv: getenv, WorkDir: workDir, StartTimeout: start, CallTimeout: call})
 	m.Start(cfg)
 	m.Wait(ctx)
 	rep.Servers = m.Statuses()
@@ -200,4 +205,16 @@ func (a *App) formatMCP() string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// mcpTimeouts are the config's mcp_startup_timeout_ms and
+// mcp_tool_timeout_ms (0 when unset or unusable: cfg.Check warns).
+// MCP_TIMEOUT and MCP_TOOL_TIMEOUT in the environment win over them.
+func mcpTimeouts(cfg *config.File) (start, call time.Duration) {
+	if cfg == nil {
+		return 0, 0
+	}
+	start, _ = cfg.Millis(config.KeyMCPStartupTimeoutMS)
+	call, _ = cfg.Millis(config.KeyMCPToolTimeoutMS)
+	return start, call
 }

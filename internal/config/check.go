@@ -27,11 +27,18 @@ const (
 	KeyPermissionsAllow = "permissions.allow"
 	KeyPermissionsAsk   = "permissions.ask"
 	KeyPermissionsDeny  = "permissions.deny"
+	// KeyMCPStartupTimeoutMS and KeyMCPToolTimeoutMS bound an MCP
+	// server's start and one MCP tool call, for every server without its
+	// own startup_timeout_sec / tool_timeout_sec (MCP_TIMEOUT and
+	// MCP_TOOL_TIMEOUT in the environment win, as Claude Code reads them).
+	KeyMCPStartupTimeoutMS = "mcp_startup_timeout_ms"
+	KeyMCPToolTimeoutMS    = "mcp_tool_timeout_ms"
 )
 
 var knownKeys = []string{
 	KeyModel, KeyIdentity, KeyDisabledPlugins, KeyHookTimeoutMS, ToolEnvAllow,
 	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL, KeyPermissionMode,
+	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS,
 }
 
 // Check returns a warning for every setting of the global config that
@@ -48,6 +55,11 @@ func (f *File) Check() []string {
 		out = append(out, w)
 	}
 	out = append(out, f.checkPluginList(KeyDisabledPlugins)...)
+	for _, k := range []string{KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS} {
+		if _, w := f.Millis(k); w != "" {
+			out = append(out, w)
+		}
+	}
 	for _, k := range f.Keys() {
 		if strings.Contains(k, ".") || contains(knownKeys, k) {
 			continue
@@ -141,4 +153,23 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// Millis reads key as a positive number of milliseconds (at most an
+// hour; "30s" and "1500ms" are read too). It is 0 when the key is not set
+// or its value is not usable, and then warning (when set) names the file,
+// the key and the fix.
+func (f *File) Millis(key string) (d time.Duration, warning string) {
+	v, ok := f.Get(key)
+	if !ok {
+		return 0, ""
+	}
+	v = strings.TrimSpace(v)
+	if ms, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 64); err == nil && ms > 0 && ms <= int64(time.Hour/time.Millisecond) {
+		return time.Duration(ms) * time.Millisecond, ""
+	}
+	if pd, err := time.ParseDuration(v); err == nil && pd >= time.Millisecond && pd <= time.Hour {
+		return pd, ""
+	}
+	return 0, fmt.Sprintf("%s: %s = %q is not a number of milliseconds between 1 and 3600000, so the default is used; write e.g. `%s = 60000`", f.Path, key, v, key)
 }

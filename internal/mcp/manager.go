@@ -58,13 +58,14 @@ type Options struct {
 	// MaxOutput caps a tool result's text, in bytes (0:
 	// tool.DefaultMaxOutput).
 	MaxOutput int
-	// StartTimeout bounds connect + list tools per server (0: $MCP_TIMEOUT
-	// in milliseconds, else DefaultStartTimeout). A server's
-	// startup_timeout_sec wins.
+	// StartTimeout bounds connect + list tools per server (0:
+	// DefaultStartTimeout). $MCP_TIMEOUT (milliseconds, as Claude Code
+	// reads it) wins over it, and a server's startup_timeout_sec over
+	// both.
 	StartTimeout time.Duration
-	// CallTimeout bounds one tool call (0: $MCP_TOOL_TIMEOUT in
-	// milliseconds, else DefaultCallTimeout). A server's tool_timeout_sec
-	// wins.
+	// CallTimeout bounds one tool call (0: DefaultCallTimeout).
+	// $MCP_TOOL_TIMEOUT (milliseconds) wins over it, and a server's
+	// tool_timeout_sec over both.
 	CallTimeout time.Duration
 	// TerminateDuration is each wait of a stdio server's stop sequence
 	// (0: DefaultTerminateDuration).
@@ -125,8 +126,8 @@ func NewManager(o Options) *Manager {
 	}
 	m := &Manager{opts: o, impl: &sdk.Implementation{Name: "synaps", Version: o.Version}}
 	m.ctx, m.stop = context.WithCancel(context.Background())
-	m.start = durationOr(o.StartTimeout, envMillis(o.Getenv, "MCP_TIMEOUT"), DefaultStartTimeout)
-	m.call = durationOr(o.CallTimeout, envMillis(o.Getenv, "MCP_TOOL_TIMEOUT"), DefaultCallTimeout)
+	m.start = durationOr(envMillis(o.Getenv, "MCP_TIMEOUT"), o.StartTimeout, DefaultStartTimeout)
+	m.call = durationOr(envMillis(o.Getenv, "MCP_TOOL_TIMEOUT"), o.CallTimeout, DefaultCallTimeout)
 	m.term = durationOr(o.TerminateDuration, 0, DefaultTerminateDuration)
 	return m
 }

@@ -288,3 +288,33 @@ func TestHTTPServers(t *testing.T) {
 		}
 	}
 }
+
+// Timeouts: a server's own fields win, then MCP_TIMEOUT/MCP_TOOL_TIMEOUT
+// (milliseconds, as Claude Code reads them), then Options (synaps's
+// config), then 30 s and 120 s.
+func TestTimeouts(t *testing.T) {
+	tests := []struct {
+		name        string
+		env         map[string]string
+		opts        Options
+		server      Server
+		start, call time.Duration
+	}{
+		{"defaults", nil, Options{}, Server{}, 30 * time.Second, 120 * time.Second},
+		{"config", nil, Options{StartTimeout: time.Minute, CallTimeout: 5 * time.Minute}, Server{}, time.Minute, 5 * time.Minute},
+		{"env over config", map[string]string{"MCP_TIMEOUT": "2000", "MCP_TOOL_TIMEOUT": "3000"}, Options{StartTimeout: time.Minute}, Server{}, 2 * time.Second, 3 * time.Second},
+		{"a bad env value is ignored", map[string]string{"MCP_TIMEOUT": "soon"}, Options{}, Server{}, 30 * time.Second, 120 * time.Second},
+		{"the server's own", map[string]string{"MCP_TIMEOUT": "2000"}, Options{}, Server{StartupTimeoutSec: 0.5, ToolTimeoutSec: 600}, 500 * time.Millisecond, 10 * time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Getenv = func(k string) string { return tt.env[k] }
+			m := NewManager(tt.opts)
+			defer m.Close()
+			s := &server{m: m, cfg: tt.server}
+			if got := [2]time.Duration{s.startTimeout(), s.callTimeout()}; got != [2]time.Duration{tt.start, tt.call} {
+				t.Errorf("start, call = %v, want %v, %v", got, tt.start, tt.call)
+			}
+		})
+	}
+}
