@@ -320,3 +320,27 @@ func TestOpenWithoutModel(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestSlashMode(t *testing.T) {
+	a := open(t, t.TempDir(), t.TempDir(), `{"text":"x"}`)
+	for _, tc := range []struct{ line, want, wantErr string }{
+		{"/mode", "permission mode: bypassPermissions (nothing is asked); /mode NAME switches: default, acceptEdits, plan, bypassPermissions", ""},
+		{"/mode plan", "permission mode: plan (read-only, nothing is changed; was bypassPermissions)", ""},
+		{"/mode accept-edits", "permission mode: acceptEdits (edits run without asking; was plan)", ""},
+		{"/mode ask", "", `/mode: unknown permission mode "ask"; use default, acceptEdits, plan or bypassPermissions`},
+	} {
+		res, err := a.Slash(context.Background(), tc.line)
+		if tc.wantErr != "" {
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("%s: error %v, want %q", tc.line, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || res.Output != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.line, res.Output, err, tc.want)
+		}
+	}
+	if m := a.Permissions.Mode(); m != permission.AcceptEdits {
+		t.Errorf("mode %s after a bad /mode, want acceptEdits kept", m)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/session"
 )
@@ -28,6 +29,7 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/extensions disable ID", "disable a plugin (saved) and reload"},
 	{"/mcp", "list MCP servers with state, tools and the file each came from"},
 	{"/model [NAME]", "list the models available, or switch to NAME for the rest of the session"},
+	{"/mode [NAME]", "show the permission mode, or switch to NAME: default, acceptEdits, plan, bypassPermissions (shift+tab cycles in the TUI)"},
 	{"/cost", "show the session's token usage"},
 	{"/compact", "summarise the conversation into a new session"},
 	{"/clear", "start a new, empty session"},
@@ -89,6 +91,8 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			return SlashResult{Output: fmt.Sprintf("model: %s; the next request uses it", a.Model)}, nil
 		}
 		return SlashResult{Output: fmt.Sprintf("model: %s (was %s); the next request uses it", a.Model, old)}, nil
+	case "/mode":
+		return a.slashMode(f[1:])
 	case "/cost":
 		return SlashResult{Output: a.formatCost()}, nil
 	case "/sessions":
@@ -432,4 +436,22 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// slashMode shows the permission mode or switches it (/mode NAME).
+func (a *App) slashMode(args []string) (SlashResult, error) {
+	if a.Permissions == nil {
+		return SlashResult{}, errors.New("/mode: this session has no permission policy")
+	}
+	if len(args) == 0 {
+		m := a.Permissions.Mode()
+		return SlashResult{Output: fmt.Sprintf("permission mode: %s (%s); /mode NAME switches: default, acceptEdits, plan, bypassPermissions", m, m.Describe())}, nil
+	}
+	m, err := permission.ParseMode(args[0])
+	if err != nil {
+		return SlashResult{}, fmt.Errorf("/mode: %v", err)
+	}
+	old := a.Permissions.Mode()
+	a.Permissions.SetMode(m)
+	return SlashResult{Output: fmt.Sprintf("permission mode: %s (%s; was %s)", m, m.Describe(), old)}, nil
 }

@@ -50,7 +50,7 @@ func (m Mode) Describe() string {
 	case AcceptEdits:
 		return "edits run without asking"
 	case Plan:
-		return "read-only: nothing is changed"
+		return "read-only, nothing is changed"
 	case Bypass:
 		return "nothing is asked"
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/session"
 )
 
@@ -65,7 +66,10 @@ type (
 	confirmMsg struct {
 		tool     string
 		messages []hook.Confirm
-		reply    chan<- bool
+		// always is the allow rule an "a" answer saves; "" when always
+		// is not on offer.
+		always string
+		reply  chan<- agent.Answer
 	}
 	// workDoneMsg ends a worker: a turn or a slash command.
 	workDoneMsg struct {
@@ -407,6 +411,12 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 			return m.openEditor()
 		}
 		return nil
+	case "shift+tab":
+		// As in Claude Code: the next permission mode.
+		if m.app != nil && m.app.Permissions != nil {
+			m.app.Permissions.Cycle()
+		}
+		return nil
 	case "ctrl+o":
 		// As in Claude Code: the collapsed output, in full.
 		if tc := m.collapsed; tc != nil {
@@ -471,7 +481,7 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 func (m *model) ctrlC() tea.Cmd {
 	switch {
 	case m.asking == promptConfirm:
-		m.answerConfirm(false)
+		m.answerConfirm(agent.AnswerNo)
 		m.interrupt()
 		return nil
 	case m.asking == promptTrust:
@@ -507,7 +517,7 @@ func (m *model) armQuit(key string) tea.Cmd {
 func (m *model) esc() tea.Cmd {
 	switch {
 	case m.asking == promptConfirm:
-		m.answerConfirm(false)
+		m.answerConfirm(agent.AnswerNo)
 		m.interrupt()
 	case m.busy != "" && !m.interrupted:
 		m.interrupt()
@@ -531,7 +541,7 @@ func (m *model) interrupt() {
 // quit ends the program once everything queued is printed.
 func (m *model) quit() tea.Cmd {
 	if m.asking == promptConfirm {
-		m.answerConfirm(false)
+		m.answerConfirm(agent.AnswerNo)
 	}
 	if m.cancel != nil {
 		m.cancel()
@@ -555,7 +565,7 @@ func (m *model) submit() tea.Cmd {
 	text := m.input.Value()
 	switch m.asking {
 	case promptConfirm:
-		m.answerConfirm(yes(text))
+		m.answerConfirm(confirmAnswer(text, m.confirm != nil && m.confirm.always != ""))
 		return nil
 	case promptTrust:
 		m.endAsk()
@@ -650,6 +660,21 @@ func (m *model) unqueue() {
 	m.input.SetValue(strings.Join(parts, "\n"))
 }
 
+// confirmAnswer reads the answer to a confirm: y or yes runs the call,
+// a or always (when offered) runs it and saves the rule, anything else
+// does not run it.
+func confirmAnswer(s string, alwaysOffered bool) agent.Answer {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "y", "yes":
+		return agent.AnswerYes
+	case "a", "always":
+		if alwaysOffered {
+			return agent.AnswerAlways
+		}
+	}
+	return agent.AnswerNo
+}
+
 func yes(s string) bool {
 	s = strings.ToLower(strings.TrimSpace(s))
 	return s == "y" || s == "yes"
@@ -673,17 +698,20 @@ func (m *model) endAsk() {
 	m.draft = ""
 }
 
-func (m *model) answerConfirm(ok bool) {
+func (m *model) answerConfirm(ans agent.Answer) {
 	c := m.confirm
 	m.confirm = nil
 	m.endAsk()
 	if c == nil {
 		return
 	}
-	c.reply <- ok // buffered: never blocks
+	c.reply <- ans // buffered: never blocks
 	verdict := m.st.bad.Render("denied")
-	if ok {
+	switch ans {
+	case agent.AnswerYes:
 		verdict = m.st.ok.Render("allowed")
+	case agent.AnswerAlways:
+		verdict = m.st.ok.Render("allowed, always: " + c.always)
 	}
 	for _, cm := range c.messages {
 		m.print(m.st.warn.Render("? "+cm.Extension+": ") + oneLine(cm.Message, 200))
@@ -1011,7 +1039,11 @@ func (m *model) View() tea.View {
 				what = r.call.Name + " " + inputSummary(r.call.Name, r.call.Input)
 			}
 		}
-		q = append(q, fit(m.st.warn.Render("Run "+what+"? [y/N]"), w))
+		choices := "[y/N]"
+		if m.confirm.always != "" {
+			choices = "[y/N/a = always allow " + m.confirm.always + "]"
+		}
+		q = append(q, fit(m.st.warn.Render("Run "+what+"? "+choices), w))
 		parts = append(parts, strings.Join(q, "\n"))
 	case promptTrust:
 		parts = append(parts, fit(m.st.warn.Render(m.trustQuestion()), w))
@@ -1048,6 +1080,15 @@ func (m *model) View() tea.View {
 	}
 
 	status := m.st.dim.Render(statusText(m.state.model, m.state.usage, m.state.health, ""))
+	if m.app != nil && m.app.Permissions != nil {
+		// Another mode than default leads the line; default ends it,
+		// where a narrow terminal may cut it.
+		if mode := m.app.Permissions.Mode(); mode == permission.Default {
+			status += m.st.dim.Render(" · ") + m.modeText(mode)
+		} else {
+			status = m.modeText(mode) + m.st.dim.Render(" · ") + status
+		}
+	}
 	switch {
 	case m.opening:
 		what := "starting"
@@ -1109,4 +1150,13 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// modeText is the permission mode for the status line: the mode, and
+// what it means when it is not the default (shift+tab switches).
+func (m *model) modeText(mode permission.Mode) string {
+	if mode == permission.Default {
+		return m.st.dim.Render("⏵ default mode")
+	}
+	return m.st.warn.Render("⏵⏵ " + string(mode) + ": " + mode.Describe())
 }

@@ -158,8 +158,8 @@ func TestModelConfirm(t *testing.T) {
 	for _, tc := range []struct {
 		answer string
 		want   bool
-	}{{"y", true}, {"yes", true}, {"n", false}, {"", false}, {"sure", false}} {
-		reply := make(chan bool, 1)
+	}{{"y", true}, {"yes", true}, {"n", false}, {"", false}, {"sure", false}, {"a", false}} {
+		reply := make(chan agent.Answer, 1)
 		h.m.update(confirmMsg{tool: "bash", messages: []hook.Confirm{{Extension: "guard", Message: "run it?"}}, reply: reply})
 		v := h.view()
 		if !strings.Contains(v, "? guard: run it?") || !strings.Contains(v, "Run bash? [y/N]") {
@@ -168,8 +168,8 @@ func TestModelConfirm(t *testing.T) {
 		h.typeText(tc.answer)
 		h.press(tea.KeyEnter, 0)
 		select {
-		case got := <-reply:
-			if got != tc.want {
+		case ans := <-reply:
+			if got := ans != agent.AnswerNo; got != tc.want {
 				t.Errorf("answer %q: confirm = %v, want %v", tc.answer, got, tc.want)
 			}
 		default:
@@ -189,10 +189,10 @@ func TestModelConfirm(t *testing.T) {
 	// ctrl+c at the prompt denies and cancels.
 	cancelled := false
 	h.m.cancel = func() { cancelled = true }
-	reply := make(chan bool, 1)
+	reply := make(chan agent.Answer, 1)
 	h.m.update(confirmMsg{tool: "bash", reply: reply})
 	h.press('c', tea.ModCtrl)
-	if got := <-reply; got || !cancelled {
+	if got := <-reply != agent.AnswerNo; got || !cancelled {
 		t.Errorf("ctrl+c at the prompt: confirm = %v, cancelled = %v; want false, true", got, cancelled)
 	}
 	if h.m.quitting || h.m.input.Value() != "half-typed" {
@@ -207,6 +207,47 @@ func TestModelConfirm(t *testing.T) {
 		t.Error("ctrl+c while an interrupted turn winds down did not quit")
 	}
 	h.m.busy, h.m.cancel = "", nil
+}
+
+// A permission question offers "always" with the rule it saves; "a"
+// answers it.
+func TestModelConfirmAlways(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	h.m.busy = "thinking"
+	reply := make(chan agent.Answer, 1)
+	h.m.update(confirmMsg{tool: "bash", messages: []hook.Confirm{{Extension: agent.PermissionsSource, Message: "default mode asks before bash"}}, always: "Bash(ls:*)", reply: reply})
+	if v := h.view(); !strings.Contains(v, "? permissions: default mode asks before bash") || !strings.Contains(v, "Run bash? [y/N/a = always allow Bash(ls:*)]") {
+		t.Fatalf("question not shown:\n%s", v)
+	}
+	h.typeText("a")
+	h.press(tea.KeyEnter, 0)
+	if got := <-reply; got != agent.AnswerAlways {
+		t.Errorf("answer a: %v, want always", got)
+	}
+	if got := h.transcript(); !strings.Contains(got, "bash allowed, always: Bash(ls:*)") {
+		t.Errorf("answer not in the transcript:\n%s", got)
+	}
+	h.m.busy = ""
+}
+
+// Shift+Tab cycles the permission mode, and the status line shows it.
+func TestModelShiftTabCyclesMode(t *testing.T) {
+	h := newHarness(t, `{"text":"x"}`)
+	if got := h.m.modeText(permission.Default); !strings.Contains(got, "⏵ default mode") {
+		t.Errorf("default mode shows as %q", got)
+	}
+	var seen []string
+	for range 3 {
+		h.press(tea.KeyTab, tea.ModShift)
+		seen = append(seen, string(h.m.app.Permissions.Mode()))
+	}
+	if d := cmp.Diff([]string{"acceptEdits", "plan", "default"}, seen); d != "" {
+		t.Errorf("modes (-want +got):\n%s", d)
+	}
+	h.press(tea.KeyTab, tea.ModShift)
+	if v := h.view(); !strings.Contains(v, "⏵⏵ acceptEdits: edits run without asking · script:") {
+		t.Errorf("status line after shift+tab does not lead with the mode:\n%s", v)
+	}
 }
 
 func TestModelCtrlCIdleQuits(t *testing.T) {
@@ -281,6 +322,11 @@ func TestModelSlash(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "/model [NAME]") {
 		t.Errorf("completion not listed:\n%s", v)
 	}
+	h.press(tea.KeyTab, 0)
+	if v := h.m.input.Value(); v != "/mode" {
+		t.Fatalf("tab made %q, want %q (/mode and /model share it)", v, "/mode")
+	}
+	h.typeText("l")
 	h.press(tea.KeyTab, 0)
 	if v := h.m.input.Value(); v != "/model " {
 		t.Fatalf("tab made %q, want %q", v, "/model ")

@@ -200,16 +200,25 @@ func (b *bridge) event(ev agent.Event) {
 
 // Confirm is the hook.Confirmer: it asks the user inline and waits.
 func (b *bridge) Confirm(ctx context.Context, tool string, messages []hook.Confirm) bool {
-	reply := make(chan bool, 1)
-	b.send(confirmMsg{tool: tool, messages: messages, reply: reply})
+	return b.Ask(ctx, agent.Question{Tool: tool, Messages: messages}) != agent.AnswerNo
+}
+
+// Ask is the agent.Asker: Confirm, with "always" when the question offers
+// a rule to save.
+func (b *bridge) Ask(ctx context.Context, q agent.Question) agent.Answer {
+	reply := make(chan agent.Answer, 1)
+	b.send(confirmMsg{tool: q.Tool, messages: q.Messages, always: q.Always, reply: reply})
 	select {
-	case ok := <-reply:
-		return ok
+	case ans := <-reply:
+		return ans
 	case <-ctx.Done():
-		return false
+		return agent.AnswerNo
 	case <-b.done:
-		return false
+		return agent.AnswerNo
 	}
 }
 
-var _ hook.Confirmer = (*bridge)(nil)
+var (
+	_ hook.Confirmer = (*bridge)(nil)
+	_ agent.Asker    = (*bridge)(nil)
+)
