@@ -191,7 +191,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	id := a.Session.ID
 	stream.session, stream.model = id, a.Model
 	if format == "stream-json" {
-		enc.Encode(systemInit(id, a.Model, a.WorkDir, Version, a.Tools.Names()))
+		enc.Encode(systemInit(id, a.Model, a.WorkDir, Version, a.Tools.Names(), mcpServersJSON(a.MCPStatuses())))
 	}
 	var sendErr error
 	for {

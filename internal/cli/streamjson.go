@@ -10,6 +10,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/mcp"
 )
 
 // Headless output in Claude Code's shapes, so that scripts written for
@@ -154,13 +155,16 @@ func (r *resultRun) result(now time.Time, session, model, answer string, err err
 }
 
 // systemInit is the first line of a stream: what the run has to work with.
-func systemInit(session, model, cwd, version string, tools []string) map[string]any {
+func systemInit(session, model, cwd, version string, tools []string, mcpServers []map[string]string) map[string]any {
 	if tools == nil {
 		tools = []string{}
 	}
+	if mcpServers == nil {
+		mcpServers = []map[string]string{}
+	}
 	return map[string]any{
 		"type": "system", "subtype": "init", "uuid": newUUID(), "session_id": session,
-		"cwd": cwd, "model": model, "tools": tools, "mcp_servers": []any{},
+		"cwd": cwd, "model": model, "tools": tools, "mcp_servers": mcpServers,
 		"permissionMode": "default", "slash_commands": []string{}, "apiKeySource": "none",
 		"synaps_version": version,
 	}
@@ -229,4 +233,23 @@ func (in *streamInput) next() (string, error) {
 		s += b.Text
 	}
 	return s, nil
+}
+
+// mcpServersJSON is the init line's mcp_servers in Claude Code's shape:
+// name and status (connected, failed, pending, disabled).
+func mcpServersJSON(sts []mcp.Status) []map[string]string {
+	out := []map[string]string{}
+	for _, st := range sts {
+		status := "pending"
+		switch st.State {
+		case mcp.StateReady:
+			status = "connected"
+		case mcp.StateFailed:
+			status = "failed"
+		case mcp.StateDisabled:
+			status = "disabled"
+		}
+		out = append(out, map[string]string{"name": st.Name, "status": status})
+	}
+	return out
 }
