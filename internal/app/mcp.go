@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -40,7 +40,7 @@ func MCPSources(baseDir, workDir string, getenv func(string) string, trustProjec
 		if p.Err != nil || p.Disabled || p.Untrusted {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(p.Dir, ".mcp.json")); err == nil {
+		if slices.Contains(p.Parts(), plugin.PartMCP) {
 			src.Plugins = append(src.Plugins, mcp.PluginDir{ID: p.ID, Dir: p.Dir})
 		}
 	}

@@ -312,7 +312,6 @@ func TestMCPServe(t *testing.T) {
 	if err := <-served; err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("ServeMCP: %v", err)
 	}
-	_ = cmp.Diff
 }
 
 func contains(list []string, s string) bool {
@@ -360,5 +359,41 @@ func TestSlashMCP(t *testing.T) {
 	}
 	if _, _, ok := a.Tools.Lookup("mcp__t__echo"); !ok {
 		t.Errorf("mcp__t__echo is not in the session's registry: %v", a.Tools.Names())
+	}
+}
+
+// A plugin's .mcp.json adds its servers, with ${CLAUDE_PLUGIN_ROOT} its
+// directory; a disabled plugin's do not start.
+func TestPluginMCPServers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, work := t.TempDir(), t.TempDir()
+	for _, id := range []string{"withmcp", "off"} {
+		dir := exttest.Plugin(t, base, id, nil, exttest.Spec{})
+		write(t, filepath.Join(dir, ".mcp.json"), `{"srv-`+id+`":{"command":"`+exe+`","env":{"`+mcptest.Env+`":"ok","ROOT":"${CLAUDE_PLUGIN_ROOT}"}}}`)
+	}
+	write(t, filepath.Join(base, "config"), "disabled_plugins = off\n")
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Getenv: noEnv, NoModelOK: true, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	a.WaitMCP(context.Background())
+	var names []string
+	for _, st := range a.MCPStatuses() {
+		names = append(names, st.Name+" "+string(st.State)+" "+st.Source.Kind)
+	}
+	if d := cmp.Diff([]string{"srv-withmcp ready plugin withmcp"}, names); d != "" {
+		t.Fatalf("servers (-want +got):\n%s", d)
+	}
+	tl, _, ok := a.Tools.Lookup("mcp__srv-withmcp__env")
+	if !ok {
+		t.Fatalf("no env tool: %v", a.Tools.Names())
+	}
+	res, err := tl.Run(context.Background(), json.RawMessage(`{"name":"ROOT"}`))
+	if err != nil || res.Output != filepath.Join(base, "plugins", "withmcp") {
+		t.Errorf("ROOT = %q (%v), want the plugin's directory", res.Output, err)
 	}
 }

@@ -21,4 +21,10 @@ func TestParts(t *testing.T) {
 	if diff := cmp.Diff([]Part{PartExtension, PartSkills}, p.Parts()); diff != "" {
 		t.Errorf("Parts() (-want +got):\n%s", diff)
 	}
+	if err := os.WriteFile(p.MCPFile(), []byte(`{"s":{"command":"s"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Part{PartExtension, PartSkills, PartMCP}, p.Parts()); diff != "" {
+		t.Errorf("Parts() with .mcp.json (-want +got):\n%s", diff)
+	}
 }
