@@ -149,5 +149,28 @@ func TestParallelQuestionsAreSerialised(t *testing.T) {
 			t.Errorf("result %s: %q", b.ToolUseID, b.Content)
 		}
 	}
-	_ = llm.Block{}
+}
+
+// The read tool's picture reaches the model as an image of the tool
+// result (issue 15 item 5); the session keeps it, so a resumed
+// conversation sends it again.
+func TestReadImageReachesTheModel(t *testing.T) {
+	r := newRig(t, t.TempDir(), `{"tool_calls":[{"name":"read","input":{"path":"dot.png"}}]}
+{"text":"a dot"}
+`, nil)
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+	if err := os.WriteFile(filepath.Join(r.work, "dot.png"), []byte(png), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.agent.Send(context.Background(), "what is in dot.png?"); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.model.reqs) != 2 {
+		t.Fatalf("%d requests", len(r.model.reqs))
+	}
+	msgs := r.model.reqs[1].Messages
+	last := msgs[len(msgs)-1]
+	if len(last.Content) != 1 || last.Content[0].Type != llm.BlockToolResult || len(last.Content[0].Images) != 1 || last.Content[0].Images[0].MediaType != "image/png" {
+		t.Fatalf("the second request's last message: %+v", last)
+	}
 }

@@ -3,9 +3,11 @@ package builtin
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 
@@ -43,7 +45,8 @@ func (r *readTool) Spec() tool.Spec {
 		Source:      Source,
 		Description: "Read a text file. Returns its lines numbered like `cat -n` (line number, tab, text), " +
 			"up to 2000 lines from offset; lines longer than 2000 bytes are cut. When more lines remain the output ends " +
-			"with the offset to continue from. Binary files are refused. The line numbers are not part of the file: " +
+			"with the offset to continue from. PNG, JPEG, GIF and WebP images are returned as images, for models that take them; " +
+			"other binary files are refused. The line numbers are not part of the file: " +
 			"leave them out of edit's old_string.",
 		InputSchema: readSchema,
 	}
@@ -98,7 +101,11 @@ func (r *readTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 			"or use bash (head, tail, sed -n) or grep", name, formatSize(fi.Size()), formatSize(readMaxFileSize)), nil
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
-	if head, _ := br.Peek(sniffLen); isBinary(head) {
+	head, _ := br.Peek(sniffLen)
+	if mt := imageType(head); mt != "" {
+		return readImage(name, br, fi.Size(), mt), nil
+	}
+	if isBinary(head) {
 		return fail("%s looks like a binary file (it contains NUL bytes); inspect it with bash, e.g. `file %s` or `xxd %s | head`",
 			name, shellQuote(name), shellQuote(name)), nil
 	}
@@ -251,4 +258,35 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// maxImage is the largest picture read returns: base64 makes it at most
+// 5 MB, the most Anthropic takes in one image.
+const maxImage = 3750 << 10
+
+// imageType is the MIME type of a picture the models take (PNG, JPEG,
+// GIF, WebP), by its first bytes, or "".
+func imageType(head []byte) string {
+	switch mt := http.DetectContentType(head); mt {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return mt
+	}
+	return ""
+}
+
+// readImage returns a picture as an image of the result, with one line of
+// text saying what it is (what a model that takes no images gets).
+func readImage(name string, r io.Reader, size int64, mediaType string) tool.Result {
+	if size > maxImage {
+		return fail("%s is a %s image of %s, more than the %s a model takes in one image; make it smaller first, e.g. with bash: `convert %s -resize 50%% smaller.png`",
+			name, mediaType, formatSize(size), formatSize(maxImage), shellQuote(name))
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxImage+1))
+	if err != nil {
+		return fail("reading %s: %v", name, err)
+	}
+	return tool.Result{
+		Output: fmt.Sprintf("%s: %s image, %s (attached as an image)", name, mediaType, formatSize(int64(len(data)))),
+		Media:  &tool.Media{Images: []tool.Image{{MediaType: mediaType, Data: base64.StdEncoding.EncodeToString(data)}}},
+	}
 }

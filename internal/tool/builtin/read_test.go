@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"context"
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -129,5 +131,35 @@ func TestReadLargeFile(t *testing.T) {
 		"… the file continues; use offset=100002 to read on"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("(-want +got):\n%s", d)
+	}
+}
+
+// A picture comes back as an image of the result (for models that take
+// images), with one line of text; other binary files are still refused,
+// and a picture too large for a model is refused with how to shrink it.
+func TestReadImage(t *testing.T) {
+	dir := t.TempDir()
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+	jpeg := "\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01"
+	writeTree(t, dir, map[string]string{"dot.png": png, "photo.jpg": jpeg, "big.png": png + strings.Repeat("\x00", maxImage)})
+	rd := &readTool{Options{WorkDir: dir}.withDefaults()}
+	for _, tc := range []struct {
+		path, mediaType, data string
+	}{{"dot.png", "image/png", png}, {"photo.jpg", "image/jpeg", jpeg}} {
+		res, err := rd.Run(context.Background(), []byte(`{"path":"`+tc.path+`"}`))
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %+v, %v", tc.path, res, err)
+		}
+		want := []tool.Image{{MediaType: tc.mediaType, Data: base64.StdEncoding.EncodeToString([]byte(tc.data))}}
+		if d := cmp.Diff(want, res.Images()); d != "" {
+			t.Errorf("%s: images (-want +got):\n%s", tc.path, d)
+		}
+		if !strings.HasPrefix(res.Output, tc.path+": "+tc.mediaType+" image, ") {
+			t.Errorf("%s: output %q", tc.path, res.Output)
+		}
+	}
+	res, _ := rd.Run(context.Background(), []byte(`{"path":"big.png"}`))
+	if !res.IsError || !strings.Contains(res.Output, "more than the 3.7 MiB a model takes in one image") || len(res.Images()) != 0 {
+		t.Errorf("big image: %+v", res.Output)
 	}
 }
