@@ -7,7 +7,7 @@ import (
 
 // DefaultMaxOutput is the most bytes of one tool result the model gets,
 // whatever the tool: built-ins cut their own output to it, and the agent
-// cuts every other tool's output (extensions, later MCP) to it before any
+// cuts every other tool's output (extensions, MCP) to it before any
 // after_tool_call hook sees it. Every result is re-sent with each later
 // request of the session, so an unbounded one costs on every turn.
 const DefaultMaxOutput = 30000

@@ -1,6 +1,6 @@
 // Package tool defines what the model can call: the Tool interface, the
 // registry that names tools for the model, and result shapes shared by
-// built-in, extension and (later) MCP tools. Every tool passes through the
+// built-in, extension and MCP tools. Every tool passes through the
 // same hooks, so they all look the same from here.
 package tool
 
@@ -21,7 +21,7 @@ type Spec struct {
 	Description string
 	// InputSchema is the JSON Schema object of the tool's input.
 	InputSchema json.RawMessage
-	// Source says where the tool comes from: "builtin" or "extension:<id>".
+	// Source says where the tool comes from: "builtin", "extension:<id>" or "mcp:<server>".
 	Source string
 	// ReadOnly declares that the tool changes nothing (a lookup, a read):
 	// the default permission mode runs it without asking, plan mode runs
