@@ -350,7 +350,7 @@ func TestSlashMCP(t *testing.T) {
 	for _, want := range []string{
 		"broken (failed) · stdio sh -c echo no database >&2; exit 1 · " + filepath.Join(base, "mcp.json") + ":3",
 		"  stderr: no database",
-		"t (ready, 7 tools) · stdio " + exe + " · " + filepath.Join(base, "mcp.json") + ":2",
+		"t (ready, 8 tools) · stdio " + exe + " · " + filepath.Join(base, "mcp.json") + ":2",
 		"  tools: mcp__t__add_tool, mcp__t__echo, ",
 	} {
 		if !strings.Contains(res.Output, want) {

@@ -260,6 +260,9 @@ type server struct {
 	stderr tail
 	// refreshMu serialises tool list refreshes.
 	refreshMu sync.Mutex
+	// ended is closed when the watcher of a connected session has seen
+	// it end (nil until connected).
+	ended chan struct{}
 
 	mu sync.Mutex
 	// state, err, session, proc, tools and target are guarded by mu.
@@ -368,7 +371,9 @@ func (s *server) connect() {
 	}
 	s.mu.Lock()
 	s.session = cs
+	s.ended = make(chan struct{})
 	s.mu.Unlock()
+	go s.watch(cs)
 	if err := s.list(ctx); err != nil {
 		s.fail(s.startError(ctx, fmt.Errorf("listing tools: %w", err), timeout))
 		return
@@ -472,11 +477,40 @@ func (s *server) list(ctx context.Context) error {
 	return nil
 }
 
+// watch waits for the session to end. One that ends while synaps still
+// uses it (the server crashed or exited) makes the server failed, with
+// its stderr, and takes its tools out of the registry.
+func (s *server) watch(cs *sdk.ClientSession) {
+	err := cs.Wait()
+	s.mu.Lock()
+	ended := s.ended
+	gone := s.session == cs
+	if gone {
+		s.session = nil
+		s.state = StateFailed
+		s.err = errors.New("the server ended during the session")
+		if err != nil && !errors.Is(err, context.Canceled) {
+			s.err = fmt.Errorf("the server ended during the session: %w", err)
+		}
+		s.tools = nil
+	}
+	s.mu.Unlock()
+	if gone {
+		s.m.opts.Registry.Remove(s.source())
+		// Close releases the SDK's goroutines of the dead session and
+		// reaps the process.
+		cs.Close()
+		s.killLeftovers()
+		s.changed()
+	}
+	close(ended)
+}
+
 // close ends the session (and a stdio server's process) and takes the
 // server's tools out of the registry.
 func (s *server) close() error {
 	s.mu.Lock()
-	cs := s.session
+	cs, ended := s.session, s.ended
 	s.session = nil
 	if s.state == StateReady || s.state == StateStarting {
 		s.state = StateClosed
@@ -492,6 +526,9 @@ func (s *server) close() error {
 		if errors.As(err, &ee) {
 			err = nil
 		}
+	}
+	if ended != nil {
+		<-ended
 	}
 	s.killLeftovers()
 	return err

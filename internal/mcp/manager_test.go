@@ -98,7 +98,7 @@ func TestStdioServer(t *testing.T) {
 	if st.State != StateReady {
 		t.Fatalf("state %s (%s), want ready", st.State, st.Err)
 	}
-	want := []string{"mcp__t__add_tool", "mcp__t__echo", "mcp__t__env", "mcp__t__fail", "mcp__t__image", "mcp__t__slow", "mcp__t__structured"}
+	want := []string{"mcp__t__add_tool", "mcp__t__echo", "mcp__t__env", "mcp__t__exit", "mcp__t__fail", "mcp__t__image", "mcp__t__slow", "mcp__t__structured"}
 	if d := cmp.Diff(want, st.Tools); d != "" {
 		t.Errorf("tools (-want +got):\n%s", d)
 	}
@@ -317,4 +317,46 @@ func TestTimeouts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A server that exits mid-session is failed, with its stderr; its tools
+// leave the registry and a call still held says why.
+func TestServerEndsMidSession(t *testing.T) {
+	var mu sync.Mutex
+	var seen []State
+	m, reg := start(t, Options{OnChange: func(st Status) {
+		mu.Lock()
+		seen = append(seen, st.State)
+		mu.Unlock()
+	}}, testServer(t, "t", "ok", nil))
+	echo, _, _ := reg.Lookup("mcp__t__echo")
+	if res := run(t, reg, "mcp__t__exit", `{}`); !res.IsError {
+		t.Errorf("exit: %+v, want a tool error (the connection closed)", res)
+	}
+	eventually(t, "the server is failed", func() bool { return statusOf(t, m, "t").State == StateFailed })
+	st := statusOf(t, m, "t")
+	if !strings.Contains(st.Err, "the server ended during the session") || !slicesContains(st.Stderr, "exit tool called: going away") {
+		t.Errorf("status %+v: want the end said, with the stderr", st)
+	}
+	if n := len(reg.Names()); n != 0 {
+		t.Errorf("tools still registered: %v", reg.Names())
+	}
+	res, err := echo.Run(context.Background(), json.RawMessage(`{"text":"x"}`))
+	if err != nil || !res.IsError || !strings.Contains(res.Output, "MCP server t is failed: the server ended") {
+		t.Errorf("a held tool after the end: %+v %v", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if seen[len(seen)-1] != StateFailed {
+		t.Errorf("OnChange heard %v, want failed last", seen)
+	}
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

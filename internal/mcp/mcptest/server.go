@@ -38,7 +38,8 @@ type envIn struct {
 
 // NewServer is the test server's tool set: echo, env (says a
 // variable of its environment), image (text and a 1×1 PNG), structured,
-// fail (an isError result), slow (answers when cancelled) and add_tool
+// fail (an isError result), slow (answers when cancelled), exit (ends the
+// process) and add_tool
 // (adds the tool "late", so the server sends tools/list_changed).
 func NewServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "synaps-test", Version: "1"}, nil)
@@ -67,6 +68,11 @@ func NewServer() *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "slow", Description: "Answers when cancelled."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
 		<-ctx.Done()
 		return nil, nil, ctx.Err()
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "exit", Description: "Ends the server process (status 3)."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		fmt.Fprintln(os.Stderr, "exit tool called: going away")
+		os.Exit(3)
+		return nil, nil, nil
 	})
 	sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds the tool late."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 		sdk.AddTool(s, &sdk.Tool{Name: "late", Description: "Added by add_tool."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
