@@ -85,6 +85,8 @@ type App struct {
 	BaseDir, WorkDir string
 	Config           *config.File
 	Host             *extension.Host // nil with --no-extensions
+	// claude finds the Claude Code command hooks the Host's chain runs.
+	claude *claudeHooks
 	// MCP runs the configured MCP servers; nil when none is configured
 	// or with NoMCP.
 	MCP     *mcp.Manager
@@ -142,6 +144,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{BaseDir: base, WorkDir: work, Config: cfg, Tools: tool.NewRegistry(), opts: o}
+	a.claude = &claudeHooks{a: a}
 	// A setting that would silently do nothing is said at the start.
 	a.Notes = append(a.Notes, cfg.Check()...)
 	if err := a.openPermissions(); err != nil {
@@ -177,6 +180,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 				}
 			},
 			Progress: o.Progress,
+			// Claude Code command hooks join the chain beside the
+			// extensions, rebuilt at every start and reload.
+			Links: a.claude.table,
 		})
 		if err := a.Host.Start(ctx); err != nil {
 			if a.MCP != nil {
@@ -190,6 +196,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		for _, w := range a.Host.Warnings() {
 			a.Notes = append(a.Notes, "extensions: "+w)
 		}
+		a.Notes = append(a.Notes, a.claude.takeWarnings()...)
 		for _, st := range a.Host.Statuses() {
 			if st.State == extension.StateFailed {
 				a.Notes = append(a.Notes, fmt.Sprintf("extension %s failed to load: %s", st.ID, firstLine(st.Error)))
@@ -362,7 +369,13 @@ func (a *App) Reload(ctx context.Context) error {
 	if a.Host == nil {
 		return errors.New("extensions are off (--no-extensions)")
 	}
-	return a.Host.Reload(ctx)
+	err := a.Host.Reload(ctx)
+	for _, w := range a.claude.takeWarnings() {
+		if a.opts.OnEvent != nil {
+			a.opts.OnEvent(agent.Event{Type: agent.EventNotice, Text: w})
+		}
+	}
+	return err
 }
 
 // Statuses lists the plugins (nil with --no-extensions).

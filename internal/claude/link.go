@@ -11,6 +11,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/permission"
 )
 
 // Link runs one file's Claude command hooks as a link of synaps's hook
@@ -88,6 +89,9 @@ func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	for _, g := range l.Hooks.Events[e.Name] {
 		if e.Selects(g.Matcher) {
 			for _, h := range g.Handlers {
+				if h.If != "" && !l.covers(h.If, ev) {
+					continue
+				}
 				if !slices.ContainsFunc(handlers, func(o Handler) bool { return o.Command == h.Command }) {
 					handlers = append(handlers, h) // identical commands run once
 				}
@@ -118,6 +122,22 @@ func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	}
 	wg.Wait()
 	return l.join(spec, ev, outcomes)
+}
+
+// covers applies a handler's `if` filter, a permission rule in Claude's
+// syntax, to the tool call (tool events only; other events run). A rule
+// synaps cannot read runs the hook: a filter must not silently switch a
+// guard off.
+func (l *Link) covers(rule string, ev *hook.Event) bool {
+	if ev.ToolRuntimeName == "" {
+		return true
+	}
+	r, err := permission.ParseRule(rule)
+	if err != nil {
+		return true
+	}
+	_, builtin := toClaudeName[ev.ToolRuntimeName]
+	return r.Covers(permission.Call{Name: ev.ToolName, RuntimeName: ev.ToolRuntimeName, Builtin: builtin, Input: ev.ToolInput}, l.ProjectDir, "")
 }
 
 // event builds the Claude event for a synaps one; nil when the file has
@@ -203,6 +223,11 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 	case block != nil && allowed(contract.ActionBlock):
 		return hook.Result{Action: contract.ActionBlock, Reason: block.Reason}, nil
 	case len(failed) > 0:
+		// Said to the user either way; the chain's policy decides whether
+		// the call runs (fail-open) or is blocked (fail-closed).
+		if l.Notify != nil {
+			l.Notify(l.Name, "failed: "+strings.Join(failed, "; "))
+		}
 		return hook.Result{}, errors.Join(ErrHookFailed, errors.New(strings.Join(failed, "; ")))
 	case ask != nil && allowed(contract.ActionConfirm):
 		reason := ask.Reason

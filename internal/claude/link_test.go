@@ -142,6 +142,16 @@ func TestLinkInTheChain(t *testing.T) {
 		}
 	})
 
+	t.Run("an if filter runs the hook only for the calls its rule names", func(t *testing.T) {
+		c, _, _ := chainWith(t, `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2","if":"Bash(git commit:*)"}]}]}}`, false)
+		if d := c.BeforeToolCall(ctx, "bash", "bash", json.RawMessage(`{"command":"ls"}`), "s", nil); d.Blocked {
+			t.Errorf("ls blocked by a hook for git commit: %+v", d)
+		}
+		if d := c.BeforeToolCall(ctx, "bash", "bash", json.RawMessage(`{"command":"git add . && git commit -m x"}`), "s", nil); !d.Blocked {
+			t.Errorf("git commit ran past its hook: %+v", d)
+		}
+	})
+
 	t.Run("updatedToolOutput replaces the result", func(t *testing.T) {
 		c, _, _ := chainWith(t, `{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo '{\"hookSpecificOutput\":{\"updatedToolOutput\":\"[redacted]\"}}'"}]}]}}`, false)
 		d := c.AfterToolCall(ctx, "bash", "bash", json.RawMessage(`{"command":"env"}`), "SECRET=1", "s")

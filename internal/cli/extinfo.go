@@ -74,6 +74,13 @@ func printInfo(stdio Stdio, st *extension.Status, logPath string) {
 	row := func(k, v string) { fmt.Fprintf(w, "  %s:\t%s\n", k, v) }
 	row("status", app.StatusLabel(*st))
 	row("dir", fmt.Sprintf("%s (%s)", st.Dir, st.Scope))
+	if len(st.Parts) > 0 {
+		parts := make([]string, len(st.Parts))
+		for i, p := range st.Parts {
+			parts[i] = string(p)
+		}
+		row("parts", strings.Join(parts, ", "))
+	}
 	row("tools", orDash(strings.Join(st.Tools, ", ")))
 	row("hooks", orDash(strings.Join(st.Hooks, ", ")))
 	if st.Restarts > 0 {

@@ -56,6 +56,10 @@ type Options struct {
 	// judged). The UI shows it (the TUI, stderr with -p). Nil: only the
 	// extension's log has it.
 	Notify func(string)
+	// Links adds hook links that are not extension processes (Claude
+	// command hooks) for the plugins of each start and reload; they join
+	// the chain in plugin-id order with the extensions. Nil: none.
+	Links func(plugins []*plugin.Plugin) hook.Table
 }
 
 // hostEnv is the immutable part of the host that extensions share.
@@ -237,6 +241,12 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 		}
 	}
 	table := buildTable(exts, plugins)
+	if h.opts.Links != nil {
+		for name, entries := range h.opts.Links(plugins) {
+			table[name] = append(table[name], entries...)
+		}
+		table.Sort()
+	}
 	h.mu.Lock()
 	h.plugins, h.exts, h.toolNames, h.warnings = plugins, exts, names, warnings
 	h.mu.Unlock()
@@ -318,7 +328,9 @@ type Status struct {
 	Warnings    []string     `json:"warnings,omitempty"`
 	Tools       []string     `json:"tools,omitempty"`
 	Hooks       []string     `json:"hooks,omitempty"`
-	Restarts    int          `json:"restarts,omitempty"`
+	// Parts are what the plugin brings (extension, skills, claude-hooks).
+	Parts    []plugin.Part `json:"parts,omitempty"`
+	Restarts int           `json:"restarts,omitempty"`
 	// LastCrash says why a degraded or restarting extension last went
 	// down.
 	LastCrash string `json:"last_crash,omitempty"`
@@ -337,6 +349,9 @@ func (h *Host) Statuses() []Status {
 	out := make([]Status, 0, len(plugins))
 	for _, p := range plugins {
 		st := Status{ID: p.ID, Dir: p.Dir, Scope: p.Scope, Warnings: p.Warnings}
+		if p.Err == nil && !p.Untrusted {
+			st.Parts = p.Parts()
+		}
 		if m := p.Manifest; m != nil {
 			st.Name, st.Version, st.Description = m.Name, m.Version, m.Description
 		}

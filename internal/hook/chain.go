@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -55,6 +56,10 @@ type Entry struct {
 	// the contract.MaxToolOutputHook prefix others see: a redactor working
 	// on a prefix would cut the output short.
 	Transform bool
+	// Timeout replaces the chain's deadline for this link; zero keeps it.
+	// A Claude command hook brings its own (seconds to minutes, as its
+	// file says); an extension answers within the protocol's 5 s.
+	Timeout time.Duration
 }
 
 // matches reports whether any subscription applies to the event.
@@ -288,21 +293,22 @@ func (w *walk) ask(ctx context.Context, e *Entry) (Result, error) {
 	if *p == nil {
 		*p = w.ev.Encode(limit)
 	}
-	res, err := w.c.handle(ctx, e.Link, w.spec, w.ev, *p)
+	res, err := w.c.handle(ctx, e, w.spec, w.ev, *p)
 	if err == nil && (!w.spec.Allows(res.Action) || (res.Action == contract.ActionReplace && !e.Transform)) {
 		res = Result{Action: contract.ActionContinue}
 	}
 	return res, err
 }
 
-// handle calls one link under the chain's deadline.
-func (c *Chain) handle(ctx context.Context, l Link, spec contract.HookSpec, ev *Event, params json.RawMessage) (Result, error) {
-	if c.opts.Timeout > 0 {
+// handle calls one entry's link under its deadline: the entry's own, else
+// the chain's.
+func (c *Chain) handle(ctx context.Context, e *Entry, spec contract.HookSpec, ev *Event, params json.RawMessage) (Result, error) {
+	if d := cmp.Or(e.Timeout, c.opts.Timeout); d > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.opts.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	return l.Handle(ctx, spec, ev, params)
+	return e.Link.Handle(ctx, spec, ev, params)
 }
 
 // fault applies the failure policy to a link that did not answer; it
@@ -411,7 +417,7 @@ func (c *Chain) observe(ctx context.Context, spec contract.HookSpec, ev *Event, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _ = c.handle(ctx, e.Link, spec, ev, params)
+			_, _ = c.handle(ctx, e, spec, ev, params)
 		}()
 	}
 	wg.Wait()

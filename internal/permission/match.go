@@ -198,3 +198,24 @@ func subcommands(line string) (subs []string, substitutes bool) {
 	flush()
 	return subs, substitutes
 }
+
+// Covers reports whether the rule names the call at all: for bash, the
+// whole command line or any one of its simple commands. Claude Code's
+// hook `if` filter ("Bash(git commit:*)") asks this: does the hook
+// concern this call? It is not an allow verdict (Policy.Decide is).
+func (r Rule) Covers(c Call, workDir, home string) bool {
+	cmd := c.command()
+	if cmd == "" {
+		return r.matches(c, "", workDir, home)
+	}
+	if r.matchesTool(c) && (r.Spec == "" || r.Spec == cmd) {
+		return true
+	}
+	subs, _ := subcommands(cmd)
+	for _, s := range subs {
+		if r.matches(c, s, workDir, home) {
+			return true
+		}
+	}
+	return false
+}

@@ -35,6 +35,10 @@ import (
 const (
 	ManifestDir  = ".synaps-plugin"
 	ManifestFile = "plugin.json"
+	// ClaudeManifestDir holds a Claude Code plugin's manifest, read when
+	// there is no .synaps-plugin: such a plugin brings skills, commands,
+	// agents, hooks and MCP servers, never an extension process.
+	ClaudeManifestDir = ".claude-plugin"
 )
 
 // Launch and policy defaults.
@@ -99,6 +103,13 @@ type Manifest struct {
 	// Extension is nil when the manifest has no "extension" object: a
 	// skills-only plugin, never spawned.
 	Extension *ExtensionManifest
+	// Claude: the manifest is a Claude Code plugin's
+	// (.claude-plugin/plugin.json).
+	Claude bool
+	// ClaudeHooks is the manifest's top-level "hooks" as written: a path
+	// to a hooks file (relative to the plugin root) or the hooks object,
+	// in Claude Code's format; hooks/hooks.json is read besides.
+	ClaudeHooks json.RawMessage
 	// Warnings are non-fatal notes, each "<file>: <field>: <note>": unknown
 	// keys inside "extension", a defaulted protocol version, duplicated
 	// permissions, ...
@@ -161,6 +172,12 @@ var extensionKeys = []string{
 // LoadManifest reads and parses pluginDir/.synaps-plugin/plugin.json.
 func LoadManifest(pluginDir string) (*Manifest, error) {
 	file := filepath.Join(pluginDir, ManifestDir, ManifestFile)
+	claude := filepath.Join(pluginDir, ClaudeManifestDir, ManifestFile)
+	if _, err := os.Lstat(file); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(claude); err == nil {
+			file = claude
+		}
+	}
 	f, err := os.Open(file)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -207,10 +224,17 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 			Problem: fmt.Sprintf("the manifest must be a JSON object, got %s", kindOf(raw)),
 			Fix:     `Write an object such as {"name": "my-plugin", "version": "0.1.0"}`}
 	}
-	m := &Manifest{File: file}
+	m := &Manifest{File: file, Claude: filepath.Base(filepath.Dir(file)) == ClaudeManifestDir}
 	p.parseMeta(m, top)
 	if v, ok := top.get("extension"); ok {
 		m.Extension = p.parseExtension(v)
+		if m.Claude && m.Extension != nil {
+			p.warn("extension", "a Claude Code plugin's manifest starts no extension; put it in .synaps-plugin/plugin.json")
+			m.Extension = nil
+		}
+	}
+	if v, ok := top.get("hooks"); ok {
+		m.ClaudeHooks = v // Claude Code's: a path or the hooks object itself
 	}
 	m.Warnings = p.warns
 	if len(p.errs) > 0 {

@@ -1,6 +1,8 @@
 package plugin
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -22,7 +24,46 @@ const (
 	// PartMCP is the .mcp.json file: MCP servers that internal/mcp runs
 	// (Claude Code's plugin layout; a flat map or {"mcpServers": …}).
 	PartMCP Part = "mcp"
+	// PartClaudeHooks are Claude Code command hooks: hooks/hooks.json,
+	// or the manifest's "hooks"; internal/claude runs them.
+	PartClaudeHooks Part = "claude-hooks"
 )
+
+// ClaudeHooksFile is where a plugin's Claude Code hooks live by default.
+func (p *Plugin) ClaudeHooksFile() string { return filepath.Join(p.Dir, "hooks", "hooks.json") }
+
+// ClaudeHooks lists the plugin's Claude hook sources: files, each with its
+// content, and the manifest's inline hooks object (file name
+// "plugin.json#hooks"). A file that cannot be read is an error naming it.
+func (p *Plugin) ClaudeHooks() (files map[string][]byte, err error) {
+	files = map[string][]byte{}
+	read := func(path string) error {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("%s: cannot read the plugin's hooks: %v", path, err)
+		}
+		files[path] = b
+		return nil
+	}
+	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil {
+		if err := read(p.ClaudeHooksFile()); err != nil {
+			return files, err
+		}
+	}
+	if p.Manifest == nil || len(p.Manifest.ClaudeHooks) == 0 {
+		return files, nil
+	}
+	var path string
+	if json.Unmarshal(p.Manifest.ClaudeHooks, &path) == nil {
+		full := filepath.Join(p.Dir, path)
+		if _, done := files[full]; done {
+			return files, nil
+		}
+		return files, read(full)
+	}
+	files[p.Manifest.File+"#hooks"] = append(append([]byte(`{"hooks":`), p.Manifest.ClaudeHooks...), '}')
+	return files, nil
+}
 
 // SkillsDir is where p's skills live.
 func (p *Plugin) SkillsDir() string { return filepath.Join(p.Dir, "skills") }
@@ -32,7 +73,8 @@ func (p *Plugin) MCPFile() string { return filepath.Join(p.Dir, ".mcp.json") }
 
 // Parts lists what p brings: an extension when its manifest has one,
 // skills when it has a skills directory, MCP servers when it has an
-// .mcp.json.
+// .mcp.json, Claude command hooks when it has hooks/hooks.json or its
+// manifest names hooks.
 func (p *Plugin) Parts() []Part {
 	var parts []Part
 	if p.Manifest != nil && p.Manifest.Extension != nil {
@@ -43,6 +85,9 @@ func (p *Plugin) Parts() []Part {
 	}
 	if fi, err := os.Stat(p.MCPFile()); err == nil && !fi.IsDir() {
 		parts = append(parts, PartMCP)
+	}
+	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil || (p.Manifest != nil && len(p.Manifest.ClaudeHooks) > 0) {
+		parts = append(parts, PartClaudeHooks)
 	}
 	return parts
 }
