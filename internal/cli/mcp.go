@@ -99,6 +99,12 @@ func printStatus(w io.Writer, st mcp.Status, tools bool) {
 		fmt.Fprintf(w, "  stderr: %s\n", l)
 	}
 	if tools {
+		if len(st.EnvNames) > 0 {
+			fmt.Fprintf(w, "  env: %s\n", strings.Join(st.EnvNames, ", "))
+		}
+		if len(st.HeaderNames) > 0 {
+			fmt.Fprintf(w, "  headers: %s\n", strings.Join(st.HeaderNames, ", "))
+		}
 		for _, t := range st.Tools {
 			fmt.Fprintf(w, "  tool %s\n", t)
 		}

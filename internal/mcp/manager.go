@@ -93,6 +93,21 @@ type Status struct {
 	// Overridden are the sources whose entry of this name this one
 	// replaced.
 	Overridden []Source
+	// EnvNames and HeaderNames are the names the entry sets, sorted
+	// (values are not shown: they are often secrets).
+	EnvNames, HeaderNames []string
+}
+
+func sortedKeys(m map[string]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Manager runs the configured servers and keeps their tools in the
@@ -282,6 +297,7 @@ func (s *server) status() Status {
 	st := Status{
 		Name: s.cfg.Name, Transport: s.cfg.Type, Target: s.target, Source: s.cfg.Source, Line: s.cfg.Line,
 		State: s.state, Tools: append([]string(nil), s.tools...), Overridden: s.overridden,
+		EnvNames: sortedKeys(s.cfg.Env), HeaderNames: sortedKeys(s.cfg.Headers),
 	}
 	if st.Target == "" {
 		st.Target = describeTarget(s.cfg)
