@@ -242,7 +242,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 
 // lastAnswer is the text of the last assistant message.
 func lastAnswer(a *app.App) string {
-	msgs := a.Session.Messages()
+	msgs := a.Session.View()
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == "assistant" {
 			return msgs[i].Text()

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -52,7 +53,7 @@ func Post(ctx context.Context, client *http.Client, provider, endpoint string, h
 		req.Header[k] = v
 	}
 	if client == nil {
-		client = http.DefaultClient
+		client = defaultClient()
 	}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -91,6 +92,19 @@ func Post(ctx context.Context, client *http.Client, provider, endpoint string, h
 	}
 	return nil, apiErr
 }
+
+// defaultClient sends the requests of a caller that gives no client:
+// net/http's default transport (proxies from the environment, HTTP/2,
+// keep-alive) with a 256 KiB write buffer instead of 4 KiB. A long
+// conversation's body is megabytes, and net/http copies a body with a
+// known length through that buffer: with 4 KiB it costs a system call
+// per 4 KiB, the larger part of synaps's own CPU per request at a
+// thousand tool calls. Built on first use, not at start-up.
+var defaultClient = sync.OnceValue(func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.WriteBufferSize = 256 << 10
+	return &http.Client{Transport: t}
+})
 
 // partsReader reads parts one after the other; the parts are not
 // changed, so that a retry reads them again.
