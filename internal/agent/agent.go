@@ -179,13 +179,17 @@ func (e *TurnLimitError) Error() string {
 
 func (e *TurnLimitError) Unwrap() error { return ErrTurnLimit }
 
-// Send runs one user message to completion: the model answers, its tool
+// Send runs one user message (its text and any pictures) to completion: the model answers, its tool
 // calls run, their results go back, until the model stops, the turn limit
 // is reached or ctx is cancelled. The session is consistent whenever Send
 // returns: every tool call in it has a result.
-func (a *Agent) Send(ctx context.Context, text string) error {
+func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) error {
 	a.Start(ctx)
 	user := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: text}}}
+	// Pictures the user attached (@shot.png) follow the text.
+	for _, im := range images {
+		user.Content = append(user.Content, llm.Block{Type: llm.BlockImage, Images: []llm.Image{im}})
+	}
 	// before_message: injected context is saved with the user message it
 	// was sent with, marked as an inject, and sent again, byte for byte,
 	// with every later request: the conversation's prefix never changes,

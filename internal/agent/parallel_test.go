@@ -174,3 +174,18 @@ func TestReadImageReachesTheModel(t *testing.T) {
 		t.Fatalf("the second request's last message: %+v", last)
 	}
 }
+
+// Pictures sent with a message follow its text as image blocks.
+func TestSendWithImages(t *testing.T) {
+	r := newRig(t, t.TempDir(), `{"text":"a dot"}
+`, nil)
+	im := llm.Image{MediaType: "image/png", Data: "iVBO"}
+	if err := r.agent.Send(context.Background(), "what is this?", im); err != nil {
+		t.Fatal(err)
+	}
+	got := r.model.reqs[0].Messages[0].Content
+	want := []llm.Block{{Type: llm.BlockText, Text: "what is this?"}, {Type: llm.BlockImage, Images: []llm.Image{im}}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("user message (-want +got):\n%s", d)
+	}
+}

@@ -26,6 +26,9 @@ const (
 	// Like a signed thinking block it must be sent back to Anthropic
 	// unchanged, and it is dropped for every other provider.
 	BlockRedactedThinking BlockType = "redacted_thinking"
+	// BlockImage is a picture the user attached to a message (@shot.png);
+	// Images holds it, one.
+	BlockImage BlockType = "image"
 )
 
 // Block is one content block. Which fields are used depends on Type; the

@@ -53,7 +53,8 @@ func fit(m llm.Message) llm.Message {
 			b, _ := json.Marshal(&m.Content[big])
 			total += len(b) - sizes[big]
 			sizes[big] = len(b)
-		case m.Content[big].Type == llm.BlockText, m.Content[big].Type == llm.BlockThinking, m.Content[big].Type == llm.BlockRedactedThinking:
+		case m.Content[big].Type == llm.BlockText, m.Content[big].Type == llm.BlockThinking, m.Content[big].Type == llm.BlockRedactedThinking,
+			m.Content[big].Type == llm.BlockImage:
 			// Nothing left to cut in the largest block, and the
 			// conversation stays valid without it: drop it.
 			total -= sizes[big]
@@ -101,6 +102,12 @@ func shrink(b *llm.Block, target int) bool {
 	case llm.BlockText:
 		return cut(&b.Text)
 	case llm.BlockToolResult:
+		if len(b.Images) > 0 {
+			// Pictures cannot be cut; the text says they were there.
+			b.Content += fmt.Sprintf("\n[synaps: %d image(s) of this result were too large to save in the session]", len(b.Images))
+			b.Images = nil
+			return true
+		}
 		return cut(&b.Content)
 	case llm.BlockToolUse:
 		if len(b.Input) <= 256 {

@@ -94,6 +94,13 @@ func TestEveryRecordFitsMaxRecord(t *testing.T) {
 		"huge tool input": {text(llm.RoleUser, "write it"), {Role: llm.RoleAssistant, Content: []llm.Block{
 			{Type: llm.BlockToolUse, ID: "w", Name: "write", Input: input}}}, result("w")},
 		"400 results at the cap": {text(llm.RoleUser, "go"), manyCalls, many},
+		"three pictures": {{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "compare"},
+			picture(), picture(), picture()}}},
+		"results with pictures": {text(llm.RoleUser, "read them"), {Role: llm.RoleAssistant, Content: []llm.Block{
+			{Type: llm.BlockToolUse, ID: "a", Name: "read", Input: []byte(`{}`)}, {Type: llm.BlockToolUse, ID: "b", Name: "read", Input: []byte(`{}`)}}},
+			{Role: llm.RoleUser, Content: []llm.Block{
+				{Type: llm.BlockToolResult, ToolUseID: "a", Content: "a.png", Images: picture().Images},
+				{Type: llm.BlockToolResult, ToolUseID: "b", Content: "b.png", Images: picture().Images}}}},
 	}
 	for name, msgs := range cases {
 		base := t.TempDir()
@@ -192,4 +199,9 @@ func rewriteTime(t *testing.T, path, when string) {
 	r["time"] = when
 	b, _ := json.Marshal(r)
 	os.WriteFile(path, []byte(string(b)+"\n"+rest), 0o600)
+}
+
+// picture is an image block of 4 MB, the most read and @ attach.
+func picture() llm.Block {
+	return llm.Block{Type: llm.BlockImage, Images: []llm.Image{{MediaType: "image/png", Data: strings.Repeat("A", 4<<20)}}}
 }

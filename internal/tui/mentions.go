@@ -3,7 +3,9 @@ package tui
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/synaps-cli/synaps/internal/llm"
 )
 
 // Limits on what the input attaches.
@@ -21,6 +25,60 @@ const (
 	shellOutputMax = 64 << 10
 )
 
+// imageMax is the largest picture attached: 5 MB once base64-encoded, the
+// most Anthropic takes in one image.
+const imageMax = 3750 << 10
+
+// pastedImageRE finds a picture's path pasted into the input: absolute,
+// ~/ or ./, ending in a picture's extension, at the start or after a
+// space. Group 1 is the start (/, ~/ or ./), group 2 the rest.
+var pastedImageRE = regexp.MustCompile(`(?i)(?:^|\s)(/|~/|\./)(\S+\.(?:png|jpe?g|gif|webp))(?:$|\s)`)
+
+// expandHome turns ~/p into a path in the home directory.
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
+}
+
+// isImageFile reports whether the file at path is a picture a model
+// takes (PNG, JPEG, GIF, WebP), by its first bytes.
+func isImageFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := f.Read(head)
+	return imageMediaType(head[:n]) != ""
+}
+
+func imageMediaType(head []byte) string {
+	switch mt := http.DetectContentType(head); mt {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return mt
+	}
+	return ""
+}
+
+// attachImage reads a picture for the message; the note says what
+// happened (nil image: not attached).
+func attachImage(p, abs string) (*llm.Image, string) {
+	b, err := os.ReadFile(abs)
+	switch {
+	case err != nil:
+		return nil, fmt.Sprintf("@%s: %v", p, err)
+	case len(b) > imageMax:
+		return nil, fmt.Sprintf("@%s is a %d KB picture; pictures over %d KB are not attached (make it smaller)", p, len(b)>>10, imageMax>>10)
+	}
+	mt := imageMediaType(b)
+	return &llm.Image{MediaType: mt, Data: base64.StdEncoding.EncodeToString(b)}, fmt.Sprintf("attached %s (%s picture, %d KB)", p, mt, (len(b)+1023)>>10)
+}
+
 // mentionRE finds @path mentions: an @ at the start of the input or
 // after a space, so that an e-mail address is no mention.
 var mentionRE = regexp.MustCompile(`(?:^|\s)@(\S+)`)
@@ -28,16 +86,35 @@ var mentionRE = regexp.MustCompile(`(?:^|\s)@(\S+)`)
 // attachMentions returns text with the files it mentions (@path,
 // relative to workDir) attached after it, as Claude Code does, and a
 // note for each mention that could not be attached (it stays as text).
-func attachMentions(text, workDir string) (string, []string) {
+func attachMentions(text, workDir string) (string, []llm.Image, []string) {
 	var files, notes []string
+	var images []llm.Image
 	seen := map[string]bool{}
+	// A picture's path pasted alone (dragged into the terminal) is
+	// attached as @path is.
+	for _, m := range pastedImageRE.FindAllStringSubmatch(text, -1) {
+		p := m[1] + m[2]
+		abs := expandHome(p)
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(workDir, abs)
+		}
+		if !seen[p] && isImageFile(abs) {
+			seen[p] = true
+			if im, note := attachImage(p, abs); note != "" {
+				notes = append(notes, note)
+				if im != nil {
+					images = append(images, *im)
+				}
+			}
+		}
+	}
 	for _, m := range mentionRE.FindAllStringSubmatch(text, -1) {
 		p := strings.TrimRight(m[1], ".,;:!?)")
 		if seen[p] {
 			continue
 		}
 		seen[p] = true
-		abs := p
+		abs := expandHome(p)
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(workDir, p)
 		}
@@ -48,6 +125,13 @@ func attachMentions(text, workDir string) (string, []string) {
 			continue
 		case info.IsDir():
 			notes = append(notes, fmt.Sprintf("@%s is a directory; only files are attached", p))
+			continue
+		case isImageFile(abs):
+			im, note := attachImage(p, abs)
+			notes = append(notes, note)
+			if im != nil {
+				images = append(images, *im)
+			}
 			continue
 		case info.Size() > mentionMax:
 			notes = append(notes, fmt.Sprintf("@%s is %d KB; files over %d KB are not attached (ask the model to read it)", p, info.Size()>>10, mentionMax>>10))
@@ -66,9 +150,9 @@ func attachMentions(text, workDir string) (string, []string) {
 		notes = append(notes, fmt.Sprintf("attached @%s (%d lines)", p, strings.Count(strings.TrimRight(string(b), "\n"), "\n")+1))
 	}
 	if len(files) == 0 {
-		return text, notes
+		return text, images, notes
 	}
-	return text + "\n\n" + strings.Join(files, "\n\n"), notes
+	return text + "\n\n" + strings.Join(files, "\n\n"), images, notes
 }
 
 // completeMention completes the @path the input ends with, from the

@@ -725,7 +725,7 @@ func (m *model) startTurn(text string) tea.Cmd {
 		m.print(m.st.bad.Render("error: ") + sanitize(m.app.NoModel().Error()))
 		return m.next()
 	}
-	text, notes := attachMentions(text, m.app.WorkDir)
+	text, images, notes := attachMentions(text, m.app.WorkDir)
 	for _, n := range notes {
 		m.print(m.st.dim.Render("· " + sanitize(n)))
 	}
@@ -734,7 +734,7 @@ func (m *model) startTurn(text string) tea.Cmd {
 		m.shellContext = nil
 	}
 	return m.work("thinking", func(ctx context.Context) workDoneMsg {
-		return workDoneMsg{err: m.app.Send(ctx, text)}
+		return workDoneMsg{err: m.app.Send(ctx, text, images...)}
 	})
 }
 

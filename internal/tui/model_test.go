@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"image/color"
 	"os"
@@ -767,12 +768,40 @@ func TestAttachMentionsNotes(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "bin.dat"), "a\x00b")
 	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
-	text, notes := attachMentions("see @missing.go, @sub and @bin.dat; mail me@example.com", dir)
+	text, _, notes := attachMentions("see @missing.go, @sub and @bin.dat; mail me@example.com", dir)
 	if text != "see @missing.go, @sub and @bin.dat; mail me@example.com" {
 		t.Errorf("text changed with nothing attachable: %q", text)
 	}
 	want := []string{"@missing.go: no such file in " + dir + "; sent as text", "@sub is a directory; only files are attached", "@bin.dat is not text; not attached"}
 	if d := cmp.Diff(want, notes); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
+	}
+}
+
+// A picture mentioned with @, or its path pasted alone, is attached as an
+// image (issue 15 item 5); the text stays as typed.
+func TestAttachMentionsImages(t *testing.T) {
+	dir := t.TempDir()
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+	gif := "GIF89a\x01\x00\x01\x00\x00\x00\x00;"
+	writeFile(t, filepath.Join(dir, "dot.png"), png)
+	shot := filepath.Join(t.TempDir(), "Screenshot.gif")
+	writeFile(t, shot, gif)
+	writeFile(t, filepath.Join(dir, "fake.png"), "not a picture\n")
+	in := "what is @dot.png and " + shot + " ? and @fake.png"
+	text, images, notes := attachMentions(in, dir)
+	if !strings.HasPrefix(text, in) || !strings.Contains(text, `<file path="fake.png">`) {
+		t.Errorf("text: %q", text)
+	}
+	want := []llm.Image{
+		{MediaType: "image/gif", Data: base64.StdEncoding.EncodeToString([]byte(gif))},
+		{MediaType: "image/png", Data: base64.StdEncoding.EncodeToString([]byte(png))},
+	}
+	if d := cmp.Diff(want, images); d != "" {
+		t.Errorf("images (-want +got):\n%s", d)
+	}
+	wantNotes := []string{"attached " + shot + " (image/gif picture, 1 KB)", "attached dot.png (image/png picture, 1 KB)", "attached @fake.png (1 lines)"}
+	if d := cmp.Diff(wantNotes, notes); d != "" {
 		t.Errorf("notes (-want +got):\n%s", d)
 	}
 }

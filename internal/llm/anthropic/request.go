@@ -31,6 +31,8 @@ type contentBlock struct {
 	Thinking  *string `json:"thinking,omitempty"`
 	Signature *string `json:"signature,omitempty"`
 	Data      string  `json:"data,omitempty"`
+	// Source is an image block's picture.
+	Source *imageSource `json:"source,omitempty"`
 	// CacheControl marks a prompt-cache breakpoint (see body).
 	CacheControl *cacheControl `json:"cache_control,omitempty"`
 }
@@ -265,6 +267,12 @@ func encodeBlock(b *llm.Block) (contentBlock, bool) {
 		return contentBlock{Type: b.Type, Thinking: &b.Thinking, Signature: &b.Signature}, b.Signature != ""
 	case llm.BlockRedactedThinking:
 		return contentBlock{Type: b.Type, Data: b.Data}, b.Data != ""
+	case llm.BlockImage:
+		if len(b.Images) == 0 {
+			return contentBlock{}, false
+		}
+		im := b.Images[0]
+		return contentBlock{Type: b.Type, Source: &imageSource{Type: "base64", MediaType: im.MediaType, Data: im.Data}}, true
 	}
 	return contentBlock{}, false
 }

@@ -34,6 +34,16 @@ func TestEncodeRequest(t *testing.T) {
 				{"name":"now","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral"}}]}`,
 		},
 		{
+			name: "a picture the user attached is an image block",
+			req: llm.Request{Model: "m", Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
+				{Type: llm.BlockText, Text: "what is this?"},
+				{Type: llm.BlockImage, Images: []llm.Image{{MediaType: "image/png", Data: "iVBO"}}},
+			}}}},
+			want: `{"model":"m","max_tokens":8192,"stream":true,"messages":[{"role":"user","content":[
+				{"type":"text","text":"what is this?"},
+				{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBO"},"cache_control":{"type":"ephemeral"}}]}]}`,
+		},
+		{
 			name: "thinking budget above the default raises max_tokens",
 			req:  llm.Request{Model: "m", ThinkingBudget: 16000},
 			want: `{"model":"m","max_tokens":24192,"thinking":{"type":"enabled","budget_tokens":16000},"messages":[],"stream":true}`,

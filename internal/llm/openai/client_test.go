@@ -148,6 +148,17 @@ func TestEncodeRequest(t *testing.T) {
 			want: `{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[
 				{"role":"assistant","content":"Checking.\nOne moment.","tool_calls":[{"id":"c","type":"function","function":{"name":"now","arguments":"{}"}}]}]}`,
 		},
+		{
+			name: "a user message with a picture has content parts, the picture a data URL", field: "max_tokens",
+			req: llm.Request{Model: "m", Messages: []llm.Message{
+				{Role: llm.RoleUser, Content: []llm.Block{
+					{Type: llm.BlockText, Text: "what is this?"},
+					{Type: llm.BlockImage, Images: []llm.Image{{MediaType: "image/png", Data: "iVBO"}}},
+				}},
+			}},
+			want: `{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[
+				{"role":"user","content":[{"type":"text","text":"what is this?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBO"}}]}]}`,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,8 +17,9 @@ type streamOptions struct {
 
 type message struct {
 	Role string `json:"role"`
-	// Content is null only on an assistant message that just calls tools.
-	Content    *string    `json:"content"`
+	// Content is null only on an assistant message that just calls tools;
+	// a *string, or []contentPart for a user message with images.
+	Content    any        `json:"content"`
 	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 }
@@ -146,6 +147,7 @@ func appendJSON(dst []byte, v any) []byte {
 // one, or (a user message carrying tool results) several.
 func appendMessage(out []message, m *llm.Message) []message {
 	var texts []string
+	var images []llm.Image
 	var calls []toolCall
 	for _, b := range m.Content {
 		switch b.Type {
@@ -169,6 +171,8 @@ func appendMessage(out []message, m *llm.Message) []message {
 				content += fmt.Sprintf("\n[the tool returned %d image(s); this API takes no images in tool results]", n)
 			}
 			out = append(out, message{Role: "tool", Content: &content, ToolCallID: b.ToolUseID})
+		case llm.BlockImage:
+			images = append(images, b.Images...)
 		}
 		// Thinking is never sent to OpenAI-compatible servers.
 	}
@@ -180,8 +184,29 @@ func appendMessage(out []message, m *llm.Message) []message {
 			content = &text
 		}
 		out = append(out, message{Role: "assistant", Content: content, ToolCalls: calls})
+	case m.Role == llm.RoleUser && len(images) > 0:
+		// Pictures go as image_url parts with data URLs, after the text.
+		parts := make([]contentPart, 0, len(images)+1)
+		if text != "" {
+			parts = append(parts, contentPart{Type: "text", Text: text})
+		}
+		for _, im := range images {
+			parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: "data:" + im.MediaType + ";base64," + im.Data}})
+		}
+		out = append(out, message{Role: "user", Content: parts})
 	case text != "":
 		out = append(out, message{Role: string(m.Role), Content: &text})
 	}
 	return out
+}
+
+// contentPart is one part of a user message with images.
+type contentPart struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *imageURL `json:"image_url,omitempty"`
+}
+
+type imageURL struct {
+	URL string `json:"url"`
 }
