@@ -166,7 +166,10 @@ func (a *App) ServeMCP(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 	if a.Host != nil {
 		hooks = a.Host
 	}
-	runner := agent.New(agent.Config{Tools: a.Tools, Hooks: hooks, Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent})
+	// No permission policy: the MCP client asks its user by its own rules
+	// (docs/mcp.md); the guards still judge every call.
+	runner := agent.New(agent.Config{Tools: a.Tools, Hooks: hooks, Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent,
+		ApproveConfirms: a.opts.ApproveConfirms})
 	var n atomic.Int64
 	return mcp.Serve(ctx, mcp.ServeOptions{
 		Registry: a.Tools, Version: a.opts.Version,
