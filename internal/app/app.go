@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/command"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/hook"
@@ -87,6 +88,8 @@ type App struct {
 	Host             *extension.Host // nil with --no-extensions
 	// claude finds the Claude Code command hooks the Host's chain runs.
 	claude *claudeHooks
+	// Commands are the slash commands written as Markdown files.
+	Commands *command.Set
 	// MCP runs the configured MCP servers; nil when none is configured
 	// or with NoMCP.
 	MCP     *mcp.Manager
@@ -163,6 +166,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	if err := a.openSkills(); err != nil {
 		return nil, err
 	}
+	a.openCommands()
 	// MCP servers start first and in the background, so they connect
 	// while the extensions start; nothing here waits for them.
 	if !o.NoMCP {

@@ -48,6 +48,9 @@ type SlashResult struct {
 	// Resumed: the command switched to a saved session, whose
 	// conversation a UI shows.
 	Resumed bool
+	// Command is a Markdown command expanded into a prompt, which the UI
+	// sends with SendCommand (showing the line the user typed).
+	Command *CommandPrompt
 }
 
 // IsSlash reports whether a line of input is a slash command.
@@ -69,6 +72,17 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		for _, c := range SlashCommands {
 			fmt.Fprintf(w, "%s\t%s\n", c.Name, c.Help)
+		}
+		for _, c := range a.Commands.All() {
+			name := "/" + c.Qualified()
+			if c.ArgumentHint != "" {
+				name += " " + c.ArgumentHint
+			}
+			where := c.Source
+			if c.Namespace != "" {
+				where += ":" + c.Namespace
+			}
+			fmt.Fprintf(w, "%s\t%s (%s)\n", name, c.Description, where)
 		}
 		w.Flush()
 		return SlashResult{Output: b.String()}, nil
@@ -124,6 +138,13 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			return SlashResult{}, err
 		}
 		return SlashResult{Output: fmt.Sprintf("compacted %s into new session %s", old, a.Session.ID)}, nil
+	}
+	cp, found, err := a.ExpandCommand(ctx, line)
+	if err != nil {
+		return SlashResult{}, err
+	}
+	if found {
+		return SlashResult{Command: &cp, Output: strings.Join(cp.Notes, "\n")}, nil
 	}
 	return SlashResult{}, fmt.Errorf("unknown command %s; /help lists the commands", f[0])
 }

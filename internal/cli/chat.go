@@ -79,6 +79,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 		if line == "" {
 			continue
 		}
+		var command *app.CommandPrompt
 		if app.IsSlash(line) {
 			res, err := a.Slash(ctx, line)
 			if err != nil {
@@ -91,11 +92,19 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 			if res.Quit {
 				return nil
 			}
-			continue
+			if res.Command == nil {
+				continue
+			}
+			command = res.Command
 		}
 		// Ctrl-C cancels the turn, not the session.
 		turnCtx, release := claimInterrupt(ctx)
-		err := a.Send(turnCtx, line)
+		var err error
+		if command != nil {
+			err = a.SendCommand(turnCtx, *command) // a Markdown command's prompt
+		} else {
+			err = a.Send(turnCtx, line)
+		}
 		release()
 		r.endText()
 		if err != nil {

@@ -207,7 +207,19 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 			prompt = p
 		}
 		stream.run = newResultRun(time.Now())
-		sendErr = a.Send(ctx, prompt)
+		// A prompt that names a Markdown command ("/commit-commands:commit
+		// extra") runs it, as in Claude Code; any other text, slashes
+		// included ("/tmp/x is broken"), goes to the model as written.
+		if cp, ok, err := a.ExpandCommand(ctx, prompt); err != nil {
+			sendErr = err
+		} else if ok {
+			for _, n := range cp.Notes {
+				fmt.Fprintln(stdio.Err, "ℹ "+n)
+			}
+			sendErr = a.SendCommand(ctx, cp)
+		} else {
+			sendErr = a.Send(ctx, prompt)
+		}
 		if sendErr != nil && interrupted(ctx) {
 			sendErr = errInterrupted
 		}

@@ -342,3 +342,24 @@ func isWord(s string) bool {
 
 // Suggest is Suggest for the policy's project directory.
 func (p *Policy) Suggest(c Call) string { return Suggest(c, p.workDir) }
+
+// AllowForNow adds allow rules until undo is called: a command's
+// allowed-tools hold for its turn only.
+func (p *Policy) AllowForNow(rules []Rule) (undo func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rules.Allow = append(p.rules.Allow, rules...)
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		// Remove those rules, whatever was added since.
+		for _, r := range rules {
+			for i := len(p.rules.Allow) - 1; i >= 0; i-- {
+				if p.rules.Allow[i].Text == r.Text && p.rules.Allow[i].Source == r.Source {
+					p.rules.Allow = append(p.rules.Allow[:i], p.rules.Allow[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+}

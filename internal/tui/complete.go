@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -119,6 +120,6 @@ func completeSlash(input string, cands []candidate) string {
 }
 
 // defaultCandidates are the app's slash commands.
-func defaultCandidates(ids []string) []candidate {
-	return slashCandidates(app.SlashCommands, ids)
+func defaultCandidates(st state) []candidate {
+	return slashCandidates(append(slices.Clone(app.SlashCommands), st.commands...), st.ids)
 }

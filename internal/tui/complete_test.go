@@ -90,8 +90,9 @@ func TestSlashMatches(t *testing.T) {
 
 // Every command the app knows completes from its first letters.
 func TestAppCommandsComplete(t *testing.T) {
-	cands := defaultCandidates(nil)
-	for _, c := range app.SlashCommands {
+	st := state{commands: []struct{ Name, Help string }{{"/commit-commands:commit [ARGS]", "Create a git commit"}}}
+	cands := defaultCandidates(st)
+	for _, c := range append(app.SlashCommands, st.commands...) {
 		text := c.Name
 		for _, cand := range cands {
 			if cand.Name == c.Name {

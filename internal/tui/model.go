@@ -112,6 +112,8 @@ type state struct {
 	usage  llm.Usage
 	health string
 	ids    []string
+	// commands are the Markdown slash commands, as /help names them.
+	commands []struct{ Name, Help string }
 }
 
 // readState reads the app; call it only where no worker runs, or from
@@ -123,6 +125,13 @@ func readState(a *app.App) state {
 		ids[i] = s.ID
 	}
 	s := state{model: a.Model, health: app.HealthLine(sts), ids: ids}
+	for _, c := range a.Commands.All() {
+		name := "/" + c.Qualified()
+		if c.ArgumentHint != "" {
+			name += " [ARGS]"
+		}
+		s.commands = append(s.commands, struct{ Name, Help string }{name, c.Description})
+	}
 	if a.Agent != nil {
 		s.usage = a.Agent.Usage()
 	}
@@ -233,7 +242,7 @@ func newModel(ctx context.Context, a *app.App, br *bridge, profile colorprofile.
 	if a != nil {
 		m.state = readState(a)
 	}
-	m.cands = defaultCandidates(m.state.ids)
+	m.cands = defaultCandidates(m.state)
 
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
@@ -288,7 +297,7 @@ func (m *model) opened(msg openedMsg) tea.Cmd {
 	}
 	m.app = msg.app
 	m.state = readState(m.app)
-	m.cands = defaultCandidates(m.state.ids)
+	m.cands = defaultCandidates(m.state)
 	m.greet()
 	return m.next()
 }
@@ -743,6 +752,13 @@ func (m *model) startSlash(line string) tea.Cmd {
 	return m.work("running "+strings.Fields(line)[0], func(ctx context.Context) workDoneMsg {
 		res, err := m.app.Slash(ctx, line)
 		out := res.Output
+		if err == nil && res.Command != nil {
+			// A Markdown command: its prompt is this turn's message.
+			for _, n := range res.Command.Notes {
+				m.app.Notice(n)
+			}
+			return workDoneMsg{err: m.app.SendCommand(ctx, *res.Command)}
+		}
 		if err == nil && strings.Fields(line)[0] == "/help" {
 			out = strings.TrimRight(out, "\n") + "\n" + keysHelp
 		}
@@ -786,7 +802,7 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 	m.busy, m.cancel, m.interrupted, m.retry = "", nil, false, nil
 	m.flushTurn()
 	m.state = msg.state
-	m.cands = defaultCandidates(msg.state.ids)
+	m.cands = defaultCandidates(msg.state)
 	if out := strings.TrimRight(msg.out, "\n"); out != "" {
 		m.print(sanitize(out))
 	}

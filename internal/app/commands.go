@@ -1,0 +1,114 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/command"
+	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/plugin"
+)
+
+// openCommands finds the session's slash commands written as Markdown
+// files: every enabled plugin's commands/ (Claude Code plugins' and
+// synaps's alike), the user's (~/.synaps-cli/commands and Claude Code's
+// ~/.claude/commands) and, in a trusted project, .synaps/commands and
+// .claude/commands. A file that does not load is a note.
+func (a *App) openCommands() {
+	type root struct{ dir, plugin, source string }
+	roots := []root{
+		{filepath.Join(a.BaseDir, "commands"), "", "user"},
+	}
+	if home := a.opts.Getenv("HOME"); home != "" {
+		roots = append(roots, root{filepath.Join(home, ".claude", "commands"), "", "claude user"})
+	}
+	if a.projectTrusted() {
+		roots = append(roots,
+			root{filepath.Join(a.WorkDir, ".synaps", "commands"), "", "project"},
+			root{filepath.Join(a.WorkDir, ".claude", "commands"), "", "claude project"})
+	}
+	if !a.opts.NoExtensions {
+		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
+			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
+			Disabled: a.Config.List("disabled_plugins"),
+		})
+		for _, p := range plugins {
+			if p.Err == nil && !p.Disabled && !p.Untrusted {
+				roots = append(roots, root{filepath.Join(p.Dir, "commands"), p.ID, "plugin"})
+			}
+		}
+	}
+	var all []command.Command
+	for _, r := range roots {
+		cmds, warnings := command.Load(r.dir, r.plugin, r.source)
+		all = append(all, cmds...)
+		for _, w := range warnings {
+			a.Notes = append(a.Notes, "command not loaded: "+w)
+		}
+	}
+	a.Commands = command.NewSet(all)
+}
+
+// CommandPrompt is a command expanded for the model: the prompt, and the
+// rules its allowed-tools grant for that turn.
+type CommandPrompt struct {
+	Command *command.Command
+	Prompt  string
+	Allow   []permission.Rule
+	// Notes say what the command asked for that synaps does not do.
+	Notes []string
+}
+
+// ExpandCommand reads a line as a Markdown command ("/name args" or
+// "/plugin:name args"). ok is false when the line names none; a bare
+// name two plugins share is an error that lists the qualified names.
+func (a *App) ExpandCommand(ctx context.Context, line string) (CommandPrompt, bool, error) {
+	line = strings.TrimSpace(line)
+	if !strings.HasPrefix(line, "/") {
+		return CommandPrompt{}, false, nil
+	}
+	name, args, _ := strings.Cut(line[1:], " ")
+	c, found, err := a.Commands.Resolve(name)
+	if err != nil || !found {
+		return CommandPrompt{}, found, err
+	}
+	cp := CommandPrompt{Command: c}
+	for _, r := range c.AllowedTools {
+		rule, err := permission.ParseRule(r)
+		rule.Source = "/" + c.Qualified() + " allowed-tools"
+		if err != nil {
+			cp.Notes = append(cp.Notes, fmt.Sprintf("/%s: allowed-tools %q is not a rule synaps reads (%v); that tool asks as usual", c.Qualified(), r, err))
+			continue
+		}
+		cp.Allow = append(cp.Allow, rule)
+	}
+	if c.Model != "" && c.Model != a.Model {
+		cp.Notes = append(cp.Notes, fmt.Sprintf("/%s asks for model %s; the session's model (%s) answers it (/model switches)", c.Qualified(), c.Model, a.Model))
+	}
+	cp.Prompt = c.Expand(ctx, strings.TrimSpace(args), command.Env{WorkDir: a.WorkDir, Environ: a.toolEnv()})
+	return cp, true, nil
+}
+
+// SendCommand sends an expanded command's prompt; its allowed-tools run
+// without asking until the turn ends.
+func (a *App) SendCommand(ctx context.Context, cp CommandPrompt) error {
+	if a.Agent == nil {
+		return a.NoModel()
+	}
+	if len(cp.Allow) > 0 && a.Permissions != nil {
+		undo := a.Permissions.AllowForNow(cp.Allow)
+		defer undo()
+	}
+	return a.Send(ctx, cp.Prompt)
+}
+
+// Notice tells the user something through the session's event stream
+// (the TUI's transcript, stderr with -p).
+func (a *App) Notice(text string) {
+	if a.opts.OnEvent != nil {
+		a.opts.OnEvent(agent.Event{Type: agent.EventNotice, Text: text})
+	}
+}
