@@ -14,6 +14,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 )
 
 // editor is the client side: it records every update and answers
@@ -415,5 +416,51 @@ func TestModesAndAlways(t *testing.T) {
 	}
 	if got := ed.calls(); len(got) != 6 || got[3] != "end completed one" || got[5] != "end completed two" {
 		t.Errorf("calls %q", got)
+	}
+}
+
+// TestClientMCPServers: an MCP server the editor passes with session/new
+// starts with the session; its tools reach the model as
+// mcp__<server>__<tool> and run through the same permission question
+// and hooks; initialize says which transports synaps takes.
+func TestClientMCPServers(t *testing.T) {
+	base := t.TempDir()
+	guard(t, base)
+	model := script(t, base, "turns.jsonl",
+		`{"text":"Echoing.","tool_calls":[{"name":"mcp__t__echo","input":{"text":"hi"}}]}`,
+		`{"text":"Done.","expect":{"last_tool_result_contains":"echo: hi"}}`,
+	)
+	ed := &editor{answer: "allow_once"}
+	r := start(t, base, model, ed)
+	ctx := context.Background()
+	init, err := r.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber})
+	if err != nil || !init.AgentCapabilities.McpCapabilities.Http || !init.AgentCapabilities.McpCapabilities.Sse {
+		t.Fatalf("initialize: %+v %v", init.AgentCapabilities.McpCapabilities, err)
+	}
+	self, _ := os.Executable()
+	srv := sdk.McpServer{Stdio: &sdk.McpServerStdio{Name: "t", Command: self, Args: []string{}, Env: []sdk.EnvVariable{{Name: mcptest.Env, Value: "ok"}}}}
+	s, err := r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{srv}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := r.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("echo")}})
+	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v %v", resp, err)
+	}
+	if got := ed.calls(); strings.Join(got, "\n") != "start other mcp__t__echo\nend completed echo: hi" {
+		t.Errorf("calls %q", got)
+	}
+	if len(ed.asked) != 1 || *ed.asked[0].ToolCall.Title != "permissions asks: default mode asks before mcp__t__echo" {
+		for _, a := range ed.asked {
+			t.Logf("asked: %s", *a.ToolCall.Title)
+		}
+		t.Errorf("asked %d times", len(ed.asked))
+	}
+
+	// A transport synaps does not take (MCP over ACP) is refused, naming
+	// the entry.
+	_, err = r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{{Acp: &sdk.McpServerAcpInline{Id: "x", Name: "x", Type: "acp"}}}})
+	if err == nil || !strings.Contains(errText(err), "mcpServers[0]: a transport synaps does not speak") {
+		t.Errorf("bad server: %v", errText(err))
 	}
 }

@@ -9,13 +9,15 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/cli"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 )
 
 // TestMain lets the test binary be what the tests start: a fake
-// extension (exttest), or synaps itself ("synaps-main ARGS…", for the
+// extension (exttest), an MCP server (mcptest), or synaps itself ("synaps-main ARGS…", for the
 // Node client, which starts `synaps acp` as an editor would).
 func TestMain(m *testing.M) {
 	exttest.Main()
+	mcptest.Main()
 	if len(os.Args) > 1 && os.Args[1] == "synaps-main" {
 		os.Exit(cli.Main(context.Background(), os.Args[2:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 	}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/permission"
 )
 
@@ -96,6 +97,7 @@ func (s *Server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
 			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+			McpCapabilities:    sdk.McpCapabilities{Http: true, Sse: true},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "synaps", Version: s.Version},
 		AuthMethods: []sdk.AuthMethod{},
@@ -110,7 +112,7 @@ func (s *Server) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.Aut
 
 // NewSession implements sdk.Agent: a new synaps session in cwd.
 func (s *Server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	ss, err := s.open(ctx, p.Cwd, "", len(p.McpServers))
+	ss, err := s.open(ctx, p.Cwd, "", p.McpServers)
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -130,7 +132,7 @@ func (s *Server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 	if open {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(fmt.Sprintf("session %s is already open on this connection", p.SessionId))
 	}
-	ss, err := s.open(ctx, p.Cwd, string(p.SessionId), len(p.McpServers))
+	ss, err := s.open(ctx, p.Cwd, string(p.SessionId), p.McpServers)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -141,19 +143,21 @@ func (s *Server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 // open opens a synaps session for ACP: cwd must be absolute (the
 // protocol says so, and a relative one would depend on where the editor
 // started synaps).
-func (s *Server) open(ctx context.Context, cwd, resume string, mcpServers int) (*session, error) {
+func (s *Server) open(ctx context.Context, cwd, resume string, clientMCP []sdk.McpServer) (*session, error) {
 	if !filepath.IsAbs(cwd) {
 		return nil, sdk.NewInvalidParams(fmt.Sprintf("cwd %q must be an absolute path", cwd))
 	}
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
 		return nil, sdk.NewInvalidParams(fmt.Sprintf("cwd %q is not a directory", cwd))
 	}
-	if mcpServers > 0 {
-		s.logf("the client passed %d MCP server(s) with the session; synaps does not run client-provided MCP servers yet, so their tools are not available", mcpServers)
+	servers, err := mcpServers(clientMCP)
+	if err != nil {
+		return nil, sdk.NewInvalidParams(err.Error())
 	}
 	ss := &session{srv: s, tools: map[string]string{}}
 	o := s.Options
 	o.WorkDir, o.Resume, o.Continue = cwd, resume, false
+	o.MCPServers = append(append([]mcp.Server(nil), o.MCPServers...), servers...)
 	o.Confirmer = permissioner{ss}
 	o.OnEvent = ss.event
 	a, err := app.Open(ctx, o)

@@ -53,6 +53,12 @@ func (ss *session) prompt(ctx context.Context, text string) (sdk.PromptResponse,
 		ss.mu.Unlock()
 		cancel()
 	}()
+	// The session's MCP servers (the editor's among them) start in the
+	// background; the first prompt waits for them, each bounded by its
+	// start timeout, so that the model sees their tools.
+	if err := ss.app.WaitMCP(ctx); err != nil && ctx.Err() != nil {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
 	err := ss.app.Agent.Send(ctx, text)
 	reason, err := stopReason(ctx, err)
 	return sdk.PromptResponse{StopReason: reason}, err

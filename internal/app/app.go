@@ -68,6 +68,10 @@ type Options struct {
 	// AppendSystemPrompt is added to the end of the system prompt
 	// (--append-system-prompt).
 	AppendSystemPrompt string
+	// MCPServers are MCP servers for this session only, beside the
+	// configured ones (an editor passes them with ACP's session/new); a
+	// server of the same name replaces a configured one.
+	MCPServers []mcp.Server
 	// NoMCP starts no MCP server.
 	NoMCP bool
 	// PermissionMode overrides config permission_mode (--permission-mode);

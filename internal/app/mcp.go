@@ -60,6 +60,10 @@ func (a *App) startMCP() {
 	if files := src.UntrustedProjectFiles(); len(files) > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf("mcp: this project's MCP servers (%s) are not started until you trust the project: run `synaps trust` or pass --trust-project", strings.Join(files, ", ")))
 	}
+	for _, sv := range a.opts.MCPServers {
+		cfg.Servers = slices.DeleteFunc(cfg.Servers, func(o mcp.Server) bool { return o.Name == sv.Name })
+		cfg.Servers = append(cfg.Servers, sv)
+	}
 	if len(cfg.Servers) == 0 {
 		return
 	}
