@@ -149,6 +149,10 @@ func appendMessage(out []message, m *llm.Message) []message {
 	var texts []string
 	var images []llm.Image
 	var calls []toolCall
+	// toolImages are the tool results' pictures (an MCP tool's): tool
+	// messages carry text only, so they follow every tool message of the
+	// turn in one user message that names the call each came from.
+	var toolImages []contentPart
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockText:
@@ -167,14 +171,20 @@ func appendMessage(out []message, m *llm.Message) []message {
 				content = "Error: " + content
 			}
 			if n := len(b.Images); n > 0 {
-				// Chat-completions tool messages carry text only.
-				content += fmt.Sprintf("\n[the tool returned %d image(s); this API takes no images in tool results]", n)
+				content += fmt.Sprintf("\n[%d image(s) follow in the next message]", n)
+				toolImages = append(toolImages, contentPart{Type: "text", Text: fmt.Sprintf("Image(s) returned by tool call %s:", b.ToolUseID)})
+				for _, im := range b.Images {
+					toolImages = append(toolImages, contentPart{Type: "image_url", ImageURL: &imageURL{URL: "data:" + im.MediaType + ";base64," + im.Data}})
+				}
 			}
 			out = append(out, message{Role: "tool", Content: &content, ToolCallID: b.ToolUseID})
 		case llm.BlockImage:
 			images = append(images, b.Images...)
 		}
 		// Thinking is never sent to OpenAI-compatible servers.
+	}
+	if len(toolImages) > 0 {
+		out = append(out, message{Role: "user", Content: toolImages})
 	}
 	text := strings.Join(texts, "\n")
 	switch {
