@@ -2,6 +2,8 @@ package permission
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -219,6 +221,22 @@ func TestSuggest(t *testing.T) {
 		p := New(Config{WorkDir: "/proj", Rules: Rules{Allow: []Rule{r}}})
 		if d := p.Decide(c.call); d.Verdict != Allow {
 			t.Errorf("suggested %q does not allow %s: %s", c.want, c.call.Input, d.Why)
+		}
+	}
+}
+
+// acceptEdits accepts edits inside the project only: a link in the
+// project that points outside it does not count as inside.
+func TestAcceptEditsThroughSymlink(t *testing.T) {
+	proj, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(proj, "out")); err != nil {
+		t.Skip(err)
+	}
+	os.MkdirAll(filepath.Join(proj, "src"), 0o755)
+	p := New(Config{Mode: AcceptEdits, WorkDir: proj})
+	for path, want := range map[string]Verdict{"src/a.go": Allow, "new/dir/a.go": Allow, "out/a.txt": Ask, "out/new/a.txt": Ask} {
+		if d := p.Decide(file("write", path)); d.Verdict != want {
+			t.Errorf("write %s: %v (%s), want %v", path, d.Verdict, d.Why, want)
 		}
 	}
 }

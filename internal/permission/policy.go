@@ -256,9 +256,35 @@ func (p *Policy) allowed(c Call, cmd string, subs []string, substitutes bool, al
 	return first
 }
 
+// inProject reports whether path is inside the project directory, links
+// resolved: a symlink in the project that points outside it does not make
+// an edit there a project edit.
 func (p *Policy) inProject(path string) bool {
-	rel, err := filepath.Rel(p.workDir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	within := func(dir, path string) bool {
+		rel, err := filepath.Rel(dir, path)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	}
+	if !within(p.workDir, path) {
+		return false
+	}
+	return within(realPath(p.workDir), realPath(path))
+}
+
+// realPath resolves the links of path, or of its nearest existing
+// ancestor for a file not yet created.
+func realPath(path string) string {
+	rest := ""
+	for {
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(path)
+		if parent == path {
+			return filepath.Join(path, rest)
+		}
+		rest = filepath.Join(filepath.Base(path), rest)
+		path = parent
+	}
 }
 
 // Sourced returns rules with Source set, for messages.
