@@ -37,6 +37,11 @@ type Config struct {
 	Provider llm.Provider
 	// Model is the provider's model id, sent in every request.
 	Model string
+	// ProviderName names the provider in on_usage events: "anthropic",
+	// "openai", "script", or "<plugin>:<provider>" for an extension's
+	// model (llm.ProviderName of the model as the user wrote it). Empty:
+	// guessed from Model.
+	ProviderName string
 	// System is the system prompt without extension injections.
 	System string
 	Tools  *tool.Registry
@@ -138,6 +143,9 @@ func (a *Agent) SetModel(p llm.Provider, model string) {
 	a.prefix.Reset()
 }
 
+// SetProviderName changes the provider on_usage names (Config.ProviderName).
+func (a *Agent) SetProviderName(name string) { a.cfg.ProviderName = name }
+
 // SessionID is the id of the session being written.
 func (a *Agent) SessionID() string { return a.cfg.Session.ID }
 
@@ -238,6 +246,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		}
 		a.emit(Event{Type: EventMessage, Message: &msg})
 		a.messageComplete(ctx, msg)
+		a.usageReport(ctx, resp, used)
 
 		calls := msg.ToolUses()
 		a.emit(Event{Type: EventTurnEnd, StopReason: resp.StopReason, Usage: used})
@@ -333,6 +342,47 @@ func (a *Agent) messageComplete(ctx context.Context, msg llm.Message) {
 	s := text.String()
 	data, _ := json.Marshal(map[string]any{"content_block_count": len(msg.Content), "has_tool_use": hasToolUse})
 	a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
+}
+
+// usageReport runs on_usage once per model response, with the tokens the
+// service billed for it (extension protocol 2; the shape of SynapsCLI's
+// TurnUsage, which counts input_tokens without the cached parts).
+func (a *Agent) usageReport(ctx context.Context, resp *llm.Response, used llm.Usage) {
+	if a.cfg.Hooks == nil {
+		return
+	}
+	model := resp.Model
+	if model == "" {
+		model = a.cfg.Model
+	}
+	var session any
+	if a.cfg.Session.ID != "" {
+		session = a.cfg.Session.ID
+	}
+	data, _ := json.Marshal(map[string]any{
+		"provider":   a.providerName(),
+		"model":      model,
+		"session_id": session,
+		"message_id": nil,
+		"turn_id":    a.requests,
+		"usage": map[string]any{
+			"input_tokens":                max(0, used.InputTokens-used.CacheReadTokens-used.CacheWriteTokens),
+			"output_tokens":               used.OutputTokens,
+			"cache_read_input_tokens":     used.CacheReadTokens,
+			"cache_creation_input_tokens": used.CacheWriteTokens,
+		},
+		"cost_usd":    used.CostUSD,
+		"source":      map[string]any{"runtime": "synaps", "event": "message_delta", "streaming": true},
+		"occurred_at": a.now().UTC().Format(time.RFC3339),
+	})
+	a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnUsage, SessionID: a.cfg.Session.ID, Data: data})
+}
+
+func (a *Agent) providerName() string {
+	if a.cfg.ProviderName != "" {
+		return a.cfg.ProviderName
+	}
+	return llm.ProviderName(a.cfg.Model)
 }
 
 // runTool runs one tool call through before_tool_call, input validation,

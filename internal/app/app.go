@@ -306,6 +306,7 @@ func (a *App) SetModel(name string) error {
 		// The same session goes on with another model: its usage
 		// and the extensions' session context stay.
 		a.Agent.SetModel(p, id)
+		a.Agent.SetProviderName(llm.ProviderName(name))
 	case a.Session != nil:
 		a.newAgent() // the first model of a session opened without one
 	}
@@ -354,7 +355,7 @@ func (a *App) newAgent() {
 		hooks = a.Host
 	}
 	a.Agent = agent.New(agent.Config{
-		Provider: a.provider, Model: a.modelID, System: system, Tools: a.Tools, Hooks: hooks,
+		Provider: a.provider, Model: a.modelID, ProviderName: llm.ProviderName(a.Model), System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
 		Price: a.Price,

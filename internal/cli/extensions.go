@@ -37,6 +37,7 @@ and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
 		extEnableCmd(stdio, "disable"),
 		extValidateCmd(stdio),
 		extInfoCmd(stdio),
+		extConfigCmd(stdio),
 		extLogsCmd(stdio),
 		extTestCmd(stdio),
 		extNewCmd(stdio),
@@ -84,6 +85,7 @@ plugin failed to load, so a script or CI job notices.`,
 			if err != nil {
 				return err
 			}
+			waitInfo(cmd.Context(), h)
 			sts := h.Statuses()
 			warnings := h.Warnings()
 			h.Shutdown()

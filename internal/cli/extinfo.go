@@ -33,6 +33,7 @@ func extInfoCmd(stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			waitInfo(cmd.Context(), h)
 			sts := h.Statuses()
 			h.Shutdown()
 			var st *extension.Status

@@ -245,7 +245,7 @@ func (x *run) handshake(abs string) (*extension.InitResult, bool) {
 		}
 	}
 	raw, err := x.call(contract.MethodInitialize, map[string]any{
-		"synaps_version": "extensions-test", "extension_protocol_version": contract.ProtocolVersion,
+		"synaps_version": "extensions-test", "extension_protocol_version": max(x.m.ProtocolVersion, contract.ProtocolVersion),
 		"plugin_id": x.p.ID, "plugin_root": abs, "config": cfg,
 	})
 	x.mu.Lock()
@@ -266,7 +266,7 @@ func (x *run) handshake(abs string) (*extension.InitResult, bool) {
 		x.add(checkFraming, CheckPass, "")
 	}
 	x.add("stdout flushed after every write", CheckPass, "initialize answered within "+x.initTimeout.String())
-	res, err := extension.DecodeInitResult(raw)
+	res, err := extension.DecodeInitResult(raw, x.m.ProtocolVersion)
 	if err != nil {
 		x.add(checkInit, CheckFail, err.Error())
 		return nil, false

@@ -18,8 +18,18 @@ import (
 	"time"
 )
 
-// ProtocolVersion is the only extension protocol version this runtime speaks.
-const ProtocolVersion = 1
+// ProtocolVersion is the extension protocol every extension speaks unless
+// its manifest says otherwise; MaxProtocolVersion is the newest this
+// runtime speaks. Version 2 (SynapsCLI's, as published plugins use it)
+// adds the on_usage hook and nothing else: a hook is available to
+// manifests whose version is at least its HookSpec.MinProtocol.
+const (
+	ProtocolVersion    = 1
+	MaxProtocolVersion = 2
+)
+
+// ProtocolVersions lists every version a manifest may declare.
+var ProtocolVersions = []int{1, 2}
 
 // Hook names.
 const (
@@ -30,6 +40,7 @@ const (
 	HookOnCompaction      = "on_compaction"
 	HookOnSessionStart    = "on_session_start"
 	HookOnSessionEnd      = "on_session_end"
+	HookOnUsage           = "on_usage"
 )
 
 // Action is what a hook handler asks the runtime to do. "allow", "{}" and
@@ -56,6 +67,19 @@ const (
 	PermProvidersRegister    = "providers.register"
 	PermToolsOverride        = "tools.override" // reserved: never granted
 
+	// Permissions of SynapsCLI's later runtime. Each is a registration
+	// permission (RegistrationPermissions).
+	PermContextProvidersRegister = "context_providers.register"
+	PermMemoryRead               = "memory.read"
+	PermMemoryWrite              = "memory.write"
+	PermConfigWrite              = "config.write"
+	PermConfigSubscribe          = "config.subscribe"
+	PermAudioInput               = "audio.input"
+	PermAudioOutput              = "audio.output"
+	// PermSessionDrive lets an interactive command propose a session
+	// driver (SynapsCLI's session-drivers.md).
+	PermSessionDrive = "session.drive"
+
 	// HookPermissionPrefix starts the seed dialect's per-hook permissions
 	// ("hooks.before_tool_call").
 	HookPermissionPrefix = "hooks."
@@ -72,17 +96,22 @@ type HookSpec struct {
 	// Actions lists what a handler may return besides continue. Anything
 	// else is logged and treated as continue.
 	Actions []Action
+	// MinProtocol is the lowest extension protocol version whose manifests
+	// may subscribe to the hook (0 and 1 mean every version).
+	MinProtocol int
 }
 
 // Hooks is the hook table, in the order the agent meets them.
 var Hooks = []HookSpec{
-	{HookBeforeToolCall, PermToolsIntercept, true, []Action{ActionBlock, ActionConfirm, ActionModify}},
-	{HookAfterToolCall, PermToolsIntercept, true, []Action{ActionReplace}},
-	{HookBeforeMessage, PermPrivacyLLMContent, false, []Action{ActionInject}},
-	{HookOnMessageComplete, PermPrivacyLLMContent, false, nil},
-	{HookOnCompaction, PermPrivacyLLMContent, false, nil},
-	{HookOnSessionStart, PermSessionLifecycle, false, []Action{ActionInject}},
-	{HookOnSessionEnd, PermSessionLifecycle, false, nil},
+	{HookBeforeToolCall, PermToolsIntercept, true, []Action{ActionBlock, ActionConfirm, ActionModify}, 1},
+	{HookAfterToolCall, PermToolsIntercept, true, []Action{ActionReplace}, 1},
+	{HookBeforeMessage, PermPrivacyLLMContent, false, []Action{ActionInject}, 1},
+	{HookOnMessageComplete, PermPrivacyLLMContent, false, nil, 1},
+	{HookOnCompaction, PermPrivacyLLMContent, false, nil, 1},
+	{HookOnSessionStart, PermSessionLifecycle, false, []Action{ActionInject}, 1},
+	{HookOnSessionEnd, PermSessionLifecycle, false, nil, 1},
+	// on_usage: after every model response, with its token usage.
+	{HookOnUsage, PermPrivacyLLMContent, false, nil, 2},
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.
@@ -99,6 +128,39 @@ var GroupPermissions = []string{
 	PermPrivacyLLMContent,
 	PermSessionLifecycle,
 	PermProvidersRegister,
+	PermContextProvidersRegister,
+	PermMemoryRead,
+	PermMemoryWrite,
+	PermConfigWrite,
+	PermConfigSubscribe,
+	PermAudioInput,
+	PermAudioOutput,
+	PermSessionDrive,
+}
+
+// RegistrationPermissions are the permissions that let a manifest without
+// hooks do something (SynapsCLI's rule: a manifest must subscribe to a
+// hook or hold one of these).
+var RegistrationPermissions = []string{
+	PermToolsRegister,
+	PermProvidersRegister,
+	PermContextProvidersRegister,
+	PermMemoryRead,
+	PermMemoryWrite,
+	PermConfigWrite,
+	PermConfigSubscribe,
+	PermAudioInput,
+	PermAudioOutput,
+}
+
+// UnsupportedPermissions are accepted in manifests although this runtime
+// has no capability behind them: the plugin loads, and a warning (this
+// text) says what it asked for that synaps cannot give.
+var UnsupportedPermissions = map[string]string{
+	PermAudioInput:               "synaps has no audio input to offer; the permission is accepted and grants nothing here",
+	PermAudioOutput:              "synaps has no audio output to offer; the permission is accepted and grants nothing here",
+	PermContextProvidersRegister: "synaps does not run context providers (extension.deferred.context_providers); the permission is accepted and grants nothing here",
+	PermSessionDrive:             "synaps has no session drivers; the permission is accepted and grants nothing here",
 }
 
 // ReservedPermissions are recognised but refused at load time.
@@ -114,6 +176,9 @@ const (
 	MethodHookHandle       = "hook.handle"
 	MethodProviderComplete = "provider.complete"
 	MethodShutdown         = "shutdown"
+	// MethodInfoGet asks a SynapsCLI-dialect extension that registered
+	// tools or providers to describe itself, once after initialize.
+	MethodInfoGet = "info.get"
 )
 
 // MethodDeadlines are the default deadlines per method. Shutdown's is the
@@ -124,6 +189,54 @@ var MethodDeadlines = map[string]time.Duration{
 	MethodHookHandle:       5 * time.Second,
 	MethodProviderComplete: 60 * time.Second,
 	MethodShutdown:         2 * time.Second,
+	MethodInfoGet:          5 * time.Second,
+}
+
+// Requests an extension may send to the runtime.
+const (
+	HostConfigGet       = "config.get"
+	HostConfigSet       = "config.set"
+	HostConfigSubscribe = "config.subscribe"
+	HostMemoryAppend    = "memory.append"
+	HostMemoryQuery     = "memory.query"
+)
+
+// HostMethods maps each request an extension may send to the permission
+// it needs ("" for none). Any other method is answered -32601; a method
+// whose permission is missing is answered CodePermissionDenied.
+var HostMethods = map[string]string{
+	HostConfigGet:       "",
+	HostConfigSet:       PermConfigWrite,
+	HostConfigSubscribe: PermConfigSubscribe,
+	HostMemoryAppend:    PermMemoryWrite,
+	HostMemoryQuery:     PermMemoryRead,
+}
+
+// CodePermissionDenied is the JSON-RPC error code of a request whose
+// permission the manifest does not hold (SynapsCLI uses the same code,
+// invalid params); the message names the permission.
+const CodePermissionDenied = -32602
+
+// Notifications between runtime and extension.
+const (
+	// NotifyConfigChanged goes to an extension that called
+	// config.subscribe when one of its config keys changes:
+	// {key, value} (value a string, null when the key was removed).
+	NotifyConfigChanged = "config.changed"
+	// NotifyLog (from the extension) writes a line to its log:
+	// {level?, message}.
+	NotifyLog = "log"
+	// NotifyNotify (from the extension) shows the user a message:
+	// {message, level?}.
+	NotifyNotify = "notify"
+)
+
+// UnsupportedNotifications are notifications of SynapsCLI's runtime that
+// this one reads but does not act on; each is logged once per extension
+// with this text, as a warning shown with the extension's status.
+var UnsupportedNotifications = map[string]string{
+	"widget.upsert":  "synaps does not show extension widgets yet; widget.upsert and widget.dismiss are ignored",
+	"widget.dismiss": "synaps does not show extension widgets yet; widget.upsert and widget.dismiss are ignored",
 }
 
 // ToolFields are the keys of a tool in initialize's capabilities.tools, as
@@ -206,6 +319,13 @@ func (p Permissions) PermitsHook(hook string) bool {
 	}
 	return p[HookPermissionPrefix+hook] || p[spec.Permission]
 }
+
+// Unsupported reports why a declared permission grants nothing here, or
+// "" when synaps implements it.
+func Unsupported(perm string) string { return UnsupportedPermissions[perm] }
+
+// Registration reports whether p is a registration permission.
+func Registration(p string) bool { return slices.Contains(RegistrationPermissions, p) }
 
 // HookPermissionHint names the permissions that would unlock the hook, for
 // error messages.

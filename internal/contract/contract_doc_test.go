@@ -17,6 +17,7 @@ package contract_test
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -47,10 +48,18 @@ const (
 type contractDoc struct {
 	Comment                 string            `json:"$comment"`
 	ProtocolVersion         int               `json:"protocol_version"`
+	ProtocolVersions        []int             `json:"protocol_versions"`
 	Hooks                   []contractHook    `json:"hooks"`
 	Permissions             []string          `json:"permissions"`
 	PerHookPermissionPrefix string            `json:"per_hook_permission_prefix"`
 	ReservedPermissions     []string          `json:"reserved_permissions"`
+	RegistrationPermissions []string          `json:"registration_permissions"`
+	UnsupportedPermissions  []string          `json:"unsupported_permissions"`
+	HostMethods             map[string]string `json:"host_methods"`
+	PermissionDeniedCode    int               `json:"permission_denied_code"`
+	HostNotifications       []string          `json:"host_notifications"`
+	ExtensionNotifications  []string          `json:"extension_notifications"`
+	IgnoredNotifications    []string          `json:"ignored_notifications"`
 	ActionPermissions       map[string]string `json:"action_permissions"`
 	Actions                 []string          `json:"actions"`
 	ActionAliases           map[string]string `json:"action_aliases"`
@@ -66,6 +75,8 @@ type contractHook struct {
 	Permission string   `json:"permission"`
 	ToolFilter bool     `json:"tool_filter"`
 	Actions    []string `json:"actions"`
+	// MinProtocol is omitted for hooks every protocol version has.
+	MinProtocol int `json:"min_protocol,omitempty"`
 }
 
 type contractMethod struct {
@@ -150,9 +161,15 @@ func wireEventKeys() []string {
 func expectedContract() contractDoc {
 	want := contractDoc{
 		ProtocolVersion:         contract.ProtocolVersion,
+		ProtocolVersions:        slices.Clone(contract.ProtocolVersions),
 		Permissions:             slices.Clone(contract.GroupPermissions),
 		PerHookPermissionPrefix: contract.HookPermissionPrefix,
 		ReservedPermissions:     slices.Clone(contract.ReservedPermissions),
+		RegistrationPermissions: slices.Clone(contract.RegistrationPermissions),
+		HostMethods:             maps.Clone(contract.HostMethods),
+		PermissionDeniedCode:    contract.CodePermissionDenied,
+		HostNotifications:       []string{contract.NotifyConfigChanged},
+		ExtensionNotifications:  []string{contract.NotifyLog, contract.NotifyNotify},
 		ActionPermissions:       map[string]string{},
 		Actions:                 allActions(),
 		Matchers:                slices.Clone(contract.MatcherKeys),
@@ -173,8 +190,20 @@ func expectedContract() contractDoc {
 		for _, a := range h.Actions {
 			actions = append(actions, string(a))
 		}
-		want.Hooks = append(want.Hooks, contractHook{Name: h.Name, Permission: h.Permission, ToolFilter: h.ToolFilter, Actions: actions})
+		min := h.MinProtocol
+		if min <= 1 {
+			min = 0
+		}
+		want.Hooks = append(want.Hooks, contractHook{Name: h.Name, Permission: h.Permission, ToolFilter: h.ToolFilter, Actions: actions, MinProtocol: min})
 	}
+	for p := range contract.UnsupportedPermissions {
+		want.UnsupportedPermissions = append(want.UnsupportedPermissions, p)
+	}
+	sort.Strings(want.UnsupportedPermissions)
+	for n := range contract.UnsupportedNotifications {
+		want.IgnoredNotifications = append(want.IgnoredNotifications, n)
+	}
+	sort.Strings(want.IgnoredNotifications)
 	for a, p := range contract.ActionPermissions {
 		want.ActionPermissions[string(a)] = p
 	}
@@ -319,6 +348,19 @@ func TestContractNamesAppearInDocs(t *testing.T) {
 	for name := range contract.MethodDeadlines {
 		if !strings.Contains(protocol, "`"+name+"`") {
 			t.Errorf("protocol.md does not mention method `%s`", name)
+		}
+	}
+	for name, perm := range contract.HostMethods {
+		if !strings.Contains(protocol, "`"+name+"`") {
+			t.Errorf("protocol.md does not mention the request `%s` an extension may send", name)
+		}
+		if perm != "" && !strings.Contains(perms, "`"+perm+"`") {
+			t.Errorf("permissions.md does not mention `%s`", perm)
+		}
+	}
+	for _, n := range []string{contract.NotifyConfigChanged, contract.NotifyLog, contract.NotifyNotify} {
+		if !strings.Contains(protocol, "`"+n+"`") {
+			t.Errorf("protocol.md does not mention the notification `%s`", n)
 		}
 	}
 }

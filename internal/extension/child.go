@@ -95,6 +95,6 @@ func ResolveConfig(p *plugin.Plugin, getenv func(string) string) (map[string]any
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	cfg, _, err := resolveConfig(getenv, nil, p, nil)
+	cfg, _, err := resolveConfig(configSources{getenv: getenv}, p)
 	return cfg, err
 }

@@ -1,17 +1,12 @@
 package extension
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/plugin"
-
-	"github.com/synaps-cli/synaps/internal/config"
 )
 
 // baseEnv are the variables every extension inherits from synaps. Anything
@@ -114,118 +109,12 @@ func (o envOwners) others(name, owner string) []string {
 	return out
 }
 
-// resolveConfig computes the config object sent in initialize. Each key
-// takes the first value found in this order: SYNAPS_EXTENSION_<ID>__<KEY>;
-// SYNAPS_EXTENSION_<ID>_<KEY> unless another plugin's key has that name too;
-// the variable named by secret_env; plugins/<id>/config; the global
-// config's extension.<id>.<key>; the manifest default. A required key with
-// no value is a load error that lists every place the user could set it.
-// owners (nil: this plugin alone) finds names shared with other plugins: a
-// shared ConfigEnvName is a load error naming both plugins, a shared legacy
-// name is not read (a warning says so when it is set).
-func resolveConfig(getenv func(string) string, global *config.File, p *plugin.Plugin, owners envOwners) (map[string]any, []string, error) {
-	entries := p.Manifest.Extension.Config
-	out := make(map[string]any, len(entries))
-	if len(entries) == 0 {
-		return out, nil, nil
-	}
-	pluginFile, err := config.Load(filepath.Join(p.Dir, "config"))
-	if err != nil {
-		return nil, nil, err
-	}
-	var warnings []string
-	for _, e := range entries {
-		envName := ConfigEnvName(p.ID, e.Key)
-		legacyName := LegacyConfigEnvName(p.ID, e.Key)
-		self := fmt.Sprintf("plugin %s's key %q", p.ID, e.Key)
-		if other := owners.others(envName, self); len(other) > 0 {
-			return nil, nil, fmt.Errorf("config %q: its environment variable %s is also the one of %s, so a value meant for one would reach the other; rename one of the plugin directories so that their names differ in more than punctuation",
-				e.Key, envName, strings.Join(other, " and "))
-		}
-		legacyShared := owners.others(legacyName, self)
-		globalKey := "extension." + p.ID + "." + e.Key
-		var (
-			raw    string
-			source string
-			found  bool
-		)
-		if v, ok := lookupEnv(getenv, envName); ok {
-			raw, source, found = v, "environment variable "+envName, true
-		} else if v, ok := lookupEnv(getenv, legacyName); ok && len(legacyShared) == 0 {
-			raw, source, found = v, "environment variable "+legacyName, true
-		} else if v, ok := lookupEnv(getenv, e.SecretEnv); e.SecretEnv != "" && ok {
-			raw, source, found = v, "environment variable "+e.SecretEnv, true
-		} else if v, ok := pluginFile.Get(e.Key); ok {
-			raw, source, found = v, pluginFile.Path, true
-		} else if v, ok := global.Get(globalKey); ok {
-			raw, source, found = v, "global config key "+globalKey, true
-		}
-		if _, set := lookupEnv(getenv, legacyName); set && len(legacyShared) > 0 {
-			warnings = append(warnings, fmt.Sprintf("config %q: environment variable %s is not read, because it is also the name of %s; set %s instead",
-				e.Key, legacyName, strings.Join(legacyShared, " and "), envName))
-		}
-		if found {
-			v, err := typedValue(e.Type, raw)
-			if err != nil {
-				return nil, nil, fmt.Errorf("config %q from %s: %v", e.Key, source, err)
-			}
-			out[e.Key] = v
-			continue
-		}
-		if len(e.Default) > 0 {
-			var v any
-			if err := json.Unmarshal(e.Default, &v); err == nil {
-				out[e.Key] = v
-				continue
-			}
-		}
-		if e.Required {
-			where := []string{"environment variable " + envName}
-			if len(legacyShared) == 0 {
-				where = append(where, "environment variable "+legacyName)
-			}
-			if e.SecretEnv != "" {
-				where = append(where, "environment variable "+e.SecretEnv)
-			}
-			where = append(where, filepath.Join(p.Dir, "config")+" (`"+e.Key+" = …`)", "the synaps config (`"+globalKey+" = …`)")
-			return nil, warnings, fmt.Errorf("config %q is required but not set; set it in one of: %s", e.Key, strings.Join(where, ", "))
-		}
-	}
-	return out, warnings, nil
-}
-
 func lookupEnv(getenv func(string) string, name string) (string, bool) {
 	if name == "" {
 		return "", false
 	}
 	v := getenv(name)
 	return v, v != ""
-}
-
-// typedValue converts a config string to the declared type.
-func typedValue(typ, raw string) (any, error) {
-	switch typ {
-	case "number":
-		f, err := strconv.ParseFloat(raw, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", raw)
-		}
-		return f, nil
-	case "integer":
-		n, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not an integer", raw)
-		}
-		return n, nil
-	case "boolean":
-		b, err := strconv.ParseBool(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a boolean (use true or false)", raw)
-		}
-		return b, nil
-	default:
-		return raw, nil
-	}
 }
 
 // osGetenv is the default getenv.

@@ -111,6 +111,17 @@ type Extension struct {
 	restarting chan struct{}
 	// stopping is set by stop; crashes after it are expected. Guarded by mu.
 	stopping bool
+	// seenNotes are the unsupported notifications already warned about.
+	// Guarded by mu.
+	seenNotes map[string]bool
+	// configWatch sends config.changed once the extension subscribed; nil
+	// before. Guarded by mu.
+	configWatch *configWatch
+	// info is the info.get answer, nil until one came. Guarded by mu.
+	info json.RawMessage
+	// infoDone is closed when the info.get call has ended; nil when none
+	// was made. Guarded by mu.
+	infoDone chan struct{}
 }
 
 // errNotRunning wraps every failure of a call to an extension that has no
@@ -128,7 +139,7 @@ func (e *Extension) ID() string { return e.plugin.ID }
 // start spawns and initialises the first process. A failure leaves the
 // extension failed with the reason and the tail of its stderr.
 func (e *Extension) start(ctx context.Context) {
-	cfg, warnings, err := resolveConfig(e.env.getenv, e.env.config, e.plugin, e.envOwners)
+	cfg, warnings, err := resolveConfig(configSources{getenv: e.env.getenv, global: e.env.config, projectDir: e.env.projectDir, owners: e.envOwners}, e.plugin)
 	for _, w := range warnings {
 		e.log.note("%s", w)
 	}
@@ -159,6 +170,59 @@ func (e *Extension) start(ctx context.Context) {
 		e.log.note("%s", pr)
 	}
 	go e.watch(p)
+	if e.wantsInfo(res) {
+		done := make(chan struct{})
+		e.mu.Lock()
+		e.infoDone = done
+		e.mu.Unlock()
+		go func() {
+			defer close(done)
+			e.fetchInfo(p)
+		}()
+	}
+}
+
+// wantsInfo reports whether to ask info.get after initialize: SynapsCLI
+// asks an extension that declared tools, providers or extra capabilities,
+// so an extension written for it (the SynapsCLI dialect) expects the call;
+// an extension written from the authoring guide is never asked.
+func (e *Extension) wantsInfo(res *InitResult) bool {
+	m := e.plugin.Manifest.Extension
+	if m.Command == "" {
+		return false
+	}
+	return !hook.IsNull(res.Capabilities.Tools) || !hook.IsNull(res.Capabilities.Providers) || !hook.IsNull(res.Capabilities.Extra)
+}
+
+// fetchInfo asks info.get once, directly on p's connection: its timeout
+// or error is never a crash or a restart (SynapsCLI only logs them), and
+// an extension that does not know the method is not even logged.
+func (e *Extension) fetchInfo(p *process) {
+	ctx, cancel := context.WithTimeout(e.life, e.env.deadline(contract.MethodInfoGet))
+	defer cancel()
+	raw, err := p.conn.Call(ctx, contract.MethodInfoGet, nil)
+	if err != nil {
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) && (rpcErr.Code == jsonrpc.CodeMethodNotFound || strings.Contains(strings.ToLower(rpcErr.Message), "method not found") || strings.Contains(strings.ToLower(rpcErr.Message), "unknown method")) {
+			return
+		}
+		e.log.note("info.get: %v", err)
+		return
+	}
+	if hook.IsNull(raw) {
+		return
+	}
+	e.mu.Lock()
+	e.info = raw
+	e.mu.Unlock()
+	e.log.note("info.get: %s", truncate(string(raw), 500))
+}
+
+// Info is what the extension answered to info.get, or nil.
+func (e *Extension) Info() json.RawMessage {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.info
 }
 
 // launch spawns a process and runs the initialize handshake.
@@ -178,9 +242,8 @@ func (e *Extension) launch(ctx context.Context) (*process, *InitResult, error) {
 			MaxBody:      e.env.maxBody,
 			StallTimeout: e.env.stall,
 			Logf:         e.log.note,
-			OnNotify: func(method string, params json.RawMessage) {
-				e.log.note("notification %s %s", method, truncate(string(params), 200))
-			},
+			Handler:      e.handleRequest,
+			OnNotify:     e.handleNotification,
 		},
 	})
 	if err != nil {
@@ -190,7 +253,7 @@ func (e *Extension) launch(ctx context.Context) (*process, *InitResult, error) {
 	defer cancel()
 	raw, err := p.conn.Call(ictx, contract.MethodInitialize, map[string]any{
 		"synaps_version":             e.env.version,
-		"extension_protocol_version": contract.ProtocolVersion,
+		"extension_protocol_version": max(m.ProtocolVersion, contract.ProtocolVersion),
 		"plugin_id":                  e.plugin.ID,
 		"plugin_root":                e.plugin.Dir,
 		"config":                     e.config,
@@ -201,7 +264,7 @@ func (e *Extension) launch(ctx context.Context) (*process, *InitResult, error) {
 		p.kill()
 		return nil, nil, errors.New(e.describeCallFailure(p, contract.MethodInitialize, err))
 	}
-	res, err := DecodeInitResult(raw)
+	res, err := DecodeInitResult(raw, m.ProtocolVersion)
 	if err != nil {
 		p.stop(e.env.stop, true)
 		return nil, nil, fmt.Errorf("initialize result: %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/memory"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -67,6 +68,7 @@ type hostEnv struct {
 	getenv      func(string) string
 	config      *config.File
 	baseDir     string
+	projectDir  string
 	logDir      string
 	version     string
 	maxBody     int
@@ -75,6 +77,10 @@ type hostEnv struct {
 	trace       *tracer
 	intercept   *interceptLog
 	notify      *notifier
+	// memory is the store behind memory.append and memory.query.
+	memory *memory.Store
+	// watchers are the config.changed subscriptions, by plugin dir.
+	watchers configWatchers
 	// stop are the waits of the stop sequence (tests shorten them).
 	stop stopTimeouts
 	// stall is how long an extension may leave jsonrpc.DefaultMaxInFlight
@@ -129,6 +135,7 @@ func NewHost(o Options) *Host {
 		getenv:      getenv,
 		config:      o.Config,
 		baseDir:     o.BaseDir,
+		projectDir:  o.ProjectDir,
 		logDir:      filepath.Join(o.BaseDir, "extensions", "logs"),
 		version:     o.Version,
 		maxBody:     o.MaxBody,
@@ -136,6 +143,7 @@ func NewHost(o Options) *Host {
 		deadlines:   o.Deadlines,
 		intercept:   &interceptLog{path: filepath.Join(o.BaseDir, "extensions", "intercept.jsonl")},
 		notify:      &notifier{f: o.Notify},
+		memory:      memory.Open(filepath.Join(o.BaseDir, "memory")),
 		stop:        defaultStop,
 		stall:       defaultStall,
 	}
@@ -334,7 +342,10 @@ type Status struct {
 	// LastCrash says why a degraded or restarting extension last went
 	// down.
 	LastCrash string `json:"last_crash,omitempty"`
-	PID       int    `json:"pid,omitempty"`
+	// Info is the extension's answer to info.get (SynapsCLI-dialect
+	// extensions with tools or providers are asked once after initialize).
+	Info json.RawMessage `json:"info,omitempty"`
+	PID  int             `json:"pid,omitempty"`
 }
 
 // Statuses lists every discovered plugin, loaded or not.
@@ -383,6 +394,7 @@ func (h *Host) Statuses() []Status {
 			}
 			st.Warnings = append(append([]string(nil), st.Warnings...), problems...)
 			st.Tools = names[p.ID]
+			st.Info = e.Info()
 			for _, s := range e.subs {
 				if !slices.Contains(st.Hooks, s.Hook) {
 					st.Hooks = append(st.Hooks, s.Hook)
@@ -392,6 +404,28 @@ func (h *Host) Statuses() []Status {
 		out = append(out, st)
 	}
 	return out
+}
+
+// WaitInfo waits until every info.get asked after initialize has been
+// answered or has timed out (5 s at most), or ctx ends. A session does not
+// wait; a one-off listing does, so it shows the answers.
+func (h *Host) WaitInfo(ctx context.Context) {
+	h.mu.Lock()
+	exts := h.exts
+	h.mu.Unlock()
+	for _, e := range exts {
+		e.mu.Lock()
+		done := e.infoDone
+		e.mu.Unlock()
+		if done == nil {
+			continue
+		}
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // Logs returns up to n recent log lines of a running extension (stderr and

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/contract"
@@ -17,30 +18,147 @@ import (
 // InitResult is what an extension answers to initialize, read tolerantly
 // (DecodeInitResult).
 type InitResult struct {
-	ProtocolVersion *int   `json:"protocol_version"`
-	Name            string `json:"name"`
-	Version         string `json:"version"`
-	Capabilities    struct {
-		Tools     json.RawMessage `json:"tools"`
-		Hooks     json.RawMessage `json:"hooks"`
-		Providers json.RawMessage `json:"providers"`
-	} `json:"capabilities"`
+	ProtocolVersion *int
+	Name            string
+	Version         string
+	Capabilities    Capabilities
+	// Warnings are what the decoder let pass but an author should hear
+	// about: a capabilities value of an odd type, an extra capability
+	// that asks for a permission not granted.
+	Warnings []string
 }
 
-// DecodeInitResult reads an initialize result as the runtime does: null is
-// an empty result, a protocol_version other than 1 an error.
-func DecodeInitResult(raw json.RawMessage) (*InitResult, error) {
+// Capabilities are the parts of the initialize result the runtime uses;
+// every one may be absent, null or an empty list.
+type Capabilities struct {
+	Tools     json.RawMessage `json:"tools"`
+	Hooks     json.RawMessage `json:"hooks"`
+	Providers json.RawMessage `json:"providers"`
+	// Extra is SynapsCLI's capabilities.capabilities: [{kind, name,
+	// permissions?, params?}], declarations of things like audio devices.
+	Extra json.RawMessage `json:"capabilities"`
+}
+
+// ExtraCapability is one entry of capabilities.capabilities.
+type ExtraCapability struct {
+	Kind        string          `json:"kind"`
+	Name        string          `json:"name"`
+	Permissions []string        `json:"permissions"`
+	Params      json.RawMessage `json:"params,omitempty"`
+}
+
+// DecodeInitResult reads an initialize result as SynapsCLI does, and then
+// some: unknown keys anywhere are ignored, capabilities may be absent,
+// null, an object or an empty list (serde reads [] as an empty struct, and
+// published plugins send it), and each list in it may be absent, null or
+// empty. Only two things fail, each naming its field: a missing result
+// (null, or not an object), and a protocol_version that is not a version
+// this synaps speaks or is newer than the manifest's (version). A missing
+// protocol_version is taken as the manifest's, with a warning.
+func DecodeInitResult(raw json.RawMessage, version int) (*InitResult, error) {
+	if version < contract.ProtocolVersion {
+		version = contract.ProtocolVersion
+	}
+	var top map[string]json.RawMessage
+	if hook.IsNull(raw) {
+		return nil, fmt.Errorf(`result: the extension answered null; answer {"protocol_version": %d, "capabilities": {...}}`, version)
+	}
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return nil, fmt.Errorf(`result: expected an object such as {"protocol_version": %d, "capabilities": {...}}, got %s`, version, jsonKind(raw))
+	}
 	res := &InitResult{}
-	if isNull(raw) {
-		return res, nil
+	if v, ok := top["protocol_version"]; ok && !hook.IsNull(v) {
+		var n float64
+		if err := json.Unmarshal(v, &n); err != nil || n != float64(int(n)) {
+			return nil, fmt.Errorf("protocol_version: expected an integer, got %s", abbreviate(string(v)))
+		}
+		pv := int(n)
+		switch {
+		case !slices.Contains(contract.ProtocolVersions, pv):
+			return nil, fmt.Errorf("protocol_version is %d, but this synaps speaks extension protocols 1 and 2", pv)
+		case pv > version:
+			return nil, fmt.Errorf(`protocol_version is %d, but the manifest declares protocol %d; set "protocol_version": %d in the extension object of plugin.json`, pv, version, pv)
+		}
+		res.ProtocolVersion = &pv
 	}
-	if err := json.Unmarshal(raw, res); err != nil {
-		return nil, fmt.Errorf("not an object with capabilities: %v", err)
+	_ = json.Unmarshal(top["name"], &res.Name)
+	_ = json.Unmarshal(top["version"], &res.Version)
+	caps := top["capabilities"]
+	switch kind := jsonKind(caps); {
+	case hook.IsNull(caps), kind == "an object":
+		_ = json.Unmarshal(caps, &res.Capabilities) // an object of RawMessages always decodes
+	case kind == "an array":
+		var items []json.RawMessage
+		_ = json.Unmarshal(caps, &items)
+		if len(items) > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("initialize result: capabilities is a list of %d item(s), not an object; it is read as empty", len(items)))
+		}
+	default:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("initialize result: capabilities is %s, not an object; it is read as empty", kind))
 	}
-	if res.ProtocolVersion != nil && *res.ProtocolVersion != contract.ProtocolVersion {
-		return nil, fmt.Errorf("protocol_version is %d, but this synaps speaks extension protocol %d", *res.ProtocolVersion, contract.ProtocolVersion)
+	// A list that is present but empty ([] or {}) declares nothing.
+	for _, f := range []*json.RawMessage{&res.Capabilities.Tools, &res.Capabilities.Hooks, &res.Capabilities.Providers, &res.Capabilities.Extra} {
+		if t := strings.TrimSpace(string(*f)); t == "[]" || t == "{}" {
+			*f = nil
+		}
 	}
 	return res, nil
+}
+
+// checkExtra vets capabilities.capabilities: each entry needs a kind and
+// a name, and may ask only for permissions the manifest grants. Nothing is
+// refused over it (synaps has no host API for these declarations); the
+// notes say what SynapsCLI would have refused.
+func checkExtra(raw json.RawMessage, perms contract.Permissions) []string {
+	if hook.IsNull(raw) {
+		return nil
+	}
+	var items []ExtraCapability
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return []string{"initialize result: capabilities.capabilities must be a list of {kind, name, permissions}; ignored"}
+	}
+	var notes []string
+	for i, c := range items {
+		if c.Kind == "" || c.Name == "" {
+			notes = append(notes, fmt.Sprintf("initialize result: capabilities.capabilities[%d] needs a kind and a name", i))
+		}
+		for _, p := range c.Permissions {
+			switch {
+			case !contract.KnownPermission(p):
+				notes = append(notes, fmt.Sprintf("initialize result: capabilities.capabilities[%d] (%s %s) asks for unknown permission %q", i, c.Kind, c.Name, p))
+			case !perms.Has(p):
+				notes = append(notes, fmt.Sprintf("initialize result: capabilities.capabilities[%d] (%s %s) needs permission %q, which extension.permissions does not grant", i, c.Kind, c.Name, p))
+			}
+		}
+	}
+	return notes
+}
+
+func jsonKind(raw json.RawMessage) string {
+	t := strings.TrimSpace(string(raw))
+	if t == "" {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func abbreviate(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
 }
 
 // adopt takes the capabilities of the first initialize, refusing what the
@@ -52,10 +170,11 @@ func (e *Extension) adopt(res *InitResult) []string {
 	}
 	e.initialized = true
 	m := e.plugin.Manifest.Extension
-	var problems []string
+	problems := append([]string(nil), res.Warnings...)
 	if res.ProtocolVersion == nil {
-		problems = append(problems, "initialize result has no protocol_version; assuming 1")
+		problems = append(problems, fmt.Sprintf("initialize result has no protocol_version; assuming %d", max(m.ProtocolVersion, contract.ProtocolVersion)))
 	}
+	problems = append(problems, checkExtra(res.Capabilities.Extra, m.Permissions)...)
 	e.tools, problems = DecodeTools(res.Capabilities.Tools, m.Permissions, problems)
 	e.subs = append([]hook.Subscription(nil), m.Hooks...)
 	if !isNull(res.Capabilities.Hooks) {

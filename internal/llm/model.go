@@ -51,6 +51,21 @@ func ParseModel(s string) (kind, model string, err error) {
 	return "", "", fmt.Errorf("model %q is not a model name synaps understands; write anthropic/<model>, openai/<model> (any OpenAI-compatible endpoint), <plugin>:<provider>:<model> (a model an extension provides), script:FILE (a replay script), or a bare claude-…, gpt-… or o1…-style name", s)
 }
 
+// ProviderName names the provider of a model name as users write it:
+// its kind ("anthropic", "openai", "script"), or "<plugin>:<provider>"
+// for an extension's model; "" when the name is not one synaps reads.
+func ProviderName(model string) string {
+	kind, m, err := ParseModel(model)
+	if err != nil {
+		return ""
+	}
+	if kind == KindExtension {
+		parts := strings.SplitN(m, ":", 3)
+		return parts[0] + ":" + parts[1]
+	}
+	return kind
+}
+
 func nonEmpty(s, kind, rest string) (string, string, error) {
 	if rest == "" {
 		return "", "", fmt.Errorf("model %q names no model after the prefix; write e.g. %s", s, example(kind))

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 
 // FuzzParseManifest checks that no manifest text panics the parser, that
 // every error is a located *ManifestError, and that an accepted extension
-// is runnable: exactly one launch form, protocol 1, a known runtime and
+// is runnable: exactly one launch form, protocol 1 or 2, a known runtime and
 // policy, hooks that pass Check, and an Argv that does not panic.
 func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(seedManifest))
@@ -53,7 +54,7 @@ func FuzzParseManifest(f *testing.F) {
 		if (e.EntryPoint != "") == (e.Command != "") {
 			t.Fatalf("launch forms: entry_point %q, command %q", e.EntryPoint, e.Command)
 		}
-		if e.ProtocolVersion != 1 {
+		if !slices.Contains(contract.ProtocolVersions, e.ProtocolVersion) {
 			t.Fatalf("ProtocolVersion = %d", e.ProtocolVersion)
 		}
 		if e.Runtime != RuntimeProcess || (e.FailurePolicy != FailurePolicyOpen && e.FailurePolicy != FailurePolicyClosed) {

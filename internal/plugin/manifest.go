@@ -151,14 +151,19 @@ type ConfigEntry struct {
 	Required    bool
 	Default     json.RawMessage // compact JSON; nil when absent or null
 	SecretEnv   string          // name of an env var holding the value
-	Type        string          // "", "string", "number", "integer", "boolean"
+	Type        string          // "", "string", "number", "integer", "boolean", "bool"
+	// HostContext names host state that is the value ("project_root":
+	// the project directory synaps runs in); nothing else can set it.
+	HostContext string
 }
 
 var (
-	configKeyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+	// configKeyRE: letters, digits, '_' and '-' (SynapsCLI's keys have
+	// '-'); a key becomes part of an environment variable name, '-' as '_'.
+	configKeyRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
 	envNameRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	// nonKeyCharsRE finds the runs a suggested config key replaces with '_'.
-	nonKeyCharsRE = regexp.MustCompile(`[^A-Za-z0-9_]+`)
+	nonKeyCharsRE = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 )
 
 // extensionKeys are the keys an "extension" object may hold; others draw a
@@ -167,6 +172,19 @@ var extensionKeys = []string{
 	"entry_point", "command", "args",
 	"extension_protocol_version", "protocol_version", "runtime",
 	"permissions", "hooks", "config", "env", "failure_policy",
+}
+
+// upstreamExtensionKeys are keys of SynapsCLI's extension object that
+// synaps reads no meaning from, with the warning each draws ("" for none:
+// SynapsCLI ignores them too, so they mean nothing anywhere).
+var upstreamExtensionKeys = map[string]string{
+	"name":         "",
+	"assets":       "",
+	"providers":    "",
+	"theme_tokens": "synaps's terminal UI has no extension theme tokens; they are ignored",
+	"deferred":     "synaps starts every extension when it loads (no deferred activation); the declarations are ignored and tools, providers and hooks come from initialize",
+	"activation":   "synaps starts every extension when it loads (no deferred activation); the key is ignored",
+	"tools":        "tools are declared in the initialize result; extension.tools (SynapsCLI's deferred tools) is ignored",
 }
 
 // LoadManifest reads and parses pluginDir/.synaps-plugin/plugin.json.
@@ -318,6 +336,12 @@ func (p *manifestParser) parseExtension(v json.RawMessage) *ExtensionManifest {
 		if slices.Contains(extensionKeys, k) {
 			continue
 		}
+		if note, ok := upstreamExtensionKeys[k]; ok {
+			if note != "" {
+				p.warn("extension."+k, note)
+			}
+			continue
+		}
 		note := fmt.Sprintf("unknown key %q is ignored", k)
 		if s := suggest(k, extensionKeys); s != "" {
 			note += fmt.Sprintf(`; did you mean %q?`, s)
@@ -335,6 +359,7 @@ func (p *manifestParser) parseExtension(v json.RawMessage) *ExtensionManifest {
 
 	// Hooks after permissions: each subscription is checked against them.
 	p.parseHooks(e, obj)
+	p.checkDoesSomething(e)
 	p.parseConfig(e, obj)
 	p.parseEnv(e, obj)
 

@@ -11,9 +11,26 @@ import (
 )
 
 // ConfigTypes are the values "type" may take in a config entry.
-var ConfigTypes = []string{"string", "number", "integer", "boolean"}
+// "bool" is SynapsCLI's spelling of "boolean".
+var ConfigTypes = []string{"string", "bool", "number", "integer", "boolean"}
 
-var configEntryKeys = []string{"key", "description", "required", "default", "secret_env", "type"}
+// HostContexts are the values "host_context" may take.
+var HostContexts = []string{"project_root"}
+
+var configEntryKeys = []string{"key", "description", "required", "default", "secret_env", "type", "host_context"}
+
+// ConfigEnvWord is how a config key (or plugin id) appears in an
+// environment variable name: upper case, every character outside [A-Z0-9]
+// as '_'. Two keys with the same word are one key.
+func ConfigEnvWord(s string) string {
+	b := []byte(strings.ToUpper(s))
+	for i, c := range b {
+		if (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
 
 func (p *manifestParser) parseConfig(e *ExtensionManifest, obj *jsonObject) {
 	v, ok := obj.get("config")
@@ -25,7 +42,7 @@ func (p *manifestParser) parseConfig(e *ExtensionManifest, obj *jsonObject) {
 	if !ok {
 		return
 	}
-	seen := map[string]int{} // upper-cased key -> index of first use
+	seen := map[string]int{} // ConfigEnvWord of the key -> index of first use
 	for i, it := range items {
 		base := fmt.Sprintf("extension.config[%d]", i)
 		entry, ok := p.object(base, it, fix)
@@ -41,7 +58,7 @@ func defaultFits(typ string, v json.RawMessage) bool {
 	switch typ {
 	case "string":
 		return v[0] == '"'
-	case "boolean":
+	case "boolean", "bool":
 		return string(v) == "true" || string(v) == "false"
 	case "number":
 		return kindOf(v) == "a number"
@@ -56,8 +73,8 @@ func defaultFits(typ string, v json.RawMessage) bool {
 }
 
 // configEntry reads one entry of extension.config at base (its index i).
-// seen maps the upper-cased keys declared so far to their index: keys
-// name environment variables, so they must differ ignoring case.
+// seen maps the ConfigEnvWord of the keys declared so far to their index:
+// keys name environment variables, so they must differ there.
 func (p *manifestParser) configEntry(base string, i int, entry *jsonObject, seen map[string]int) ConfigEntry {
 	for _, k := range entry.keys {
 		if !slices.Contains(configEntryKeys, k) {
@@ -73,7 +90,7 @@ func (p *manifestParser) configEntry(base string, i int, entry *jsonObject, seen
 	var c ConfigEntry
 	keyOK := false
 	if kv, ok := entry.get("key"); !ok {
-		p.fail(base+".key", `missing required field "key"`, `Add "key": "my_setting" (letters, digits and '_', starting with a letter)`)
+		p.fail(base+".key", `missing required field "key"`, `Add "key": "my_setting" (letters, digits, '_' and '-')`)
 	} else if s, ok := p.str(base+".key", kv, `Write the key as a string such as "allowed_dir"`); ok {
 		c.Key = s
 		if !configKeyRE.MatchString(s) {
@@ -82,15 +99,15 @@ func (p *manifestParser) configEntry(base string, i int, entry *jsonObject, seen
 				sug = "my_setting"
 			}
 			p.fail(base+".key", fmt.Sprintf("config key %q is not valid", s),
-				fmt.Sprintf(`Use letters, digits and '_', starting with a letter (e.g. %q): the key becomes part of the environment variable SYNAPS_EXTENSION_<ID>__<KEY>`, sug))
+				fmt.Sprintf(`Use letters, digits, '_' and '-', not starting with '-' (e.g. %q): the key becomes part of the environment variable SYNAPS_EXTENSION_<ID>__<KEY>`, sug))
 		} else {
 			keyOK = true
 		}
 	}
 	if keyOK {
-		up := strings.ToUpper(c.Key)
+		up := ConfigEnvWord(c.Key)
 		if j, dup := seen[up]; dup {
-			p.fail(base+".key", fmt.Sprintf("config key %q is declared twice (first at extension.config[%d]; keys are compared ignoring case because they name environment variables)", c.Key, j),
+			p.fail(base+".key", fmt.Sprintf("config key %q is declared twice (first at extension.config[%d]; keys are compared ignoring case, '-' and '_' alike, because they name environment variables)", c.Key, j),
 				"Remove one of the entries or rename it")
 		} else {
 			seen[up] = i
@@ -131,6 +148,16 @@ func (p *manifestParser) configEntry(base string, i int, entry *jsonObject, seen
 				p.fail(base+".secret_env", fmt.Sprintf("%q is not a valid environment variable name", s), fix)
 			}
 			c.SecretEnv = s
+		}
+	}
+	if hv, ok := entry.get("host_context"); ok {
+		fix := `Set "host_context" to one of "` + strings.Join(HostContexts, `", "`) + `", or remove it`
+		if s, ok := p.str(base+".host_context", hv, fix); ok {
+			if !slices.Contains(HostContexts, s) {
+				p.fail(base+".host_context", fmt.Sprintf("unknown host_context %q", s), fix)
+			} else {
+				c.HostContext = s
+			}
 		}
 	}
 	return c

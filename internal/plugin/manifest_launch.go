@@ -71,7 +71,7 @@ func (p *manifestParser) parseProtocol(e *ExtensionManifest, obj *jsonObject) {
 	case seedOK && cliOK && seed != cli:
 		p.fail("extension.protocol_version",
 			fmt.Sprintf(`"protocol_version" (%d) disagrees with "extension_protocol_version" (%d)`, cli, seed),
-			`Keep one of the two keys, set to 1; this synaps speaks extension protocol 1`)
+			`Keep one of the two keys; this synaps speaks extension protocols 1 and 2`)
 		e.ProtocolVersion = cli
 	case seedOK:
 		e.ProtocolVersion = seed
@@ -85,7 +85,7 @@ func (p *manifestParser) parseProtocol(e *ExtensionManifest, obj *jsonObject) {
 // version reads a protocol version number; it reports (and returns ok=false
 // for) anything but an integer, and reports a version other than 1.
 func (p *manifestParser) version(field, key string, v json.RawMessage) (int, bool) {
-	fix := fmt.Sprintf(`Set %q: 1; this synaps speaks extension protocol 1`, key)
+	fix := fmt.Sprintf(`Set %q: 1 (or 2, for the on_usage hook); this synaps speaks extension protocols 1 and 2`, key)
 	if kindOf(v) != "a number" {
 		p.fail(field, fmt.Sprintf("the protocol version must be a number, got %s", kindOf(v)), fix)
 		return 0, false
@@ -96,9 +96,9 @@ func (p *manifestParser) version(field, key string, v json.RawMessage) (int, boo
 		return 0, false
 	}
 	n := int(f)
-	if n != contract.ProtocolVersion {
-		p.fail(field, fmt.Sprintf("extension protocol version %d is not supported: this synaps speaks extension protocol %d", n, contract.ProtocolVersion),
-			fmt.Sprintf(`Set %q: 1, or install a synaps that speaks protocol %d`, key, n))
+	if !slices.Contains(contract.ProtocolVersions, n) {
+		p.fail(field, fmt.Sprintf("extension protocol version %d is not supported: this synaps speaks extension protocols 1 and 2", n),
+			fmt.Sprintf(`Set %q: 1 (or 2), or install a synaps that speaks protocol %d`, key, n))
 	}
 	return n, true
 }

@@ -44,7 +44,37 @@ func (p *manifestParser) parsePermissions(e *ExtensionManifest, obj *jsonObject)
 		}
 		e.Permissions[s] = true
 		e.PermissionList = append(e.PermissionList, s)
+		if why := contract.Unsupported(s); why != "" {
+			p.warn(field, fmt.Sprintf("permission %q: %s", s, why))
+		}
 	}
+}
+
+// checkDoesSomething warns about an extension that can do nothing: no hook
+// in the manifest, no registration permission and no permission that would
+// let it subscribe to a hook at initialize. SynapsCLI refuses such a
+// manifest ("must subscribe to at least one hook or request a registration
+// permission"); synaps loads it, since it harms nothing, and says why it
+// is idle.
+//
+// A manifest without any permission is left alone: it is a test double or
+// a stub, and says so plainly.
+func (p *manifestParser) checkDoesSomething(e *ExtensionManifest) {
+	if len(e.Hooks) > 0 || len(e.PermissionList) == 0 {
+		return
+	}
+	for perm := range e.Permissions {
+		if contract.Registration(perm) || strings.HasPrefix(perm, contract.HookPermissionPrefix) {
+			return
+		}
+		for _, h := range contract.Hooks {
+			if h.Permission == perm {
+				return
+			}
+		}
+	}
+	p.warn("extension", "the extension subscribes to no hook and holds no registration permission ("+
+		strings.Join(contract.RegistrationPermissions, ", ")+"), so it can do nothing; SynapsCLI refuses such a manifest. Add a hook to extension.hooks or the permission of what it offers")
 }
 
 // knownPermissionList lists the declarable permissions for error messages,

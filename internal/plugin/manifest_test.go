@@ -120,8 +120,8 @@ func TestParseManifestErrors(t *testing.T) {
 			"extension.hooks[0].matcher", `unknown subscription key "matcher"`},
 		{"hooks not an array", ext(cliExt + `"permissions":["tools.intercept"],"hooks":{"hook":"before_tool_call"}`),
 			"extension.hooks", `must be an array, got an object`},
-		{"wrong protocol version 2", ext(`"entry_point":"python3 main.py","extension_protocol_version":2`),
-			"extension.extension_protocol_version", `extension protocol version 2 is not supported: this synaps speaks extension protocol 1`},
+		{"wrong protocol version 3", ext(`"entry_point":"python3 main.py","extension_protocol_version":3`),
+			"extension.extension_protocol_version", `extension protocol version 3 is not supported: this synaps speaks extension protocols 1 and 2`},
 		{"protocol version as string", ext(`"command":"x","protocol_version":"1"`),
 			"extension.protocol_version", `must be a number, got a string`},
 		{"protocol version not integer", ext(`"command":"x","protocol_version":1.5`),
@@ -129,7 +129,7 @@ func TestParseManifestErrors(t *testing.T) {
 		{"disagreeing protocol versions", ext(`"command":"x","protocol_version":3,"extension_protocol_version":1`),
 			"extension.protocol_version", `"protocol_version" (3) disagrees with "extension_protocol_version" (1)`},
 		{"runtime wasm", ext(cliExt + `"runtime":"wasm"`), "extension.runtime", `runtime "wasm" is not supported`},
-		{"bad config key", ext(cliExt + `"config":[{"key":"my-key"}]`), "extension.config[0].key", `config key "my-key" is not valid`},
+		{"bad config key", ext(cliExt + `"config":[{"key":"my key"}]`), "extension.config[0].key", `config key "my key" is not valid`},
 		{"config key with dot", ext(cliExt + `"config":[{"key":"a.b"}]`), "extension.config[0].key", `config key "a.b" is not valid`},
 		{"config key missing", ext(cliExt + `"config":[{"description":"d"}]`), "extension.config[0].key", `missing required field "key"`},
 		{"duplicate config key", ext(cliExt + `"config":[{"key":"dir"},{"key":"other"},{"key":"DIR"}]`),
@@ -216,7 +216,7 @@ func TestParseManifestErrorPositionAndText(t *testing.T) {
 }
 
 func TestParseManifestReportsAllProblems(t *testing.T) {
-	data := `{"name":"a:b","extension":{"entry_point":"x","command":"y","protocol_version":2,"runtime":"wasm",
+	data := `{"name":"a:b","extension":{"entry_point":"x","command":"y","protocol_version":7,"runtime":"wasm",
 		"permissions":["tools.bogus","tools.override"],"failure_policy":"never","env":["1X"]}}`
 	m, err := ParseManifest("plugin.json", []byte(data))
 	var fields []string
@@ -327,8 +327,8 @@ func TestParseManifestWarnings(t *testing.T) {
 	}{
 		{"typo of entry_point", ext(`"entry_point":"x","extension_protocol_version":1,"entrypoint":"y"`),
 			[]string{`plugin.json: extension.entrypoint: unknown key "entrypoint" is ignored; did you mean "entry_point"?`}},
-		{"unrelated unknown key", ext(`"entry_point":"x","extension_protocol_version":1,"tools":[]`),
-			[]string{`extension.tools: unknown key "tools" is ignored; known keys are entry_point, command`}},
+		{"unrelated unknown key", ext(`"entry_point":"x","extension_protocol_version":1,"widgets":[]`),
+			[]string{`extension.widgets: unknown key "widgets" is ignored; known keys are entry_point, command`}},
 		{"missing protocol version is protocol 1 without a warning", ext(`"command":"x"`), nil},
 		{"duplicate permission", ext(`"command":"x","protocol_version":1,"permissions":["tools.register","tools.register"]`),
 			[]string{`extension.permissions[1]: permission "tools.register" is listed more than once`}},

@@ -75,6 +75,17 @@ func CheckSubscription(s hook.Subscription, perms contract.Permissions) error {
 	return errors.Join(errs...)
 }
 
+// CheckProtocol reports whether a manifest of protocol version v may
+// subscribe to hook: on_usage came with protocol 2, and SynapsCLI refuses
+// it to version 1 manifests.
+func CheckProtocol(hookName string, v int) error {
+	spec, ok := contract.LookupHook(hookName)
+	if !ok || spec.MinProtocol <= 1 || v >= spec.MinProtocol {
+		return nil
+	}
+	return fmt.Errorf("hook %q needs extension protocol %d, but the manifest declares %d", hookName, spec.MinProtocol, v)
+}
+
 // toolFilterHooks lists the hooks whose subscriptions may name a tool.
 func toolFilterHooks() []string {
 	var names []string
@@ -275,6 +286,12 @@ func (p *manifestParser) parseHooks(e *ExtensionManifest, obj *jsonObject) {
 			}
 			if err := CheckSubscription(d.sub, e.Permissions); err != nil {
 				p.errs = append(p.errs, subscriptionManifestError(p.file, fmt.Sprintf("extension.hooks[%d]", d.index), d.hookKey, err))
+			} else if err := CheckProtocol(d.sub.Hook, e.ProtocolVersion); err != nil {
+				field := fmt.Sprintf("extension.hooks[%d]", d.index)
+				if d.hookKey != "" {
+					field += "." + d.hookKey
+				}
+				p.fail(field, err.Error(), `Set "protocol_version": 2 in the extension object`)
 			}
 		}
 	}

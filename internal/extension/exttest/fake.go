@@ -68,6 +68,7 @@ type Spec struct {
 	//     this key, counted across restarts in a counter file in the
 	//     plugin root; every other call answers;
 	//   - late:MS: answer after MS milliseconds;
+	//   - rpc-error:TEXT: answer a JSON-RPC error (-32000, "fake: TEXT");
 	//   - crash-random:P: exit (status 4, without answering) with
 	//     probability P (0..1) on each call of this key; the generator is
 	//     seeded per process, so each restart draws afresh.
@@ -290,6 +291,9 @@ func Run() int {
 		case "late":
 			ms, _ := strconv.Atoi(arg)
 			time.Sleep(time.Duration(ms) * time.Millisecond)
+		case "rpc-error":
+			send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32000, "message": "fake: " + arg}})
+			continue
 		case "stderr-flood":
 			floodStderr()
 		case "flood-requests":

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Asks for every permission upstream knows and subscribes to no hook."""
+import json
+import sys
+
+
+def send(obj):
+    body = json.dumps(obj).encode()
+    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    sys.stdout.buffer.flush()
+
+
+def recv():
+    length = None
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            return None
+        line = line.strip()
+        if not line and length is not None:
+            return json.loads(sys.stdin.buffer.read(length))
+        key, _, value = line.partition(b":")
+        if key.strip().lower() == b"content-length":
+            length = int(value)
+
+
+def reply(msg, result):
+    send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+
+
+def main():
+    while True:
+        msg = recv()
+        if msg is None:
+            return
+        method = msg.get("method")
+        if method == "initialize":
+            reply(msg, {"protocol_version": 1, "capabilities": {
+                "capabilities": [{"kind": "audio", "name": "microphone", "permissions": ["audio.input"]}]}})
+        elif method == "shutdown":
+            reply(msg, None)
+            return
+        elif "id" in msg:
+            send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "unknown method"}})
+
+
+if __name__ == "__main__":
+    main()
