@@ -316,7 +316,10 @@ func (a *App) SetModel(name string) error {
 func (a *App) openSession() error {
 	id := a.opts.Resume
 	if a.opts.Continue && id == "" {
-		latest, err := session.Latest(a.BaseDir)
+		latest, warnings, err := session.LatestWarn(a.BaseDir)
+		for _, w := range warnings {
+			a.Notes = append(a.Notes, "warning: "+w)
+		}
 		if err != nil {
 			return err
 		}

@@ -448,14 +448,20 @@ func ListWarn(baseDir string) ([]Info, []string, error) {
 // When the newest cannot be read, that is an error: continuing an older
 // session instead would be a silent surprise.
 func Latest(baseDir string) (string, error) {
-	list, err := List(baseDir)
+	id, _, err := LatestWarn(baseDir)
+	return id, err
+}
+
+// LatestWarn is Latest, with the warnings of ListWarn.
+func LatestWarn(baseDir string) (string, []string, error) {
+	list, warnings, err := ListWarn(baseDir)
 	if err != nil || len(list) == 0 {
-		return "", err
+		return "", warnings, err
 	}
 	if list[0].Error != "" {
-		return "", fmt.Errorf("the newest session, %s, cannot be read: %s; resume another with --resume ID (`synaps sessions list` shows them)", list[0].ID, list[0].Error)
+		return "", warnings, fmt.Errorf("the newest session, %s, cannot be read: %s; resume another with --resume ID (`synaps sessions list` shows them)", list[0].ID, list[0].Error)
 	}
-	return list[0].ID, nil
+	return list[0].ID, warnings, nil
 }
 
 // nothingSaved reports whether the file at path holds no complete line:
