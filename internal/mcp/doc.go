@@ -20,6 +20,9 @@
 //     hook matchers written for Claude keep working.
 //   - A stdio server gets a scrubbed environment (env.go): the same short
 //     pass-through list extensions get plus what its config's env names.
+//   - tools/list_changed refreshes a server's tools (off the SDK's reading
+//     goroutine); a session that ends while in use (the server exited)
+//     makes the server failed and takes its tools away.
 //   - Close ends a stdio server with the SDK's sequence (close stdin, wait,
 //     SIGTERM, wait, SIGKILL) with a 1 s step instead of the SDK's 5 s, then
 //     kills what is left of its process group.

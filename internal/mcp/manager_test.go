@@ -278,6 +278,9 @@ func TestHTTPServers(t *testing.T) {
 		if res := run(t, reg, "mcp__"+name+"__echo", `{"text":"over http"}`); res.Output != "echo: over http" {
 			t.Errorf("%s echo: %+v", name, res)
 		}
+		// tools/list_changed arrives on the server's stream.
+		run(t, reg, "mcp__"+name+"__add_tool", `{}`)
+		eventually(t, "mcp__"+name+"__late is registered", func() bool { _, _, ok := reg.Lookup("mcp__" + name + "__late"); return ok })
 	}
 	m.Close()
 	mu.Lock()
