@@ -45,6 +45,12 @@ type Asker interface {
 // message in a Question.
 const PermissionsSource = "permissions"
 
+// declineRecorder is the part of Hooks that logs a declined confirm in
+// the intercept log (*extension.Host has it).
+type declineRecorder interface {
+	RecordDeclined(spec tool.Spec, sessionID, id string)
+}
+
 // deferConfirms answers the host's confirm with yes and leaves the
 // question to the agent, which asks once, after the permission verdict on
 // the input that will really run (after every modify).
@@ -110,6 +116,9 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 	switch answer {
 	case AnswerNo:
 		if len(confirms) > 0 {
+			if r, ok := a.cfg.Hooks.(declineRecorder); ok {
+				r.RecordDeclined(spec, a.cfg.Session.ID, confirms[0].Extension)
+			}
 			return hook.BlockedMessage(confirms[0].Extension, "the user declined: "+confirms[0].Message), confirms[0].Extension
 		}
 		return fmt.Sprintf("The user declined to run %s (%s).", spec.Name, why), ""

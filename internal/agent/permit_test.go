@@ -91,6 +91,23 @@ func TestPermitAsksOnceWithEveryMessage(t *testing.T) {
 	}
 }
 
+// A confirm the user declines is in the intercept log, as when the host
+// asked itself (metadata only).
+func TestPermitDeclinedConfirmIsRecorded(t *testing.T) {
+	base := t.TempDir()
+	guardPlugin(t, base, "asker", []string{"hooks.before_tool_call"}, []map[string]any{{"hook": "before_tool_call"}},
+		map[string]string{"hook:before_tool_call": `{"action":"confirm","message":"touch a file?"}`})
+	r := newRig(t, base, touchScript, &asker{answer: AnswerNo})
+	withPolicy(t, r, permission.Default, "")
+	if err := r.agent.Send(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(filepath.Join(base, "extensions", "intercept.jsonl"))
+	if !strings.Contains(string(log), `"action":"confirm"`) || !strings.Contains(string(log), `"extension":"asker"`) || r.ran() {
+		t.Errorf("ran %v; intercept.jsonl = %s", r.ran(), log)
+	}
+}
+
 // The rules judge the input that will run: a rewriter's modify cannot
 // slip a command past an allow rule written for the original.
 func TestPermitJudgesModifiedInput(t *testing.T) {

@@ -452,6 +452,12 @@ func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.Ra
 	return h.chain.BeforeToolCall(ctx, spec.Name, spec.RuntimeName, input, sessionID, c)
 }
 
+// RecordDeclined notes in the intercept log that the user declined
+// extension id's confirm for a call of spec (hook.Chain.RecordDeclined).
+func (h *Host) RecordDeclined(spec tool.Spec, sessionID, id string) {
+	h.chain.RecordDeclined(spec.RuntimeName, sessionID, id)
+}
+
 // AfterToolCall runs after_tool_call; Decision.Output is the replaced
 // output when an extension replaced it.
 func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) hook.Decision {

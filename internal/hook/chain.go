@@ -180,6 +180,14 @@ func (c *Chain) BeforeToolCall(ctx context.Context, toolName, runtimeName string
 	return d
 }
 
+// RecordDeclined notes in the intercept log that the user declined a
+// link's confirm for a call, when the question was asked after the chain
+// (the agent asks once, with its permission question; see
+// BeforeToolCall, which records it when it asks itself).
+func (c *Chain) RecordDeclined(runtimeName, sessionID, id string) {
+	c.record(&Event{Kind: contract.HookBeforeToolCall, ToolRuntimeName: runtimeName, SessionID: sessionID}, id, contract.ActionConfirm, nil)
+}
+
 // AfterToolCall runs after_tool_call; Decision.Output is the replaced
 // output when a link replaced it.
 func (c *Chain) AfterToolCall(ctx context.Context, toolName, runtimeName string, input json.RawMessage, output, sessionID string) Decision {
