@@ -179,6 +179,10 @@ const (
 	// MethodInfoGet asks a SynapsCLI-dialect extension that registered
 	// tools or providers to describe itself, once after initialize.
 	MethodInfoGet = "info.get"
+	// MethodProviderStream is provider.complete for a model whose
+	// capabilities say streaming: the answer comes as
+	// provider.stream.event notifications, then the final result.
+	MethodProviderStream = "provider.stream"
 )
 
 // MethodDeadlines are the default deadlines per method. Shutdown's is the
@@ -190,6 +194,7 @@ var MethodDeadlines = map[string]time.Duration{
 	MethodProviderComplete: 60 * time.Second,
 	MethodShutdown:         2 * time.Second,
 	MethodInfoGet:          5 * time.Second,
+	MethodProviderStream:   60 * time.Second,
 }
 
 // Requests an extension may send to the runtime.
@@ -229,6 +234,9 @@ const (
 	// NotifyNotify (from the extension) shows the user a message:
 	// {message, level?}.
 	NotifyNotify = "notify"
+	// NotifyProviderStreamEvent (from the extension) carries one piece of
+	// a provider.stream answer.
+	NotifyProviderStreamEvent = "provider.stream.event"
 )
 
 // UnsupportedNotifications are notifications of SynapsCLI's runtime that

@@ -117,6 +117,9 @@ type Extension struct {
 	// configWatch sends config.changed once the extension subscribed; nil
 	// before. Guarded by mu.
 	configWatch *configWatch
+	// stream receives provider.stream.event notifications while a
+	// provider.stream call runs; nil otherwise. Guarded by mu.
+	stream *streamSink
 	// info is the info.get answer, nil until one came. Guarded by mu.
 	info json.RawMessage
 	// infoDone is closed when the info.get call has ended; nil when none

@@ -251,6 +251,15 @@ func (e *Extension) handleNotification(method string, params json.RawMessage) {
 		}
 		return
 	}
+	if method == contract.NotifyProviderStreamEvent {
+		e.mu.Lock()
+		sink := e.stream
+		e.mu.Unlock()
+		if sink != nil {
+			sink.event(params)
+			return
+		}
+	}
 	if why, ok := contract.UnsupportedNotifications[method]; ok {
 		if e.noteOnce(method) {
 			e.addProblem(why)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
@@ -21,6 +22,10 @@ import (
 type ProviderDecl struct {
 	ID     string
 	Models []string
+	// Streaming holds the models whose capabilities say streaming: true
+	// (SynapsCLI's {"streaming": true}, or a list holding "streaming"):
+	// they are asked with provider.stream.
+	Streaming map[string]bool
 }
 
 func decodeProviders(raw json.RawMessage) ([]ProviderDecl, error) {
@@ -45,17 +50,37 @@ func decodeProviders(raw json.RawMessage) ([]ProviderDecl, error) {
 		for _, m := range p.Models {
 			var s string
 			var o struct {
-				ID string `json:"id"`
+				ID           string          `json:"id"`
+				Capabilities json.RawMessage `json:"capabilities"`
 			}
 			if json.Unmarshal(m, &s) == nil && s != "" {
 				d.Models = append(d.Models, s)
 			} else if json.Unmarshal(m, &o) == nil && o.ID != "" {
 				d.Models = append(d.Models, o.ID)
+				if streams(o.Capabilities) {
+					if d.Streaming == nil {
+						d.Streaming = map[string]bool{}
+					}
+					d.Streaming[o.ID] = true
+				}
 			}
 		}
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// streams reads a model's capabilities: {"streaming": true} or a list
+// holding "streaming".
+func streams(caps json.RawMessage) bool {
+	var obj struct {
+		Streaming bool `json:"streaming"`
+	}
+	if json.Unmarshal(caps, &obj) == nil && obj.Streaming {
+		return true
+	}
+	var list []string
+	return json.Unmarshal(caps, &list) == nil && slices.Contains(list, "streaming")
 }
 
 // Provider returns the model provider for "<plugin>:<provider>:<model>".
@@ -90,7 +115,7 @@ func (h *Host) Provider(model string) (llm.Provider, error) {
 		if len(d.Models) > 0 && !slices.Contains(d.Models, modelID) {
 			return nil, fmt.Errorf("model %q: provider %s:%s offers %s", model, pluginID, providerID, strings.Join(d.Models, ", "))
 		}
-		return &extProvider{ext: ext, providerID: providerID, modelID: modelID, model: model}, nil
+		return &extProvider{ext: ext, providerID: providerID, modelID: modelID, model: model, stream: d.Streaming[modelID]}, nil
 	}
 	return nil, fmt.Errorf("model %q: extension %s has no provider %q", model, pluginID, providerID)
 }
@@ -101,6 +126,10 @@ func (h *Host) Provider(model string) (llm.Provider, error) {
 type extProvider struct {
 	ext                        *Extension
 	providerID, modelID, model string
+	// stream: the model declared streaming, so it is asked with
+	// provider.stream and its provider.stream.event notifications are
+	// passed on as they come.
+	stream bool
 }
 
 type providerParams struct {
@@ -139,10 +168,20 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 	if err := checkSendable("the provider.complete request", params); err != nil {
 		return nil, fmt.Errorf("model %s: %w; /compact makes the conversation smaller", p.model, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, p.ext.env.deadline(contract.MethodProviderComplete))
+	method := contract.MethodProviderComplete
+	var sink *streamSink
+	if p.stream {
+		method = contract.MethodProviderStream
+		sink = &streamSink{onEvent: onEvent}
+		if !p.ext.setStream(sink) {
+			return nil, fmt.Errorf("model %s: extension %s is already streaming an answer; one request at a time", p.model, p.ext.ID())
+		}
+		defer p.ext.setStream(nil)
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.ext.env.deadline(method))
 	defer cancel()
-	raw, err := p.ext.call(ctx, contract.MethodProviderComplete, json.RawMessage(params),
-		callOpts{doing: "answering provider.complete for", what: p.model, retry: true})
+	raw, err := p.ext.call(ctx, method, json.RawMessage(params),
+		callOpts{doing: "answering " + method + " for", what: p.model, retry: sink == nil, noRetry: "a streamed answer is not asked twice"})
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
@@ -150,7 +189,157 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 		}
 		return nil, fmt.Errorf("model %s: %w", p.model, err)
 	}
-	return p.decodeResponse(raw, onEvent)
+	if sink == nil {
+		return p.decodeResponse(raw, onEvent)
+	}
+	return p.decodeStreamed(raw, sink)
+}
+
+// streamSink gathers one provider.stream answer from its
+// provider.stream.event notifications, passing text and thinking on as
+// they come.
+type streamSink struct {
+	onEvent func(llm.Event)
+
+	mu       sync.Mutex
+	text     strings.Builder
+	thinking strings.Builder
+	uses     []llm.Block
+	usage    *llm.Usage
+	err      string
+}
+
+// event reads one provider.stream.event: {event: {...}} or the event
+// itself, typed text|thinking (delta or text), tool_use, usage, error or
+// done.
+func (s *streamSink) event(params json.RawMessage) {
+	var wrap struct {
+		Event json.RawMessage `json:"event"`
+	}
+	if json.Unmarshal(params, &wrap) == nil && len(wrap.Event) > 0 && wrap.Event[0] == '{' {
+		params = wrap.Event
+	}
+	var ev struct {
+		Type    string          `json:"type"`
+		Delta   string          `json:"delta"`
+		Text    string          `json:"text"`
+		ID      string          `json:"id"`
+		Name    string          `json:"name"`
+		Input   json.RawMessage `json:"input"`
+		Message string          `json:"message"`
+		// usage events
+		InputTokens  int `json:"input_tokens"`
+		OutputTokens int `json:"output_tokens"`
+	}
+	if json.Unmarshal(params, &ev) != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch ev.Type {
+	case "text", "thinking":
+		t := cmp.Or(ev.Delta, ev.Text)
+		if t == "" {
+			return
+		}
+		kind := llm.EventText
+		if ev.Type == "thinking" {
+			kind = llm.EventThinking
+			s.thinking.WriteString(t)
+		} else {
+			s.text.WriteString(t)
+		}
+		if s.onEvent != nil {
+			s.onEvent(llm.Event{Type: kind, Text: t})
+		}
+	case "tool_use":
+		if ev.Name == "" {
+			return
+		}
+		in := ev.Input
+		if len(in) == 0 || in[0] != '{' {
+			in = json.RawMessage("{}")
+		}
+		s.uses = append(s.uses, llm.Block{Type: llm.BlockToolUse, ID: cmp.Or(ev.ID, fmt.Sprintf("toolu_ext_stream_%d", len(s.uses))), Name: ev.Name, Input: in})
+	case "usage":
+		s.usage = &llm.Usage{InputTokens: ev.InputTokens, OutputTokens: ev.OutputTokens}
+	case "error":
+		s.err = cmp.Or(ev.Message, "the stream reported an error")
+	}
+}
+
+// setStream makes s the receiver of the extension's
+// provider.stream.event notifications (nil: none); it refuses a second
+// stream while one runs.
+func (e *Extension) setStream(s *streamSink) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s != nil && e.stream != nil {
+		return false
+	}
+	e.stream = s
+	return true
+}
+
+// decodeStreamed builds the response of a provider.stream call: the
+// final result's content when it has any (its text was streamed already,
+// so only its tool uses are reported), else what the events carried.
+func (p *extProvider) decodeStreamed(raw json.RawMessage, sink *streamSink) (*llm.Response, error) {
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	if sink.err != "" {
+		return nil, fmt.Errorf("model %s: %s", p.model, sink.err)
+	}
+	streamed := sink.text.Len() > 0 || sink.thinking.Len() > 0
+	var probe struct {
+		Content json.RawMessage `json:"content"`
+	}
+	_ = json.Unmarshal(raw, &probe)
+	if c := strings.TrimSpace(string(probe.Content)); c != "" && c != "null" && c != "[]" && c != `""` {
+		emit := sink.onEvent
+		if streamed && emit != nil {
+			emit = func(ev llm.Event) {
+				if ev.Type != llm.EventText && ev.Type != llm.EventThinking {
+					sink.onEvent(ev)
+				}
+			}
+		}
+		return p.decodeResponse(raw, emit)
+	}
+	var blocks []llm.Block
+	if sink.thinking.Len() > 0 {
+		blocks = append(blocks, llm.Block{Type: llm.BlockThinking, Thinking: sink.thinking.String()})
+	}
+	if sink.text.Len() > 0 {
+		blocks = append(blocks, llm.Block{Type: llm.BlockText, Text: sink.text.String()})
+	}
+	blocks = append(blocks, sink.uses...)
+	var res struct {
+		StopReason string `json:"stop_reason"`
+		U          struct {
+			InputTokens  int `json:"input_tokens"`
+			OutputTokens int `json:"output_tokens"`
+		} `json:"usage"`
+	}
+	_ = json.Unmarshal(raw, &res)
+	used := llm.Usage{InputTokens: res.U.InputTokens, OutputTokens: res.U.OutputTokens}
+	if used == (llm.Usage{}) && sink.usage != nil {
+		used = *sink.usage
+	}
+	stop := res.StopReason
+	if stop == "" {
+		stop = llm.StopEndTurn
+		if len(sink.uses) > 0 {
+			stop = llm.StopToolUse
+		}
+	}
+	for i := range sink.uses {
+		if sink.onEvent != nil {
+			use := sink.uses[i]
+			sink.onEvent(llm.Event{Type: llm.EventToolUse, ToolUse: &use})
+		}
+	}
+	return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: blocks}, StopReason: stop, Usage: used, Model: p.model}, nil
 }
 
 // ProviderModel is a model a running extension serves, for /model.

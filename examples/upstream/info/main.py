@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Answers info.get, as voice plugins do, and shows a widget."""
+"""Answers info.get, as voice plugins do, shows a widget, and serves a
+model two ways: echo:tiny streams its answer (provider.stream with
+provider.stream.event notifications), echo:whole answers at once
+(provider.complete)."""
 import json
 import sys
 
@@ -37,12 +40,26 @@ def main():
         if method == "initialize":
             reply(msg, {"protocol_version": 1, "capabilities": {"tools": [{
                 "name": "ping", "description": "Answer pong",
-                "input_schema": {"type": "object", "properties": {}}}]}})
+                "input_schema": {"type": "object", "properties": {}}}],
+                "providers": [{"id": "echo", "display_name": "Echo", "description": "Says pong",
+                               "models": [{"id": "tiny", "capabilities": {"streaming": True}},
+                                          {"id": "whole"}]}]}})
             send({"jsonrpc": "2.0", "method": "widget.upsert",
                   "params": {"id": "status", "lines": ["info ready"], "position": "top_right"}})
         elif method == "info.get":
             reply(msg, {"build": {"backend": "cpu"}, "models": [{"id": "tiny"}],
                         "capabilities": ["ping"]})
+        elif method == "provider.stream":
+            for piece in ["pong ", "from ", "the stream"]:
+                send({"jsonrpc": "2.0", "method": "provider.stream.event",
+                      "params": {"event": {"type": "text", "delta": piece}}})
+            send({"jsonrpc": "2.0", "method": "provider.stream.event",
+                  "params": {"type": "usage", "input_tokens": 12, "output_tokens": 3}})
+            send({"jsonrpc": "2.0", "method": "provider.stream.event", "params": {"type": "done"}})
+            reply(msg, {"content": [], "stop_reason": "end_turn"})
+        elif method == "provider.complete":
+            reply(msg, {"content": [{"type": "text", "text": "pong whole"}],
+                        "usage": {"input_tokens": 12, "output_tokens": 2}})
         elif method == "tool.call":
             reply(msg, {"content": "pong"})
         elif method == "shutdown":
