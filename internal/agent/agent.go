@@ -101,6 +101,8 @@ type Agent struct {
 	askMu sync.Mutex
 	// emitMu serialises OnEvent calls.
 	emitMu sync.Mutex
+	// stop is a hook's stop action in the current turn.
+	stop stopState
 }
 
 // New returns an agent.
@@ -203,8 +205,15 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 	// with every later request: the conversation's prefix never changes,
 	// which is what prompt caching needs, and a resumed session is the
 	// one the model saw.
+	a.stop.reset()
 	if a.cfg.Hooks != nil {
 		d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
+		switch {
+		case d.Blocked:
+			return &HookStopError{By: d.BlockedBy, Reason: strings.TrimPrefix(d.Reason, hook.BlockedMessage(d.BlockedBy, "")), Prompt: true}
+		case d.Stopped:
+			return &HookStopError{By: d.StoppedBy, Reason: d.StopReason, Prompt: true}
+		}
 		if inject := d.InjectText(); inject != "" {
 			user.Content = append(user.Content, llm.Block{Type: llm.BlockText, Text: inject, Inject: true})
 		}
@@ -215,6 +224,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 	}
 	defer a.cfg.Session.Sync()
 
+	stopBlocks := 0
 	for turn := 0; a.cfg.MaxTurns <= 0 || turn < a.cfg.MaxTurns; turn++ {
 		req := a.request()
 		// partial is the answer streamed so far: an interrupted turn
@@ -245,13 +255,24 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 			return err
 		}
 		a.emit(Event{Type: EventMessage, Message: &msg})
-		a.messageComplete(ctx, msg)
+		done := a.messageComplete(ctx, msg, stopBlocks > 0)
 		a.usageReport(ctx, resp, used)
 
 		calls := msg.ToolUses()
 		a.emit(Event{Type: EventTurnEnd, StopReason: resp.StopReason, Usage: used})
 		if len(calls) == 0 {
-			return nil
+			if !done.Blocked || stopBlocks == MaxStopBlocks {
+				return nil
+			}
+			// A hook keeps the agent going: its reason is the next
+			// message, and the turn goes on.
+			stopBlocks++
+			a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("%s keeps the turn going: %s", done.BlockedBy, oneLine(hookReason(done)))})
+			next := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: feedback(done.BlockedBy, hookReason(done))}}}
+			if err := a.cfg.Session.Append(next); err != nil {
+				return err
+			}
+			continue
 		}
 		results := a.runTools(ctx, calls)
 		if err := a.cfg.Session.Append(llm.Message{Role: llm.RoleUser, Content: results}); err != nil {
@@ -263,6 +284,9 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		if ctx.Err() != nil {
 			a.emit(Event{Type: EventNotice, Text: "cancelled"})
 			return ctx.Err()
+		}
+		if by, reason := a.stop.get(); by != "" {
+			return &HookStopError{By: by, Reason: reason}
 		}
 	}
 	return &TurnLimitError{Requests: a.cfg.MaxTurns}
@@ -325,9 +349,11 @@ func (a *Agent) forward(ev llm.Event) {
 	}
 }
 
-func (a *Agent) messageComplete(ctx context.Context, msg llm.Message) {
+// messageComplete fires on_message_complete; a block in the decision
+// asks the agent not to stop yet (see Send).
+func (a *Agent) messageComplete(ctx context.Context, msg llm.Message, stopHookActive bool) hook.Decision {
 	if a.cfg.Hooks == nil {
-		return
+		return hook.Decision{}
 	}
 	var text strings.Builder
 	hasToolUse := false
@@ -340,8 +366,14 @@ func (a *Agent) messageComplete(ctx context.Context, msg llm.Message) {
 		}
 	}
 	s := text.String()
-	data, _ := json.Marshal(map[string]any{"content_block_count": len(msg.Content), "has_tool_use": hasToolUse})
-	a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
+	data, _ := json.Marshal(map[string]any{"content_block_count": len(msg.Content), "has_tool_use": hasToolUse, "stop_hook_active": stopHookActive})
+	return a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
+}
+
+// hookReason is a block decision's reason without the "blocked by"
+// frame, which is for tool results.
+func hookReason(d hook.Decision) string {
+	return strings.TrimPrefix(d.Reason, hook.BlockedMessage(d.BlockedBy, ""))
 }
 
 // usageReport runs on_usage once per model response, with the tokens the
@@ -427,6 +459,11 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, deferConfirms{})
 		confirms = d.Confirms
 		call.ModifiedBy = d.ModifiedBy
+		if d.Stopped {
+			a.stop.set(d.StoppedBy, d.StopReason)
+			call.BlockedBy = d.StoppedBy
+			return finish(a.capped(fmt.Sprintf("not run: %s stopped the turn: %s", d.StoppedBy, d.StopReason)), true)
+		}
 		if d.Blocked {
 			if d.Input != nil {
 				call.Input = d.Input
@@ -463,6 +500,12 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 			// no more than the session keeps.
 			res.Output = a.capped(*d.Output)
 			call.ReplacedBy = d.ReplacedBy
+		}
+		if len(d.Contexts) > 0 {
+			res.Output = a.capped(withContexts(res.Output, d.Contexts))
+		}
+		if d.Stopped {
+			a.stop.set(d.StoppedBy, d.StopReason)
 		}
 	}
 	b := finish(res.Output, res.IsError)

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/synaps-cli/synaps/internal/llm"
@@ -59,6 +60,9 @@ func (a *Agent) runBatch(ctx context.Context, calls, out []llm.Block) {
 func (a *Agent) runOne(ctx context.Context, c llm.Block) llm.Block {
 	if ctx.Err() != nil {
 		return llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, Content: "cancelled by the user before it ran", IsError: true}
+	}
+	if by, reason := a.stop.get(); by != "" {
+		return llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, Content: fmt.Sprintf("not run: %s stopped the turn: %s", by, reason), IsError: true}
 	}
 	return a.runTool(ctx, c)
 }

@@ -184,7 +184,7 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 // join turns the outcomes of one event's hooks into the link's answer.
 func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) (hook.Result, error) {
 	var failed, contexts []string
-	var block, ask *Outcome
+	var block, ask, stop *Outcome
 	var input json.RawMessage
 	var output *string
 	for i := range outcomes {
@@ -197,6 +197,9 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 		if o.Failed != "" {
 			failed = append(failed, o.Failed)
 			continue
+		}
+		if o.Stop && stop == nil {
+			stop = o
 		}
 		switch o.Decision {
 		case Block:
@@ -219,7 +222,31 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 		}
 	}
 	allowed := func(a contract.Action) bool { return slices.Contains(spec.Actions, a) }
+	// After a tool, context goes with the result (and with whatever else
+	// the answer is); elsewhere it is an inject.
+	var toolContext string
+	if spec.Name == contract.HookAfterToolCall {
+		toolContext, contexts = strings.Join(contexts, "\n"), nil
+	}
+	res, err := l.decide(spec, ev, allowed, failed, contexts, block, ask, stop, input, output)
+	if err == nil {
+		res.Context = toolContext
+	}
+	return res, err
+}
+
+// decide picks the link's one answer: continue:false first (it beats any
+// decision in Claude Code), then a block, a failure, an ask (with its new
+// input, if any), a new input, a new output, context.
+func (l *Link) decide(spec contract.HookSpec, ev *hook.Event, allowed func(contract.Action) bool, failed, contexts []string,
+	block, ask, stop *Outcome, input json.RawMessage, output *string) (hook.Result, error) {
 	switch {
+	case stop != nil && allowed(contract.ActionStop):
+		reason := stop.StopReason
+		if reason == "" {
+			reason = "a Claude hook ended the turn (continue: false)"
+		}
+		return hook.Result{Action: contract.ActionStop, Reason: reason}, nil
 	case block != nil && allowed(contract.ActionBlock):
 		return hook.Result{Action: contract.ActionBlock, Reason: block.Reason}, nil
 	case len(failed) > 0:
@@ -234,7 +261,11 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 		if reason == "" {
 			reason = "a Claude hook asks before " + ClaudeName(ev.ToolRuntimeName) + " runs"
 		}
-		return hook.Result{Action: contract.ActionConfirm, Message: reason}, nil
+		res := hook.Result{Action: contract.ActionConfirm, Message: reason}
+		if ask.UpdatedInput != nil {
+			res.Input = FromClaudeInput(ev.ToolRuntimeName, ask.UpdatedInput)
+		}
+		return res, nil
 	case input != nil && allowed(contract.ActionModify):
 		return hook.Result{Action: contract.ActionModify, Input: FromClaudeInput(ev.ToolRuntimeName, input)}, nil
 	case output != nil && allowed(contract.ActionReplace):

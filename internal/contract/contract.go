@@ -55,6 +55,10 @@ const (
 	ActionModify   Action = "modify"
 	ActionReplace  Action = "replace"
 	ActionInject   Action = "inject"
+	// ActionStop ends the user's turn where it is, with a reason shown to
+	// the user (Claude Code's continue:false): no tool runs after it, no
+	// further model request is made, the session stays valid.
+	ActionStop Action = "stop"
 )
 
 // Permissions.
@@ -103,10 +107,14 @@ type HookSpec struct {
 
 // Hooks is the hook table, in the order the agent meets them.
 var Hooks = []HookSpec{
-	{HookBeforeToolCall, PermToolsIntercept, true, []Action{ActionBlock, ActionConfirm, ActionModify}, 1},
-	{HookAfterToolCall, PermToolsIntercept, true, []Action{ActionReplace}, 1},
-	{HookBeforeMessage, PermPrivacyLLMContent, false, []Action{ActionInject}, 1},
-	{HookOnMessageComplete, PermPrivacyLLMContent, false, nil, 1},
+	{HookBeforeToolCall, PermToolsIntercept, true, []Action{ActionBlock, ActionConfirm, ActionModify, ActionStop}, 1},
+	{HookAfterToolCall, PermToolsIntercept, true, []Action{ActionReplace, ActionStop}, 1},
+	// A block on before_message keeps the prompt from the model.
+	{HookBeforeMessage, PermPrivacyLLMContent, false, []Action{ActionInject, ActionBlock, ActionStop}, 1},
+	// A block on on_message_complete keeps the agent from stopping: the
+	// reason goes to the model as a new message and the turn goes on
+	// (Claude Code's Stop decision:block), at most MaxStopBlocks times.
+	{HookOnMessageComplete, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
 	{HookOnCompaction, PermPrivacyLLMContent, false, nil, 1},
 	{HookOnSessionStart, PermSessionLifecycle, false, []Action{ActionInject}, 1},
 	{HookOnSessionEnd, PermSessionLifecycle, false, nil, 1},

@@ -170,11 +170,26 @@ func TestAfterToolCallReplace(t *testing.T) {
 	}
 }
 
+// TestBeforeMessageBlock: a block on before_message is a decision the
+// agent acts on (the prompt is not sent), through a real extension.
+func TestBeforeMessageBlock(t *testing.T) {
+	base := t.TempDir()
+	guard(t, base, "nosecrets", []string{"hooks.before_message"}, map[string]string{"before_message": `{"action":"block","reason":"no secrets"}`})
+	h := startHost(t, base, nil)
+	msg := "my password is hunter2"
+	d := h.RunHook(context.Background(), hook.Event{Kind: contract.HookBeforeMessage, Message: &msg, SessionID: "s"})
+	if !d.Blocked || d.BlockedBy != "nosecrets" {
+		t.Fatalf("decision %+v", d)
+	}
+}
+
 func TestInjectsAreCollectedAndFramed(t *testing.T) {
 	base := t.TempDir()
 	guard(t, base, "ctx1", []string{"privacy.llm_content"}, map[string]string{"before_message": `{"action":"inject","content":"The repo uses Go 1.26."}`})
 	guard(t, base, "ctx2", []string{"hooks.before_message"}, map[string]string{"before_message": `{"action":"inject","content":[{"type":"text","text":"Tests: go test ./..."}]}`})
-	guard(t, base, "ctx3", []string{"hooks.before_message"}, map[string]string{"before_message": `{"action":"block"}`})
+	// An action before_message does not take (replace) is ignored. (A
+	// block there keeps the prompt from the model: TestBeforeMessageBlock.)
+	guard(t, base, "ctx3", []string{"hooks.before_message"}, map[string]string{"before_message": `{"action":"replace","output":"x"}`})
 	h := startHost(t, base, nil)
 	msg := "hello"
 	d := h.RunHook(context.Background(), hook.Event{Kind: contract.HookBeforeMessage, Message: &msg, SessionID: "s"})

@@ -363,21 +363,20 @@ func (w *walk) fault(e *Entry, err error) (ended bool) {
 // input; ended: a block ended the chain.
 func (w *walk) apply(i int, e *Entry, res Result) (changed, ended bool) {
 	id, ev, d := e.Link.ID(), w.ev, &w.d
+	if res.Context != "" {
+		d.Contexts = append(d.Contexts, Inject{id, res.Context})
+	}
 	switch res.Action {
+	case contract.ActionStop:
+		d.Stopped, d.StoppedBy, d.StopReason = true, id, res.Reason
+		w.c.record(ev, id, contract.ActionStop, nil)
+		return false, true
 	case contract.ActionBlock:
 		d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, res.Reason)
 		w.c.record(ev, id, contract.ActionBlock, nil)
 		return false, true
 	case contract.ActionModify:
-		changed = !sameJSON(res.Input, w.input)
-		w.input = res.Input
-		ev.ToolInput = w.input
-		w.params, w.fullParams = nil, nil // later handlers see the new input
-		if w.judged != nil {
-			w.judged[i] = w.input // it wrote it: no need to ask it again
-		}
-		d.Input, d.ModifiedBy = w.input, append(d.ModifiedBy, id)
-		w.c.record(ev, id, contract.ActionModify, nil)
+		changed = w.modify(i, id, res.Input)
 	case contract.ActionReplace:
 		out := *res.Output
 		if len(out) > contract.MaxReplaceOutput {
@@ -388,6 +387,11 @@ func (w *walk) apply(i int, e *Entry, res Result) (changed, ended bool) {
 		w.params, w.fullParams = nil, nil
 		d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
 	case contract.ActionConfirm:
+		if res.Input != nil {
+			// A confirm with a new input: the input changes as a modify
+			// would, and the user is asked about it.
+			changed = w.modify(i, id, res.Input)
+		}
 		if w.confirms != nil {
 			w.confirms[i] = &Confirm{id, res.Message}
 		} else {
@@ -397,6 +401,22 @@ func (w *walk) apply(i int, e *Entry, res Result) (changed, ended bool) {
 		d.Injects = append(d.Injects, Inject{id, res.Content})
 	}
 	return changed, false
+}
+
+// modify makes input the call's input, as entry i (link id) asked, and
+// reports whether it changed.
+func (w *walk) modify(i int, id string, input json.RawMessage) bool {
+	d := &w.d
+	changed := !sameJSON(input, w.input)
+	w.input = input
+	w.ev.ToolInput = w.input
+	w.params, w.fullParams = nil, nil // later handlers see the new input
+	if w.judged != nil {
+		w.judged[i] = w.input // it wrote it: no need to ask it again
+	}
+	d.Input, d.ModifiedBy = w.input, append(d.ModifiedBy, id)
+	w.c.record(w.ev, id, contract.ActionModify, nil)
+	return changed
 }
 
 // unjudged reports whether some entry that matches the current input has

@@ -25,6 +25,13 @@ type Decision struct {
 	Confirms []Confirm
 	// Injects are collected inject contents, in chain order.
 	Injects []Inject
+	// Stopped: a link asked to end the user's turn here (the stop
+	// action), with StopReason for the user and StoppedBy its id.
+	Stopped               bool
+	StopReason, StoppedBy string
+	// Contexts are texts for the model after a tool's result, in chain
+	// order (a result's "context").
+	Contexts []Inject
 }
 
 // Confirm is one extension's request to ask the user.

@@ -26,6 +26,11 @@ type Result struct {
 	Input   json.RawMessage // modify: the new tool input, a JSON object
 	Output  *string         // replace
 	Content string          // inject
+	// Context is text for the model after a tool's result (any
+	// after_tool_call answer may carry it): Claude Code's
+	// additionalContext. The agent adds it to the result, framed and
+	// attributed.
+	Context string
 }
 
 // DecodeResult reads a hook.handle result (the extension protocol's wire form) tolerantly: {} , null,
@@ -45,6 +50,7 @@ func DecodeResult(raw json.RawMessage) (Result, error) {
 		Input   json.RawMessage `json:"input"`
 		Output  json.RawMessage `json:"output"`
 		Content json.RawMessage `json:"content"`
+		Context *string         `json:"context"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return Result{}, fmt.Errorf("hook result is not a JSON object: %s", truncate(string(raw), 120))
@@ -59,35 +65,56 @@ func DecodeResult(raw json.RawMessage) (Result, error) {
 		}
 		return *p
 	}
+	res, err := decodeAction(action, r.Reason, r.Message, r.Input, r.Output, r.Content, text)
+	if err == nil && r.Context != nil {
+		res.Context = *r.Context
+	}
+	return res, err
+}
+
+func decodeAction(action string, reasonP, messageP *string, input, output, content json.RawMessage, text func(*string) string) (Result, error) {
 	switch action {
 	case "", "continue", "allow":
 		return Result{Action: contract.ActionContinue}, nil
+	case "stop":
+		reason := cmp.Or(text(reasonP), text(messageP), "no reason given")
+		return Result{Action: contract.ActionStop, Reason: reason}, nil
 	case "block", "deny":
-		reason := cmp.Or(text(r.Reason), text(r.Message), "no reason given")
+		reason := cmp.Or(text(reasonP), text(messageP), "no reason given")
 		return Result{Action: contract.ActionBlock, Reason: reason}, nil
 	case "confirm", "ask":
-		msg := cmp.Or(text(r.Message), text(r.Reason), "an extension asks for confirmation")
-		return Result{Action: contract.ActionConfirm, Message: msg}, nil
+		msg := cmp.Or(text(messageP), text(reasonP), "an extension asks for confirmation")
+		res := Result{Action: contract.ActionConfirm, Message: msg}
+		// A confirm may carry a new input: the user is asked about it,
+		// and it is what runs (Claude's updatedInput with ask).
+		if len(input) > 0 && !IsNull(input) {
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(input, &obj) != nil || obj == nil {
+				return Result{}, ErrMalformedModify
+			}
+			res.Input = input
+		}
+		return res, nil
 	case "modify":
 		var obj map[string]json.RawMessage
-		if len(r.Input) == 0 || json.Unmarshal(r.Input, &obj) != nil || obj == nil {
+		if len(input) == 0 || json.Unmarshal(input, &obj) != nil || obj == nil {
 			return Result{}, ErrMalformedModify
 		}
-		return Result{Action: contract.ActionModify, Input: r.Input}, nil
+		return Result{Action: contract.ActionModify, Input: input}, nil
 	case "replace":
-		out, err := TextOf(r.Output)
+		out, err := TextOf(output)
 		if err != nil {
 			return Result{}, fmt.Errorf(`replace needs "output": the new tool output as a string`)
 		}
 		return Result{Action: contract.ActionReplace, Output: &out}, nil
 	case "inject":
-		content, err := TextOf(r.Content)
+		content, err := TextOf(content)
 		if err != nil || content == "" {
 			return Result{}, fmt.Errorf(`inject needs "content": the text to add`)
 		}
 		return Result{Action: contract.ActionInject, Content: content}, nil
 	default:
-		return Result{}, fmt.Errorf("%w %q (known: continue, allow, block, confirm, modify, replace, inject)", ErrUnknownAction, action)
+		return Result{}, fmt.Errorf("%w %q (known: continue, allow, block, confirm, modify, replace, inject, stop)", ErrUnknownAction, action)
 	}
 }
 
