@@ -453,11 +453,12 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		c = timedConfirmer{a.cfg.Confirmer, a.now, &waited}
 	}
 	var confirms []hook.Confirm
+	var grantedBy string // a hook that answered the permission question
 	if a.cfg.Hooks != nil {
 		// The chain's confirms are asked by permit, together with any
 		// permission question, about the input that will run.
 		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, deferConfirms{})
-		confirms = d.Confirms
+		confirms, grantedBy = d.Confirms, d.AllowedBy
 		call.ModifiedBy = d.ModifiedBy
 		if d.Stopped {
 			a.stop.set(d.StoppedBy, d.StopReason)
@@ -480,7 +481,7 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 			call.Input = input
 		}
 	}
-	if refusal, by := a.permit(ctx, spec, input, confirms, c); refusal != "" {
+	if refusal, by := a.permit(ctx, spec, input, confirms, c, grantedBy); refusal != "" {
 		call.BlockedBy, call.Refused = by, by == ""
 		return finish(a.capped(refusal), true)
 	}

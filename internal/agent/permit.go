@@ -62,7 +62,10 @@ func (deferConfirms) Confirm(context.Context, string, []hook.Confirm) bool { ret
 // permission policy's verdict on input and the extensions' confirms,
 // asked together, once. It returns the refusal the model gets ("" to
 // run) and the extension that refused, if one did.
-func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer) (refusal, by string) {
+// grantedBy, when set, is a hook that answered the permission question
+// for this input (a Claude hook's permissionDecision allow): the mode's
+// ask becomes a run, while deny rules and plan mode still refuse.
+func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string) (refusal, by string) {
 	verdict, why := permission.Allow, ""
 	var call permission.Call
 	p := a.cfg.Permissions
@@ -91,6 +94,9 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 			a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("bypassPermissions: %s runs without the confirmation %s asked for (%s)", spec.Name, strings.Join(ids, ", "), confirms[0].Message)})
 			confirms = nil
 		}
+	}
+	if verdict == permission.Ask && grantedBy != "" {
+		verdict = permission.Allow
 	}
 	ask := verdict == permission.Ask
 	if !ask && len(confirms) == 0 {

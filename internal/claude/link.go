@@ -185,6 +185,7 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) (hook.Result, error) {
 	var failed, contexts []string
 	var block, ask, stop *Outcome
+	var granted bool // a hook answered the permission question: allow
 	var input json.RawMessage
 	var output *string
 	for i := range outcomes {
@@ -200,6 +201,9 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 		}
 		if o.Stop && stop == nil {
 			stop = o
+		}
+		if o.Decision == Allow {
+			granted = true
 		}
 		switch o.Decision {
 		case Block:
@@ -228,7 +232,7 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 	if spec.Name == contract.HookAfterToolCall {
 		toolContext, contexts = strings.Join(contexts, "\n"), nil
 	}
-	res, err := l.decide(spec, ev, allowed, failed, contexts, block, ask, stop, input, output)
+	res, err := l.decide(spec, ev, allowed, failed, contexts, block, ask, stop, input, output, granted)
 	if err == nil {
 		res.Context = toolContext
 	}
@@ -239,7 +243,7 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 // decision in Claude Code), then a block, a failure, an ask (with its new
 // input, if any), a new input, a new output, context.
 func (l *Link) decide(spec contract.HookSpec, ev *hook.Event, allowed func(contract.Action) bool, failed, contexts []string,
-	block, ask, stop *Outcome, input json.RawMessage, output *string) (hook.Result, error) {
+	block, ask, stop *Outcome, input json.RawMessage, output *string, granted bool) (hook.Result, error) {
 	switch {
 	case stop != nil && allowed(contract.ActionStop):
 		reason := stop.StopReason
@@ -267,11 +271,11 @@ func (l *Link) decide(spec contract.HookSpec, ev *hook.Event, allowed func(contr
 		}
 		return res, nil
 	case input != nil && allowed(contract.ActionModify):
-		return hook.Result{Action: contract.ActionModify, Input: FromClaudeInput(ev.ToolRuntimeName, input)}, nil
+		return hook.Result{Action: contract.ActionModify, Input: FromClaudeInput(ev.ToolRuntimeName, input), Grant: granted}, nil
 	case output != nil && allowed(contract.ActionReplace):
 		return hook.Result{Action: contract.ActionReplace, Output: output}, nil
 	case len(contexts) > 0 && allowed(contract.ActionInject):
 		return hook.Result{Action: contract.ActionInject, Content: strings.Join(contexts, "\n")}, nil
 	}
-	return hook.Result{Action: contract.ActionContinue}, nil
+	return hook.Result{Action: contract.ActionContinue, Grant: granted}, nil
 }

@@ -377,6 +377,9 @@ func (w *walk) apply(i int, e *Entry, res Result) (changed, ended bool) {
 		return false, true
 	case contract.ActionModify:
 		changed = w.modify(i, id, res.Input)
+		if res.Grant {
+			d.AllowedBy = id // for the input it wrote
+		}
 	case contract.ActionReplace:
 		out := *res.Output
 		if len(out) > contract.MaxReplaceOutput {
@@ -399,6 +402,10 @@ func (w *walk) apply(i int, e *Entry, res Result) (changed, ended bool) {
 		}
 	case contract.ActionInject:
 		d.Injects = append(d.Injects, Inject{id, res.Content})
+	case contract.ActionContinue:
+		if res.Grant && d.AllowedBy == "" {
+			d.AllowedBy = id
+		}
 	}
 	return changed, false
 }
@@ -415,6 +422,9 @@ func (w *walk) modify(i int, id string, input json.RawMessage) bool {
 		w.judged[i] = w.input // it wrote it: no need to ask it again
 	}
 	d.Input, d.ModifiedBy = w.input, append(d.ModifiedBy, id)
+	if changed {
+		d.AllowedBy = "" // a grant was for the input before this one
+	}
 	w.c.record(w.ev, id, contract.ActionModify, nil)
 	return changed
 }

@@ -32,6 +32,9 @@ type Decision struct {
 	// Contexts are texts for the model after a tool's result, in chain
 	// order (a result's "context").
 	Contexts []Inject
+	// AllowedBy is the link that granted the call its permission (see
+	// Result.Grant), for the input that will run; "" when none did.
+	AllowedBy string
 }
 
 // Confirm is one extension's request to ask the user.

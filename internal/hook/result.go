@@ -26,6 +26,11 @@ type Result struct {
 	Input   json.RawMessage // modify: the new tool input, a JSON object
 	Output  *string         // replace
 	Content string          // inject
+	// Grant: the link answers the permission question for this input —
+	// Claude Code's permissionDecision "allow", which runs a call the
+	// permission mode would ask about. Extensions cannot grant ("allow"
+	// on the wire means no objection); deny rules and plan mode still win.
+	Grant bool
 	// Context is text for the model after a tool's result (any
 	// after_tool_call answer may carry it): Claude Code's
 	// additionalContext. The agent adds it to the result, framed and
