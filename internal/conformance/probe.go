@@ -114,7 +114,8 @@ func sendUnknownProbe(p *extension.Child, timeout time.Duration) error {
 }
 
 // protocolCheck reads the raw manifest: the guide asks authors to set the
-// version explicitly even though 1 is the default.
+// version explicitly even though 1 is the default. 2 (SynapsCLI's, for
+// on_usage) passes too.
 func protocolCheck(file string) (string, string) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -125,8 +126,8 @@ func protocolCheck(file string) (string, string) {
 	}
 	_ = json.Unmarshal(data, &top)
 	for _, k := range []string{"extension_protocol_version", "protocol_version"} {
-		if string(top.Extension[k]) == "1" {
-			return CheckPass, k + ": 1"
+		if v := string(top.Extension[k]); v == "1" || v == "2" {
+			return CheckPass, k + ": " + v
 		}
 	}
 	return CheckWarn, `not set; add "extension_protocol_version": 1 to the extension object`

@@ -16,7 +16,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -450,8 +449,3 @@ func (h *hostEnv) configChanged(dir string) {
 		}
 	}
 }
-
-// ConfigChanged tells the running extensions of the plugin in dir that its
-// config file was written (by `/extensions config` in a session, say);
-// subscribers get config.changed at once instead of at the next poll.
-func (h *Host) ConfigChanged(dir string) { h.env.configChanged(strings.TrimRight(dir, "/")) }
