@@ -63,6 +63,10 @@ type Config struct {
 	SaveRule func(rule string) (where string, err error)
 	// OnEvent receives events in order; nil drops them.
 	OnEvent func(Event)
+	// MaxToolCalls and MaxCostUSD bound the agent's whole run (every
+	// message it is sent): tool calls made and dollars spent. 0: none.
+	MaxToolCalls int
+	MaxCostUSD   float64
 	// MaxTurns caps model requests per user message; 0 means no limit
 	// (the default: a long task runs to its end unless the user set a
 	// limit, --max-turns).
@@ -103,6 +107,10 @@ type Agent struct {
 	emitMu sync.Mutex
 	// stop is a hook's stop action in the current turn.
 	stop stopState
+	// toolCalls counts the calls run; startCost is the session's cost
+	// when this agent began (MaxCostUSD counts from there).
+	toolCalls int
+	startCost float64
 }
 
 // New returns an agent.
@@ -119,6 +127,7 @@ func New(cfg Config) *Agent {
 	a := &Agent{cfg: cfg, now: time.Now}
 	if cfg.Session != nil {
 		a.usage = cfg.Session.Usage() // a resumed session's earlier runs
+		a.startCost = a.usage.CostUSD
 	}
 	return a
 }
@@ -226,6 +235,9 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 
 	stopBlocks := 0
 	for turn := 0; a.cfg.MaxTurns <= 0 || turn < a.cfg.MaxTurns; turn++ {
+		if err := a.overBudget(); err != nil {
+			return err
+		}
 		req := a.request()
 		// partial is the answer streamed so far: an interrupted turn
 		// keeps it in the session, as the user saw it.
@@ -274,7 +286,13 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 			}
 			continue
 		}
-		results := a.runTools(ctx, calls)
+		run := a.allowCalls(len(calls))
+		results := a.runTools(ctx, calls[:run])
+		a.toolCalls += run
+		for _, c := range calls[run:] {
+			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, IsError: true,
+				Content: fmt.Sprintf("not run: the run reached its limit of %d tool calls (--max-tool-calls)", a.cfg.MaxToolCalls)})
+		}
 		if err := a.cfg.Session.Append(llm.Message{Role: llm.RoleUser, Content: results}); err != nil {
 			return err
 		}

@@ -62,6 +62,10 @@ type Options struct {
 	// Progress hears which extensions are still starting (see
 	// extension.Options.Progress).
 	Progress func(starting []string)
+	// MaxToolCalls and MaxBudgetUSD bound a whole run (--max-tool-calls,
+	// --max-budget-usd; config max_tool_calls, max_budget_usd): 0 none.
+	MaxToolCalls int
+	MaxBudgetUSD float64
 	// MaxTurns caps model requests per user message (--max-turns); 0
 	// means no limit.
 	MaxTurns int
@@ -360,6 +364,7 @@ func (a *App) newAgent() {
 	a.Agent = agent.New(agent.Config{
 		Provider: a.provider, Model: a.modelID, ProviderName: llm.ProviderName(a.Model), System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
+		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
 		Price: a.Price,
 	})

@@ -112,7 +112,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 				return ctx.Err()
 			}
 			switch {
-			case errors.Is(err, agent.ErrTurnLimit):
+			case errors.Is(err, agent.ErrLimit):
 				// The user's own limit, not a failure: the next line
 				// goes on from here.
 				fmt.Fprintf(stdio.Out, "ℹ %v; send another message to go on\n", err)

@@ -24,7 +24,7 @@ const (
 	ExitOK          = 0   // success
 	ExitError       = 1   // the command failed (a model error, a failed check …)
 	ExitUsage       = 2   // the command line was wrong
-	ExitLimit       = 3   // a limit the user set (--max-turns) stopped the run; the session is saved
+	ExitLimit       = 3   // a limit the user set (--max-turns, --max-tool-calls, --max-budget-usd, --timeout) stopped the run; the session is saved
 	ExitInterrupted = 130 // SIGINT (Ctrl-C) ended the command; 128+2 as shells report it
 )
 
@@ -95,6 +95,7 @@ type globals struct {
 	trustProject bool
 	appendSystem string
 	maxTurns     int
+	limits       limits
 	// permissionMode, allowed and disallowed are --permission-mode,
 	// --allowedTools and --disallowedTools, read by appOptions.
 	permissionMode      string
@@ -160,6 +161,9 @@ saved and can be resumed).`,
 	pf.MarkHidden("disallowed-tools")
 	pf.StringVar(&g.appendSystem, "append-system-prompt", "", "add `TEXT` to the end of the system prompt")
 	pf.IntVar(&g.maxTurns, "max-turns", 0, "stop a message's work after `N` model requests (0: no limit)")
+	pf.IntVar(&g.limits.maxToolCalls, "max-tool-calls", 0, "stop the run after `N` tool calls (0: no limit)")
+	pf.Float64Var(&g.limits.maxBudgetUSD, "max-budget-usd", 0, "stop the run before a model request once it has cost `DOLLARS` (0: no limit)")
+	pf.DurationVar(&g.limits.timeout, "timeout", 0, "stop the run after `DURATION` of wall-clock time, e.g. 10m (0: none)")
 	root.Flags().StringVarP(&prompt, "print", "p", "", "run one `PROMPT`, print the answer and exit; without PROMPT (or with -) it is read from stdin; with both, piped stdin is attached to PROMPT")
 	root.Flags().StringVar(&format, "output-format", "text", "with -p: text, json or stream-json (Claude Code's shapes)")
 	root.Flags().StringVar(&inputFormat, "input-format", "text", "with -p: text, or stream-json (one user message per stdin line, Claude Code's shape)")

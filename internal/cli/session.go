@@ -36,6 +36,9 @@ func (g *globals) appOptions() (app.Options, error) {
 		TrustProject: g.trustProject, Version: Version, AppendSystemPrompt: g.appendSystem,
 	}
 	o.ApproveConfirms = g.autoApprove
+	if err := g.limits.apply(&o, base, g); err != nil {
+		return app.Options{}, err
+	}
 	if err := g.permissionOptions(&o); err != nil {
 		return app.Options{}, err
 	}
@@ -193,6 +196,19 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	if format == "stream-json" {
 		enc.Encode(systemInit(id, a.Model, a.WorkDir, Version, a.Tools.Names(), mcpServersJSON(a.MCPStatuses())))
 	}
+	// --timeout bounds the run's wall-clock time: at the deadline the
+	// turn stops as Ctrl-C stops it (calls answered, session saved).
+	runCtx := ctx
+	timeout, err := g.limits.runTimeout(opts.BaseDir)
+	if err != nil {
+		a.Close(context.WithoutCancel(ctx))
+		return err
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
 	var sendErr error
 	for {
 		if in != nil {
@@ -210,18 +226,21 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 		// A prompt that names a Markdown command ("/commit-commands:commit
 		// extra") runs it, as in Claude Code; any other text, slashes
 		// included ("/tmp/x is broken"), goes to the model as written.
-		if cp, ok, err := a.ExpandCommand(ctx, prompt); err != nil {
+		if cp, ok, err := a.ExpandCommand(runCtx, prompt); err != nil {
 			sendErr = err
 		} else if ok {
 			for _, n := range cp.Notes {
 				fmt.Fprintln(stdio.Err, "ℹ "+n)
 			}
-			sendErr = a.SendCommand(ctx, cp)
+			sendErr = a.SendCommand(runCtx, cp)
 		} else {
-			sendErr = a.Send(ctx, prompt)
+			sendErr = a.Send(runCtx, prompt)
 		}
-		if sendErr != nil && interrupted(ctx) {
+		switch {
+		case sendErr != nil && interrupted(ctx):
 			sendErr = errInterrupted
+		case sendErr != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
+			sendErr = &agent.LimitError{Flag: "--timeout", What: fmt.Sprintf("%s of wall-clock time passed", timeout)}
 		}
 		answer := lastAnswer(a)
 		switch format {
@@ -245,6 +264,10 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	}
 	if errors.Is(sendErr, agent.ErrTurnLimit) {
 		return exitError{code: ExitLimit, msg: fmt.Sprintf("%v; the session is saved, go on with: synaps -p PROMPT --resume %s (and a higher --max-turns)", sendErr, id)}
+	}
+	var limit *agent.LimitError
+	if errors.As(sendErr, &limit) {
+		return exitError{code: ExitLimit, msg: fmt.Sprintf("%v; the session is saved, go on with: synaps -p PROMPT --resume %s (and a higher %s)", sendErr, id, limit.Flag)}
 	}
 	if sendErr != nil {
 		return sendErr

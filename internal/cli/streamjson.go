@@ -130,6 +130,8 @@ func (r *resultRun) result(now time.Time, session, model, answer string, err err
 	switch {
 	case errors.Is(err, agent.ErrTurnLimit):
 		subtype = "error_max_turns"
+	case isBudget(err):
+		subtype = "error_max_budget_usd"
 	case err != nil:
 		subtype = "error_during_execution"
 	}
@@ -252,4 +254,10 @@ func mcpServersJSON(sts []mcp.Status) []map[string]string {
 		out = append(out, map[string]string{"name": st.Name, "status": status})
 	}
 	return out
+}
+
+// isBudget reports whether --max-budget-usd stopped the run.
+func isBudget(err error) bool {
+	var l *agent.LimitError
+	return errors.As(err, &l) && l.Flag == "--max-budget-usd"
 }

@@ -33,12 +33,19 @@ const (
 	// MCP_TOOL_TIMEOUT in the environment win, as Claude Code reads them).
 	KeyMCPStartupTimeoutMS = "mcp_startup_timeout_ms"
 	KeyMCPToolTimeoutMS    = "mcp_tool_timeout_ms"
+	// Limits of an unattended run, as the flags of the same names set
+	// them (a flag wins): max_turns, max_tool_calls, max_budget_usd
+	// (dollars) and timeout (a Go duration such as 10m).
+	KeyMaxTurns     = "max_turns"
+	KeyMaxToolCalls = "max_tool_calls"
+	KeyMaxBudgetUSD = "max_budget_usd"
+	KeyTimeout      = "timeout"
 )
 
 var knownKeys = []string{
 	KeyModel, KeyIdentity, KeyDisabledPlugins, KeyHookTimeoutMS, ToolEnvAllow,
 	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL, KeyPermissionMode,
-	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS,
+	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS, KeyMaxTurns, KeyMaxToolCalls, KeyMaxBudgetUSD, KeyTimeout,
 }
 
 // Check returns a warning for every setting of the global config that
