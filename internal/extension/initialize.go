@@ -184,6 +184,10 @@ func (e *Extension) adopt(res *InitResult) []string {
 			problems = append(problems, "refused hook: "+err.Error())
 		}
 		for _, s := range subs {
+			if err := plugin.CheckProtocol(s.Hook, m.ProtocolVersion); err != nil {
+				problems = append(problems, fmt.Sprintf(`refused hook: initialize result capabilities.hooks: %v; set "protocol_version": 2 in the extension object of plugin.json`, err))
+				continue
+			}
 			if !containsSub(e.subs, s) {
 				e.subs = append(e.subs, s)
 			}

@@ -2,6 +2,8 @@ package extension
 
 import (
 	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,5 +91,32 @@ func TestCheckExtra(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestOnUsageFromInitializeNeedsProtocol2: a hook declared in the
+// initialize result obeys the same minimum protocol as a manifest one.
+func TestOnUsageFromInitializeNeedsProtocol2(t *testing.T) {
+	for _, v := range []int{1, 2} {
+		t.Run(strconv.Itoa(v), func(t *testing.T) { onUsageFromInitialize(t, v) })
+	}
+}
+
+func onUsageFromInitialize(t *testing.T, v int) {
+	t.Helper()
+	base := t.TempDir()
+	fakePlugin(t, base, "meter", map[string]any{
+		"permissions": []string{"privacy.llm_content"}, "protocol_version": v,
+	}, fakeSpec{Init: json.RawMessage(`{"protocol_version":` + strconv.Itoa(v) + `,"capabilities":{"hooks":[{"name":"on_usage"}]}}`)})
+	h := startHost(t, base, nil)
+	st := statusOf(t, h, "meter")
+	subscribed := slices.Contains(st.Hooks, "on_usage")
+	if subscribed != (v == 2) {
+		t.Errorf("protocol %d: hooks %v, warnings %v", v, st.Hooks, st.Warnings)
+	}
+	if v == 1 && !slices.ContainsFunc(st.Warnings, func(w string) bool {
+		return strings.Contains(w, `hook "on_usage" needs extension protocol 2, but the manifest declares 1`)
+	}) {
+		t.Errorf("protocol 1: no warning in %v", st.Warnings)
 	}
 }
