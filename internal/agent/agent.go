@@ -76,6 +76,9 @@ type Config struct {
 	Price func(model string) (llm.Price, bool)
 	// MaxTokens is the reply budget per request. Default 8192.
 	MaxTokens int
+	// Effort is how hard the model thinks (see llm.Effort); set with
+	// SetEffort. The request carries it in the form the model takes.
+	Effort llm.Effort
 	// MaxToolOutput caps every tool result, in bytes, before any
 	// after_tool_call hook sees it (tool.CapOutput). Default
 	// tool.DefaultMaxOutput, the built-ins' own cap.
@@ -352,7 +355,9 @@ func (a *Agent) request() *llm.Request {
 	// whatever order they finish, and the tools are the first thing the
 	// prompt cache keys on.
 	slices.SortFunc(tools, func(x, y llm.ToolDef) int { return strings.Compare(x.Name, y.Name) })
-	return &llm.Request{Model: a.cfg.Model, System: system, Messages: msgs, Tools: tools, MaxTokens: a.cfg.MaxTokens, Prefix: &a.prefix}
+	req := &llm.Request{Model: a.cfg.Model, System: system, Messages: msgs, Tools: tools, MaxTokens: a.cfg.MaxTokens, Prefix: &a.prefix}
+	a.thinking(req)
+	return req
 }
 
 // forward turns provider stream events into agent events.

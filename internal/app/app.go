@@ -62,6 +62,9 @@ type Options struct {
 	// Progress hears which extensions are still starting (see
 	// extension.Options.Progress).
 	Progress func(starting []string)
+	// Effort is how hard the model thinks (--effort); "" reads config
+	// effort, else the model's default.
+	Effort llm.Effort
 	// MaxToolCalls and MaxBudgetUSD bound a whole run (--max-tool-calls,
 	// --max-budget-usd; config max_tool_calls, max_budget_usd): 0 none.
 	MaxToolCalls int
@@ -98,6 +101,8 @@ type App struct {
 	claude *claudeHooks
 	// Commands are the slash commands written as Markdown files.
 	Commands *command.Set
+	// effort is the thinking level in force (SetEffort).
+	effort llm.Effort
 	// MCP runs the configured MCP servers; nil when none is configured
 	// or with NoMCP.
 	MCP     *mcp.Manager
@@ -175,6 +180,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	a.openCommands()
+	a.effort = a.startEffort()
 	// MCP servers start first and in the background, so they connect
 	// while the extensions start; nothing here waits for them.
 	if !o.NoMCP {
@@ -236,6 +242,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	if a.provider != nil {
 		a.newAgent()
+	}
+	if n := a.EffortNote(); n != "" {
+		a.Notes = append(a.Notes, n)
 	}
 	return a, nil
 }
@@ -311,6 +320,9 @@ func (a *App) SetModel(name string) error {
 		// and the extensions' session context stay.
 		a.Agent.SetModel(p, id)
 		a.Agent.SetProviderName(llm.ProviderName(name))
+		if n := a.EffortNote(); n != "" {
+			a.Notice(n)
+		}
 	case a.Session != nil:
 		a.newAgent() // the first model of a session opened without one
 	}
@@ -364,7 +376,7 @@ func (a *App) newAgent() {
 	a.Agent = agent.New(agent.Config{
 		Provider: a.provider, Model: a.modelID, ProviderName: llm.ProviderName(a.Model), System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
-		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD,
+		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD, Effort: a.effort,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
 		Price: a.Price,
 	})

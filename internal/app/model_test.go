@@ -23,6 +23,7 @@ type modelServer struct {
 	*httptest.Server
 	mu     sync.Mutex
 	models []string
+	bodies [][]byte
 }
 
 func newModelServer(t *testing.T) *modelServer {
@@ -41,6 +42,7 @@ func newModelServer(t *testing.T) *modelServer {
 		json.Unmarshal(body, &req)
 		s.mu.Lock()
 		s.models = append(s.models, req.Model)
+		s.bodies = append(s.bodies, body)
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "text/event-stream")
 		ev := func(name, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data) }

@@ -30,6 +30,7 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/mcp", "list MCP servers with state, tools and the file each came from"},
 	{"/model [NAME]", "list the models available, or switch to NAME for the rest of the session"},
 	{"/mode [NAME]", "show the permission mode, or switch to NAME: default, acceptEdits, plan, bypassPermissions (shift+tab cycles in the TUI)"},
+	{"/effort [LEVEL]", "show how hard the model thinks, or set it: off, low, medium, high, max"},
 	{"/cost", "show the session's token usage"},
 	{"/compact", "summarise the conversation into a new session"},
 	{"/clear", "start a new, empty session"},
@@ -107,6 +108,19 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		return SlashResult{Output: fmt.Sprintf("model: %s (was %s); the next request uses it", a.Model, old)}, nil
 	case "/mode":
 		return a.slashMode(f[1:])
+	case "/effort":
+		if len(f) == 1 {
+			out := fmt.Sprintf("effort: %s (levels: off, low, medium, high, max)", EffortLabel(a.effort))
+			if n := a.EffortNote(); n != "" {
+				out += "\n" + n
+			}
+			return SlashResult{Output: out}, nil
+		}
+		out, err := a.SetEffort(f[1])
+		if err != nil {
+			return SlashResult{}, fmt.Errorf("/effort %s: %w", f[1], err)
+		}
+		return SlashResult{Output: out}, nil
 	case "/cost":
 		return SlashResult{Output: a.formatCost()}, nil
 	case "/sessions":

@@ -96,6 +96,7 @@ type globals struct {
 	appendSystem string
 	maxTurns     int
 	limits       limits
+	effort       string
 	// permissionMode, allowed and disallowed are --permission-mode,
 	// --allowedTools and --disallowedTools, read by appOptions.
 	permissionMode      string
@@ -161,6 +162,7 @@ saved and can be resumed).`,
 	pf.MarkHidden("disallowed-tools")
 	pf.StringVar(&g.appendSystem, "append-system-prompt", "", "add `TEXT` to the end of the system prompt")
 	pf.IntVar(&g.maxTurns, "max-turns", 0, "stop a message's work after `N` model requests (0: no limit)")
+	pf.StringVar(&g.effort, "effort", "", "how hard the model thinks: off, low, medium, high, max (default: config effort, else the model's)")
 	pf.IntVar(&g.limits.maxToolCalls, "max-tool-calls", 0, "stop the run after `N` tool calls (0: no limit)")
 	pf.Float64Var(&g.limits.maxBudgetUSD, "max-budget-usd", 0, "stop the run before a model request once it has cost `DOLLARS` (0: no limit)")
 	pf.DurationVar(&g.limits.timeout, "timeout", 0, "stop the run after `DURATION` of wall-clock time, e.g. 10m (0: none)")

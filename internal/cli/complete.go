@@ -38,6 +38,7 @@ func registerCompletions(root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("resume", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return sessionIDs(), noFiles
 	})
+	_ = root.RegisterFlagCompletionFunc("effort", cobra.FixedCompletions([]string{"off", "low", "medium", "high", "max"}, noFiles))
 	_ = root.RegisterFlagCompletionFunc("output-format", cobra.FixedCompletions([]string{"text", "json", "stream-json"}, noFiles))
 
 	firstArg := func(values func(cmd *cobra.Command) []string) cobra.CompletionFunc {

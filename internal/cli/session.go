@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
 )
 
@@ -36,6 +37,13 @@ func (g *globals) appOptions() (app.Options, error) {
 		TrustProject: g.trustProject, Version: Version, AppendSystemPrompt: g.appendSystem,
 	}
 	o.ApproveConfirms = g.autoApprove
+	if g.effort != "" {
+		e, err := llm.ParseEffort(g.effort)
+		if err != nil {
+			return app.Options{}, usageError{fmt.Errorf("--effort: %w", err)}
+		}
+		o.Effort = e
+	}
 	if err := g.limits.apply(&o, base, g); err != nil {
 		return app.Options{}, err
 	}

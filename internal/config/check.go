@@ -40,12 +40,15 @@ const (
 	KeyMaxToolCalls = "max_tool_calls"
 	KeyMaxBudgetUSD = "max_budget_usd"
 	KeyTimeout      = "timeout"
+	// KeyEffort is the thinking level sessions start with: off, low,
+	// medium, high or max (--effort wins).
+	KeyEffort = "effort"
 )
 
 var knownKeys = []string{
 	KeyModel, KeyIdentity, KeyDisabledPlugins, KeyHookTimeoutMS, ToolEnvAllow,
 	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL, KeyPermissionMode,
-	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS, KeyMaxTurns, KeyMaxToolCalls, KeyMaxBudgetUSD, KeyTimeout,
+	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS, KeyMaxTurns, KeyMaxToolCalls, KeyMaxBudgetUSD, KeyTimeout, KeyEffort,
 }
 
 // Check returns a warning for every setting of the global config that

@@ -141,6 +141,9 @@ type providerParams struct {
 	Tools        []providerTool `json:"tools"`
 	MaxTokens    int            `json:"max_tokens"`
 	Temperature  *float64       `json:"temperature"`
+	// Effort is the thinking level the user asked for (off, low, medium,
+	// high, max), omitted for the model's default.
+	Effort string `json:"effort,omitempty"`
 }
 
 type providerTool struct {
@@ -161,6 +164,7 @@ func (p *extProvider) Complete(ctx context.Context, req *llm.Request, onEvent fu
 	params, err := json.Marshal(providerParams{
 		ProviderID: p.providerID, ModelID: p.modelID, Model: p.model, Messages: req.Messages,
 		SystemPrompt: req.System, Tools: tools, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
+		Effort: string(req.Effort),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("model %s: encoding the request: %w", p.model, err)

@@ -29,6 +29,13 @@ type Request struct {
 	// above 0 (the API requires at least 1024, and MaxTokens above it).
 	// Other providers ignore it.
 	ThinkingBudget int
+	// ReasoningEffort ("low", "medium", "high") is sent to
+	// OpenAI-compatible reasoning models as reasoning_effort; others
+	// ignore it.
+	ReasoningEffort string
+	// Effort is the level asked for, for providers that take it as it is
+	// (an extension's model, in provider.complete); "" for the default.
+	Effort Effort
 	// Prefix, when set, keeps the encoding of the conversation between
 	// requests (see Prefix); nil encodes every message every time.
 	Prefix *Prefix

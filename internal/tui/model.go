@@ -125,6 +125,9 @@ func readState(a *app.App) state {
 		ids[i] = s.ID
 	}
 	s := state{model: a.Model, health: app.HealthLine(sts), ids: ids}
+	if e := a.Effort(); e != "" && a.Model != "" {
+		s.model += " (effort " + string(e) + ")" // /effort sets it
+	}
 	for _, c := range a.Commands.All() {
 		name := "/" + c.Qualified()
 		if c.ArgumentHint != "" {

@@ -97,6 +97,10 @@ func body(req *llm.Request, maxTokensField string) ([][]byte, error) {
 		head = append(head, `,"temperature":`...)
 		head = appendJSON(head, *req.Temperature)
 	}
+	if req.ReasoningEffort != "" {
+		head = append(head, `,"reasoning_effort":`...)
+		head = appendJSON(head, req.ReasoningEffort)
+	}
 	parts := make([][]byte, 0, 6)
 	parts = append(parts, head)
 	if len(req.Tools) > 0 {
