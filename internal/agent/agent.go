@@ -210,7 +210,11 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 	user := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: text}}}
 	// Pictures the user attached (@shot.png) follow the text.
 	for _, im := range images {
-		user.Content = append(user.Content, llm.Block{Type: llm.BlockImage, Images: []llm.Image{im}})
+		kind := llm.BlockImage
+		if im.MediaType == "application/pdf" {
+			kind = llm.BlockDocument
+		}
+		user.Content = append(user.Content, llm.Block{Type: kind, Images: []llm.Image{im}})
 	}
 	// before_message: injected context is saved with the user message it
 	// was sent with, marked as an inject, and sent again, byte for byte,

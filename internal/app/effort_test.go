@@ -126,3 +126,48 @@ func TestParseEffortAndSlash(t *testing.T) {
 		t.Errorf("/effort lots: %v", err)
 	}
 }
+
+// TestDocumentsAndImagesReachTheRequest: a PDF goes to the model as a
+// document block (Anthropic) or a file part (OpenAI-compatible), a
+// picture as an image.
+func TestDocumentsAndImagesReachTheRequest(t *testing.T) {
+	ant := newModelServer(t)
+	oai, oaiBodies := openAIServer(t)
+	env := map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": ant.URL, "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": oai.URL + "/v1"}
+	pdf := llm.Image{MediaType: "application/pdf", Data: "JVBERi0xLjQK"}
+	png := llm.Image{MediaType: "image/png", Data: "iVBORw0KGgo="}
+	for _, tc := range []struct {
+		model string
+		want  []string
+	}{
+		{"anthropic/claude-sonnet-4-5", []string{`{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"}}`, `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}`}},
+		{"openai/gpt-4o", []string{`{"type":"file","file":{"filename":"document-1.pdf","file_data":"data:application/pdf;base64,JVBERi0xLjQK"}}`, `{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}`}},
+	} {
+		a, err := Open(context.Background(), Options{BaseDir: t.TempDir(), WorkDir: t.TempDir(), Model: tc.model,
+			Getenv: func(k string) string { return env[k] }, NoExtensions: true, Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Send(context.Background(), "summarise these", pdf, png); err != nil {
+			t.Fatal(err)
+		}
+		a.Close(context.Background())
+		var body []byte
+		if strings.HasPrefix(tc.model, "openai/") {
+			bs := oaiBodies()
+			body = bs[len(bs)-1]
+		} else {
+			ant.mu.Lock()
+			body = ant.bodies[len(ant.bodies)-1]
+			ant.mu.Unlock()
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(body), w) {
+				t.Errorf("%s: body lacks %s:\n%s", tc.model, w, body[strings.Index(string(body), `"messages"`):])
+			}
+		}
+	}
+	if !llm.TakesDocuments("anthropic/claude-opus-4-1") || llm.TakesDocuments("openai/gpt-3.5-turbo") || llm.TakesDocuments("script:x") {
+		t.Error("TakesDocuments")
+	}
+}

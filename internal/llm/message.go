@@ -29,6 +29,9 @@ const (
 	// BlockImage is a picture the user attached to a message (@shot.png);
 	// Images holds it, one.
 	BlockImage BlockType = "image"
+	// BlockDocument is a PDF the user attached (@report.pdf, /attach);
+	// Images holds it, one, with media type application/pdf.
+	BlockDocument BlockType = "document"
 )
 
 // Block is one content block. Which fields are used depends on Type; the

@@ -25,6 +25,83 @@ const (
 	shellOutputMax = 64 << 10
 )
 
+// pdfMax is the largest PDF attached: within the 32 MB a request may
+// carry once base64-encoded.
+const pdfMax = 20 << 20
+
+// isPDF reports whether the file at path is a PDF, by its first bytes.
+func isPDF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 5)
+	n, _ := f.Read(head)
+	return string(head[:n]) == "%PDF-"
+}
+
+// attachPDF reads a PDF for the message (nil: not attached; the note
+// says why).
+func attachPDF(p, abs string) (*llm.Image, string) {
+	b, err := os.ReadFile(abs)
+	switch {
+	case err != nil:
+		return nil, fmt.Sprintf("@%s: %v", p, err)
+	case len(b) > pdfMax:
+		return nil, fmt.Sprintf("@%s is a %d MB PDF; PDFs over %d MB are not attached (split it, or ask the model to read parts of it)", p, len(b)>>20, pdfMax>>20)
+	}
+	return &llm.Image{MediaType: "application/pdf", Data: base64.StdEncoding.EncodeToString(b)}, fmt.Sprintf("attached %s (PDF, %d KB)", p, (len(b)+1023)>>10)
+}
+
+// attachFile attaches one named file, by its kind: a picture or a PDF as
+// a block of its own, text in a <file> block (appended to files). ok is
+// false when nothing was attached; the note says what happened.
+func attachFile(p, abs, workDir string) (im *llm.Image, file, note string) {
+	info, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return nil, "", fmt.Sprintf("@%s: no such file in %s; sent as text", p, workDir)
+	case info.IsDir():
+		return nil, "", fmt.Sprintf("@%s is a directory; only files are attached", p)
+	case isImageFile(abs):
+		im, note := attachImage(p, abs)
+		return im, "", note
+	case isPDF(abs):
+		im, note := attachPDF(p, abs)
+		return im, "", note
+	case info.Size() > mentionMax:
+		return nil, "", fmt.Sprintf("@%s is %d KB; files over %d KB are not attached (ask the model to read it)", p, info.Size()>>10, mentionMax>>10)
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, "", fmt.Sprintf("@%s: %v", p, err)
+	}
+	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		return nil, "", fmt.Sprintf("@%s is not text, a picture or a PDF; not attached", p)
+	}
+	return nil, fmt.Sprintf("<file path=%q>\n%s\n</file>", p, strings.TrimRight(string(b), "\n")),
+		fmt.Sprintf("attached @%s (%d lines)", p, strings.Count(strings.TrimRight(string(b), "\n"), "\n")+1)
+}
+
+// refusal says why model cannot take the attachments, naming the file;
+// "" when it can. Checked before the request, so the user gets this
+// rather than an API error.
+func refusal(model string, atts []attachment) string {
+	for _, a := range atts {
+		if a.im != nil && a.im.MediaType == "application/pdf" && !llm.TakesDocuments(model) {
+			return fmt.Sprintf("%s is a PDF, and %s does not read PDFs; the message was not sent (switch with /model, or remove the file)", a.name, model)
+		}
+	}
+	return ""
+}
+
+// attachment is a picture or PDF named in the input, with its name.
+type attachment struct {
+	name string
+	im   *llm.Image
+}
+
 // imageMax is the largest picture attached: 5 MB once base64-encoded, the
 // most Anthropic takes in one image.
 const imageMax = 3750 << 10
@@ -86,7 +163,9 @@ var mentionRE = regexp.MustCompile(`(?:^|\s)@(\S+)`)
 // attachMentions returns text with the files it mentions (@path,
 // relative to workDir) attached after it, as Claude Code does, and a
 // note for each mention that could not be attached (it stays as text).
-func attachMentions(text, workDir string) (string, []llm.Image, []string) {
+// refused says why the message must not be sent: it attaches a PDF and
+// model reads none ("" when it may be sent, or model is "").
+func attachMentions(text, workDir, model string) (_ string, _ []llm.Image, _ []string, refused string) {
 	var files, notes []string
 	var images []llm.Image
 	seen := map[string]bool{}
@@ -118,41 +197,22 @@ func attachMentions(text, workDir string) (string, []llm.Image, []string) {
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(workDir, p)
 		}
-		info, err := os.Stat(abs)
-		switch {
-		case err != nil:
-			notes = append(notes, fmt.Sprintf("@%s: no such file in %s; sent as text", p, workDir))
-			continue
-		case info.IsDir():
-			notes = append(notes, fmt.Sprintf("@%s is a directory; only files are attached", p))
-			continue
-		case isImageFile(abs):
-			im, note := attachImage(p, abs)
-			notes = append(notes, note)
-			if im != nil {
-				images = append(images, *im)
-			}
-			continue
-		case info.Size() > mentionMax:
-			notes = append(notes, fmt.Sprintf("@%s is %d KB; files over %d KB are not attached (ask the model to read it)", p, info.Size()>>10, mentionMax>>10))
-			continue
+		im, file, note := attachFile(p, abs, workDir)
+		notes = append(notes, note)
+		if r := refusal(model, []attachment{{p, im}}); r != "" && model != "" && refused == "" {
+			refused = r
 		}
-		b, err := os.ReadFile(abs)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("@%s: %v", p, err))
-			continue
+		if im != nil {
+			images = append(images, *im)
 		}
-		if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
-			notes = append(notes, fmt.Sprintf("@%s is not text; not attached", p))
-			continue
+		if file != "" {
+			files = append(files, file)
 		}
-		files = append(files, fmt.Sprintf("<file path=%q>\n%s\n</file>", p, strings.TrimRight(string(b), "\n")))
-		notes = append(notes, fmt.Sprintf("attached @%s (%d lines)", p, strings.Count(strings.TrimRight(string(b), "\n"), "\n")+1))
 	}
 	if len(files) == 0 {
-		return text, images, notes
+		return text, images, notes, refused
 	}
-	return text + "\n\n" + strings.Join(files, "\n\n"), images, notes
+	return text + "\n\n" + strings.Join(files, "\n\n"), images, notes, refused
 }
 
 // completeMention completes the @path the input ends with, from the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -214,6 +215,8 @@ type model struct {
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string
+	// attached are pictures and PDFs /attach added for the next message.
+	attached []llm.Image
 	// pick is the session picker /resume opens; nil when closed.
 	pick *picker
 
@@ -737,9 +740,18 @@ func (m *model) startTurn(text string) tea.Cmd {
 		m.print(m.st.bad.Render("error: ") + sanitize(m.app.NoModel().Error()))
 		return m.next()
 	}
-	text, images, notes := attachMentions(text, m.app.WorkDir)
+	text, images, notes, refused := attachMentions(text, m.app.WorkDir, m.app.Model)
 	for _, n := range notes {
 		m.print(m.st.dim.Render("· " + sanitize(n)))
+	}
+	images = append(m.attached, images...)
+	m.attached = nil
+	if refused == "" {
+		refused = refusal(m.app.Model, m.pendingNames(images))
+	}
+	if refused != "" {
+		m.print(m.st.bad.Render("error: ") + sanitize(refused))
+		return m.next()
 	}
 	if len(m.shellContext) > 0 {
 		text = strings.Join(m.shellContext, "\n\n") + "\n\n" + text
@@ -750,8 +762,45 @@ func (m *model) startTurn(text string) tea.Cmd {
 	})
 }
 
+// pendingNames names attached files for a refusal: PDFs attached with
+// /attach have no name left but their kind.
+func (m *model) pendingNames(images []llm.Image) []attachment {
+	out := make([]attachment, len(images))
+	for i := range images {
+		out[i] = attachment{name: "an attached file", im: &images[i]}
+	}
+	return out
+}
+
+// attach is /attach PATH: the file goes with the next message, as an
+// @mention would take it.
+func (m *model) attach(path string) {
+	abs := expandHome(path)
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(m.app.WorkDir, abs)
+	}
+	im, file, note := attachFile(path, abs, m.app.WorkDir)
+	switch {
+	case im != nil:
+		m.attached = append(m.attached, *im)
+		m.print(m.st.dim.Render("· " + sanitize(note) + "; it goes with your next message"))
+	case file != "":
+		m.print(m.st.dim.Render("· " + path + " is text: mention it as @" + path + " in your message to attach it"))
+	default:
+		m.print(m.st.bad.Render("error: ") + sanitize(note))
+	}
+}
+
 // startSlash runs a slash command in a worker.
 func (m *model) startSlash(line string) tea.Cmd {
+	if rest, ok := strings.CutPrefix(line, "/attach"); ok && (rest == "" || rest[0] == ' ') {
+		if p := strings.TrimSpace(rest); p != "" {
+			m.attach(p)
+		} else {
+			m.print(m.st.bad.Render("error: ") + "usage: /attach PATH (a picture or a PDF, sent with your next message)")
+		}
+		return m.next()
+	}
 	return m.work("running "+strings.Fields(line)[0], func(ctx context.Context) workDoneMsg {
 		res, err := m.app.Slash(ctx, line)
 		out := res.Output

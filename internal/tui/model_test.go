@@ -768,11 +768,11 @@ func TestAttachMentionsNotes(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "bin.dat"), "a\x00b")
 	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
-	text, _, notes := attachMentions("see @missing.go, @sub and @bin.dat; mail me@example.com", dir)
+	text, _, notes, _ := attachMentions("see @missing.go, @sub and @bin.dat; mail me@example.com", dir, "")
 	if text != "see @missing.go, @sub and @bin.dat; mail me@example.com" {
 		t.Errorf("text changed with nothing attachable: %q", text)
 	}
-	want := []string{"@missing.go: no such file in " + dir + "; sent as text", "@sub is a directory; only files are attached", "@bin.dat is not text; not attached"}
+	want := []string{"@missing.go: no such file in " + dir + "; sent as text", "@sub is a directory; only files are attached", "@bin.dat is not text, a picture or a PDF; not attached"}
 	if d := cmp.Diff(want, notes); d != "" {
 		t.Errorf("notes (-want +got):\n%s", d)
 	}
@@ -789,7 +789,7 @@ func TestAttachMentionsImages(t *testing.T) {
 	writeFile(t, shot, gif)
 	writeFile(t, filepath.Join(dir, "fake.png"), "not a picture\n")
 	in := "what is @dot.png and " + shot + " ? and @fake.png"
-	text, images, notes := attachMentions(in, dir)
+	text, images, notes, _ := attachMentions(in, dir, "")
 	if !strings.HasPrefix(text, in) || !strings.Contains(text, `<file path="fake.png">`) {
 		t.Errorf("text: %q", text)
 	}
@@ -870,4 +870,27 @@ func allowEdits(t *testing.T) []permission.Rule {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestAttachPDF: @file.pdf attaches a PDF for a model that reads them;
+// one that does not is refused before the request, naming the file; an
+// oversized PDF is not attached, and says why.
+func TestAttachPDF(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "report.pdf"), []byte("%PDF-1.4\n% test\n"), 0o644)
+	_, images, notes, refused := attachMentions("summarise @report.pdf", dir, "anthropic/claude-sonnet-4-5")
+	if refused != "" || len(images) != 1 || images[0].MediaType != "application/pdf" || !strings.Contains(strings.Join(notes, "|"), "attached report.pdf (PDF, 1 KB)") {
+		t.Errorf("claude: images %d, notes %q, refused %q", len(images), notes, refused)
+	}
+	_, _, _, refused = attachMentions("summarise @report.pdf", dir, "openai/gpt-3.5-turbo")
+	if refused != "report.pdf is a PDF, and openai/gpt-3.5-turbo does not read PDFs; the message was not sent (switch with /model, or remove the file)" {
+		t.Errorf("refusal %q", refused)
+	}
+	big := make([]byte, pdfMax+1)
+	copy(big, "%PDF-1.4")
+	os.WriteFile(filepath.Join(dir, "big.pdf"), big, 0o644)
+	_, images, notes, _ = attachMentions("@big.pdf", dir, "anthropic/claude-sonnet-4-5")
+	if len(images) != 0 || !strings.Contains(strings.Join(notes, "|"), "@big.pdf is a 20 MB PDF; PDFs over 20 MB are not attached") {
+		t.Errorf("big: images %d, notes %q", len(images), notes)
+	}
 }

@@ -267,7 +267,7 @@ func encodeBlock(b *llm.Block) (contentBlock, bool) {
 		return contentBlock{Type: b.Type, Thinking: &b.Thinking, Signature: &b.Signature}, b.Signature != ""
 	case llm.BlockRedactedThinking:
 		return contentBlock{Type: b.Type, Data: b.Data}, b.Data != ""
-	case llm.BlockImage:
+	case llm.BlockImage, llm.BlockDocument:
 		if len(b.Images) == 0 {
 			return contentBlock{}, false
 		}

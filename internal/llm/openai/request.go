@@ -182,7 +182,7 @@ func appendMessage(out []message, m *llm.Message) []message {
 				}
 			}
 			out = append(out, message{Role: "tool", Content: &content, ToolCallID: b.ToolUseID})
-		case llm.BlockImage:
+		case llm.BlockImage, llm.BlockDocument:
 			images = append(images, b.Images...)
 		}
 		// Thinking is never sent to OpenAI-compatible servers.
@@ -204,8 +204,14 @@ func appendMessage(out []message, m *llm.Message) []message {
 		if text != "" {
 			parts = append(parts, contentPart{Type: "text", Text: text})
 		}
-		for _, im := range images {
-			parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: "data:" + im.MediaType + ";base64," + im.Data}})
+		for i, im := range images {
+			url := "data:" + im.MediaType + ";base64," + im.Data
+			if im.MediaType == "application/pdf" {
+				// A PDF goes as a file part (OpenAI's chat completions).
+				parts = append(parts, contentPart{Type: "file", File: &filePart{Filename: fmt.Sprintf("document-%d.pdf", i+1), FileData: url}})
+				continue
+			}
+			parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: url}})
 		}
 		out = append(out, message{Role: "user", Content: parts})
 	case text != "":
@@ -219,6 +225,13 @@ type contentPart struct {
 	Type     string    `json:"type"`
 	Text     string    `json:"text,omitempty"`
 	ImageURL *imageURL `json:"image_url,omitempty"`
+	File     *filePart `json:"file,omitempty"`
+}
+
+// filePart is a document sent inline, as a data URL.
+type filePart struct {
+	Filename string `json:"filename"`
+	FileData string `json:"file_data"`
 }
 
 type imageURL struct {
