@@ -40,3 +40,41 @@ func TestErrorReplyIsNotACrash(t *testing.T) {
 		t.Errorf("initialize params %s lack the config", b)
 	}
 }
+
+// TestRestartKeepsConfig (issue 19 item 10): SynapsCLI re-initialises a
+// restarted extension with an empty config. synaps sends the same
+// resolved config again — a secret_env value included — and writes none
+// of it to disk.
+func TestRestartKeepsConfig(t *testing.T) {
+	base := t.TempDir()
+	dir := fakePlugin(t, base, "keeper", map[string]any{
+		"permissions": []string{"tools.register"},
+		"config":      []map[string]any{{"key": "token", "secret_env": "KEEPER_TOKEN", "required": true}, {"key": "mode", "default": "strict"}},
+	}, fakeSpec{Record: true, Modes: map[string]string{"tool:boom": "crash-once"},
+		Init: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"boom","description":"crashes once","input_schema":{"type":"object"}}]}}`)})
+	h := startHost(t, base, func(o *Options) {
+		o.Getenv = func(k string) string {
+			if k == "KEEPER_TOKEN" {
+				return "s3cret"
+			}
+			return os.Getenv(k)
+		}
+	})
+	os.Remove(filepath.Join(dir, "init.json"))
+	callTool(t, h, "keeper_boom", `{}`) // crashes the process; it restarts
+	// The next call waits for the restarted process, initialised by then.
+	if res := callTool(t, h, "keeper_boom", `{}`); res.IsError {
+		t.Fatalf("the call after the restart failed: %+v", res)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "init.json"))
+	var init struct{ Config map[string]any }
+	if err := json.Unmarshal(b, &init); err != nil {
+		t.Fatalf("no initialize after the restart: %q, %v", b, err)
+	}
+	if init.Config["token"] != "s3cret" || init.Config["mode"] != "strict" {
+		t.Errorf("config after the restart = %v", init.Config)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "config")); err == nil {
+		t.Error("the resolved config was written to the plugin's config file")
+	}
+}
