@@ -3,8 +3,10 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,6 +27,12 @@ type editor struct {
 	asked   []sdk.RequestPermissionRequest
 	answer  string // option id; "" cancels
 	started chan string
+	// buffers are the editor's open files (fs/read_text_file and
+	// fs/write_text_file go here when it offers them).
+	buffers map[string]string
+	// terms are its terminals; termArgv what each ran.
+	terms    map[string]*term
+	termArgv []string
 }
 
 func (e *editor) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
@@ -50,26 +58,101 @@ func (e *editor) RequestPermission(_ context.Context, p sdk.RequestPermissionReq
 	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(sdk.PermissionOptionId(e.answer))}, nil
 }
 
-func (e *editor) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
-	return sdk.ReadTextFileResponse{}, sdk.NewMethodNotFound("fs/read_text_file")
+func (e *editor) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if text, ok := e.buffers[p.Path]; ok {
+		return sdk.ReadTextFileResponse{Content: text}, nil
+	}
+	b, err := os.ReadFile(p.Path)
+	if err != nil {
+		return sdk.ReadTextFileResponse{}, sdk.NewInvalidParams(err.Error())
+	}
+	return sdk.ReadTextFileResponse{Content: string(b)}, nil
 }
-func (e *editor) WriteTextFile(context.Context, sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
-	return sdk.WriteTextFileResponse{}, sdk.NewMethodNotFound("fs/write_text_file")
+func (e *editor) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.buffers == nil {
+		e.buffers = map[string]string{}
+	}
+	e.buffers[p.Path] = p.Content // an editor keeps it in its buffer
+	return sdk.WriteTextFileResponse{}, nil
 }
-func (e *editor) CreateTerminal(context.Context, sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
-	return sdk.CreateTerminalResponse{}, sdk.NewMethodNotFound("terminal/create")
+
+// The editor's terminal: a real process per terminal, as an editor runs
+// one, its output kept.
+type term struct {
+	cmd  *exec.Cmd
+	out  *lockedBuffer
+	done chan struct{}
 }
-func (e *editor) KillTerminal(context.Context, sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
-	return sdk.KillTerminalResponse{}, sdk.NewMethodNotFound("terminal/kill")
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
 }
-func (e *editor) TerminalOutput(context.Context, sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
-	return sdk.TerminalOutputResponse{}, sdk.NewMethodNotFound("terminal/output")
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
 }
-func (e *editor) ReleaseTerminal(context.Context, sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
-	return sdk.ReleaseTerminalResponse{}, sdk.NewMethodNotFound("terminal/release")
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
-func (e *editor) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
-	return sdk.WaitForTerminalExitResponse{}, sdk.NewMethodNotFound("terminal/wait_for_exit")
+
+func (e *editor) CreateTerminal(_ context.Context, p sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
+	cmd := exec.Command(p.Command, p.Args...)
+	if p.Cwd != nil {
+		cmd.Dir = *p.Cwd
+	}
+	t := &term{cmd: cmd, out: &lockedBuffer{}, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = t.out, t.out
+	if err := cmd.Start(); err != nil {
+		return sdk.CreateTerminalResponse{}, sdk.NewInternalError(err.Error())
+	}
+	go func() { cmd.Wait(); close(t.done) }()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.terms == nil {
+		e.terms = map[string]*term{}
+	}
+	id := fmt.Sprintf("term-%d", len(e.terms)+1)
+	e.terms[id] = t
+	e.termArgv = append(e.termArgv, strings.Join(append([]string{p.Command}, p.Args...), " "))
+	return sdk.CreateTerminalResponse{TerminalId: id}, nil
+}
+func (e *editor) term(id string) *term {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.terms[id]
+}
+func (e *editor) KillTerminal(_ context.Context, p sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
+	e.term(p.TerminalId).cmd.Process.Kill()
+	return sdk.KillTerminalResponse{}, nil
+}
+func (e *editor) TerminalOutput(_ context.Context, p sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
+	return sdk.TerminalOutputResponse{Output: e.term(p.TerminalId).out.String()}, nil
+}
+func (e *editor) ReleaseTerminal(_ context.Context, p sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
+	t := e.term(p.TerminalId)
+	t.cmd.Process.Kill()
+	<-t.done
+	return sdk.ReleaseTerminalResponse{}, nil
+}
+func (e *editor) WaitForTerminalExit(ctx context.Context, p sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
+	t := e.term(p.TerminalId)
+	select {
+	case <-t.done:
+		code := t.cmd.ProcessState.ExitCode()
+		return sdk.WaitForTerminalExitResponse{ExitCode: &code}, nil
+	case <-ctx.Done():
+		return sdk.WaitForTerminalExitResponse{}, ctx.Err()
+	}
 }
 
 // text is what the editor shows of the agent's messages.
@@ -462,5 +545,91 @@ func TestClientMCPServers(t *testing.T) {
 	_, err = r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{{Acp: &sdk.McpServerAcpInline{Id: "x", Name: "x", Type: "acp"}}}})
 	if err == nil || !strings.Contains(errText(err), "mcpServers[0]: a transport synaps does not speak") {
 		t.Errorf("bad server: %v", errText(err))
+	}
+}
+
+// TestEditorFiles: when the editor offers its file system, the model
+// reads the editor's buffer (unsaved changes included) and its edits go
+// to the editor, not behind its back to the disk.
+func TestEditorFiles(t *testing.T) {
+	base := t.TempDir()
+	model := script(t, base, "turns.jsonl",
+		`{"text":"Reading.","tool_calls":[{"name":"read","input":{"path":"notes.txt"}}]}`,
+		`{"text":"Editing.","tool_calls":[{"name":"edit","input":{"path":"notes.txt","old_string":"editor","new_string":"model"}}],"expect":{"last_tool_result_contains":"unsaved text in the editor"}}`,
+		`{"text":"Done."}`,
+	)
+	ed := &editor{answer: "allow_once"}
+	r := start(t, base, model, ed)
+	ctx := context.Background()
+	notes := filepath.Join(r.work, "notes.txt")
+	os.WriteFile(notes, []byte("saved text on disk\n"), 0o644)
+	ed.buffers = map[string]string{notes: "unsaved text in the editor\n"}
+	if _, err := r.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber,
+		ClientCapabilities: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := r.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("fix the notes")}}); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v %v", resp, err)
+	}
+	ed.mu.Lock()
+	got := ed.buffers[notes]
+	ed.mu.Unlock()
+	if got != "unsaved text in the model\n" {
+		t.Errorf("the editor's buffer is %q", got)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "saved text on disk\n" {
+		t.Errorf("the disk was written behind the editor's back: %q", b)
+	}
+}
+
+// TestEditorTerminal: when the editor offers a terminal, bash's commands
+// run there — with synaps's scrubbed environment, not the editor's — the
+// tool call shows the terminal, and a timeout kills the command.
+func TestEditorTerminal(t *testing.T) {
+	t.Setenv("SYNAPS_TEST_SECRET_TOKEN", "hunter2")
+	base := t.TempDir()
+	model := script(t, base, "turns.jsonl",
+		`{"text":"Running.","tool_calls":[{"name":"bash","input":{"command":"echo out; echo token=${SYNAPS_TEST_SECRET_TOKEN:-none}; exit 3"}}]}`,
+		`{"text":"Slow.","tool_calls":[{"name":"bash","input":{"command":"sleep 30","timeout":1}}],"expect":{"last_tool_result_contains":"token=none"}}`,
+		`{"text":"Done.","expect":{"last_tool_result_contains":"command timed out after 1s"}}`,
+	)
+	ed := &editor{answer: "allow_once"}
+	r := start(t, base, model, ed)
+	ctx := context.Background()
+	if _, err := r.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: sdk.ClientCapabilities{Terminal: true}}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: r.work, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := r.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("run")}}); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v %v", resp, err)
+	}
+	ed.mu.Lock()
+	argv := append([]string(nil), ed.termArgv...)
+	ed.mu.Unlock()
+	if len(argv) != 2 || !strings.HasPrefix(argv[0], "env -i ") || !strings.HasSuffix(argv[0], " -c echo out; echo token=${SYNAPS_TEST_SECRET_TOKEN:-none}; exit 3") {
+		t.Errorf("terminals ran %q", argv)
+	}
+	var refs int
+	for _, u := range ed.updates {
+		if u.ToolCallUpdate != nil {
+			for _, c := range u.ToolCallUpdate.Content {
+				if c.Terminal != nil {
+					refs++
+				}
+			}
+		}
+	}
+	if refs != 2 {
+		t.Errorf("%d tool call updates show a terminal, want 2", refs)
+	}
+	if got := ed.calls(); len(got) != 4 || got[1] != "end failed out\ntoken=none\nexit status 3" || !strings.HasPrefix(got[3], "end failed command timed out after 1s") {
+		t.Errorf("calls %q", got)
 	}
 }

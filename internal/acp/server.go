@@ -43,10 +43,16 @@ type Server struct {
 	// notices, warnings. nil: stderr.
 	Log io.Writer
 
-	conn *sdk.AgentSideConnection
+	// conn is the connection, published to the handlers by ready: the
+	// SDK starts reading (and calling them) before NewAgentSideConnection
+	// returns.
+	conn  *sdk.AgentSideConnection
+	ready chan struct{}
 
 	mu       sync.Mutex
 	sessions map[sdk.SessionId]*session
+	// client is what the editor offered at initialize (its file system).
+	client sdk.ClientCapabilities
 }
 
 // Serve answers ACP requests read from in, writing to out, until in ends
@@ -54,10 +60,12 @@ type Server struct {
 // stop, their files are saved).
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.sessions = map[sdk.SessionId]*session{}
+	s.ready = make(chan struct{})
 	s.conn = sdk.NewAgentSideConnection(s, out, in)
 	// The SDK logs connection events; keep its warnings and errors in
 	// the agent's log, beside synaps's own.
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(s.logWriter(), &slog.HandlerOptions{Level: slog.LevelWarn})))
+	close(s.ready)
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():
@@ -73,6 +81,12 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		ss.close(context.WithoutCancel(ctx))
 	}
 	return nil
+}
+
+// peer is the connection, once Serve has it (see ready).
+func (s *Server) peer() *sdk.AgentSideConnection {
+	<-s.ready
+	return s.conn
 }
 
 func (s *Server) logWriter() io.Writer {
@@ -92,6 +106,9 @@ var _ sdk.AgentLoader = (*Server)(nil)
 // Initialize implements sdk.Agent: protocol version 1, sessions that can
 // be loaded, prompts with text and embedded context.
 func (s *Server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	s.mu.Lock()
+	s.client = p.ClientCapabilities
+	s.mu.Unlock()
 	return sdk.InitializeResponse{
 		ProtocolVersion: sdk.ProtocolVersion(min(int(p.ProtocolVersion), sdk.ProtocolVersionNumber)),
 		AgentCapabilities: sdk.AgentCapabilities{
@@ -158,6 +175,16 @@ func (s *Server) open(ctx context.Context, cwd, resume string, clientMCP []sdk.M
 	o := s.Options
 	o.WorkDir, o.Resume, o.Continue = cwd, resume, false
 	o.MCPServers = append(append([]mcp.Server(nil), o.MCPServers...), servers...)
+	s.mu.Lock()
+	client := s.client
+	s.mu.Unlock()
+	if client.Fs.ReadTextFile && client.Fs.WriteTextFile {
+		// The editor's buffers are the files the model reads and edits.
+		o.Files = editorFiles{ss}
+	}
+	if client.Terminal {
+		o.Terminal = editorTerminal{ss}
+	}
 	o.Confirmer = permissioner{ss}
 	o.OnEvent = ss.event
 	a, err := app.Open(ctx, o)

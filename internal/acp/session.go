@@ -82,7 +82,7 @@ func (ss *session) close(ctx context.Context) {
 // update sends one session/update; a client that went away is not an
 // error the turn can act on, so it is only logged.
 func (ss *session) update(u sdk.SessionUpdate) {
-	if err := ss.srv.conn.SessionUpdate(context.Background(), sdk.SessionNotification{SessionId: ss.id, Update: u}); err != nil {
+	if err := ss.srv.peer().SessionUpdate(context.Background(), sdk.SessionNotification{SessionId: ss.id, Update: u}); err != nil {
 		ss.srv.logf("session %s: update not sent: %v", ss.id, err)
 	}
 }
@@ -314,7 +314,7 @@ func (p permissioner) Ask(ctx context.Context, q agent.Question) agent.Answer {
 		options = append(options, sdk.PermissionOption{OptionId: "allow_always", Name: "Always allow " + q.Always, Kind: sdk.PermissionOptionKindAllowAlways})
 	}
 	options = append(options, sdk.PermissionOption{OptionId: "reject_once", Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
-	resp, err := ss.srv.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
+	resp, err := ss.srv.peer().RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: ss.id,
 		ToolCall:  sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Title: &title},
 		Options:   options,

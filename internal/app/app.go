@@ -62,6 +62,13 @@ type Options struct {
 	// Progress hears which extensions are still starting (see
 	// extension.Options.Progress).
 	Progress func(starting []string)
+	// Files, when set, reads and writes text files for the built-in
+	// read, write and edit tools (an editor's buffers, over ACP); nil:
+	// the disk.
+	Files builtin.Files
+	// Terminal, when set, runs bash's commands (an editor's terminal,
+	// over ACP); nil: synaps runs them.
+	Terminal builtin.Terminal
 	// Effort is how hard the model thinks (--effort); "" reads config
 	// effort, else the model's default.
 	Effort llm.Effort
@@ -169,7 +176,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	var priceWarnings []string
 	a.prices, priceWarnings = priceTable(cfg)
 	a.Notes = append(a.Notes, priceWarnings...)
-	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.toolEnv()}) {
+	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.toolEnv(), Files: o.Files, Terminal: o.Terminal}) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
 		}

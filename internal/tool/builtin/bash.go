@@ -85,6 +85,9 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	if err := ctx.Err(); err != nil {
 		return tool.Result{}, err
 	}
+	if b.o.Terminal != nil {
+		return b.inTerminal(ctx, *in.Command, timeout)
+	}
 
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -266,4 +269,28 @@ func trimPartialEnd(b []byte) []byte {
 		return b[:i]
 	}
 	return b
+}
+
+// inTerminal runs the command in the editor's terminal: through env -i,
+// so that it gets synaps's scrubbed environment and nothing of the
+// editor's (its secrets included).
+func (b *bashTool) inTerminal(ctx context.Context, command string, timeout time.Duration) (tool.Result, error) {
+	argv := append([]string{"env", "-i"}, b.o.env()...)
+	argv = append(argv, b.shell, "-c", command)
+	text, code, timedOut, err := b.o.Terminal.Run(ctx, argv, b.o.WorkDir, b.o.MaxOutput, timeout)
+	switch {
+	case ctx.Err() != nil:
+		return tool.Result{}, ctx.Err()
+	case err != nil:
+		return fail("the editor's terminal could not run it: %v", err), nil
+	case timedOut:
+		return tool.Result{IsError: true, Output: appendNote(text,
+			fmt.Sprintf("command timed out after %s and was killed; pass a larger \"timeout\" (seconds, at most %d) if it needs longer",
+				seconds(timeout), int(MaxBashTimeout.Seconds())))}, nil
+	case code != 0:
+		return tool.Result{IsError: true, Output: appendNote(text, fmt.Sprintf("exit status %d", code))}, nil
+	case text == "":
+		text = "(no output)"
+	}
+	return tool.Result{Output: text}, nil
 }

@@ -11,6 +11,7 @@
 package builtin
 
 import (
+	"context"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -44,6 +45,31 @@ type Options struct {
 	// secret (ScrubEnv), so the model cannot read the user's API keys;
 	// the caller passes ScrubEnv's result with the user's allow list.
 	Env []string
+	// Files, when set, reads and writes text files for read, write and
+	// edit instead of the disk: an editor that has them open (ACP's
+	// fs/read_text_file and fs/write_text_file), so the model sees
+	// unsaved changes and the editor sees the model's edits. Existence,
+	// kind and binary checks still look at the disk. Nil: the disk.
+	Files Files
+	// Terminal, when set, runs bash's commands (see Terminal).
+	Terminal Terminal
+}
+
+// Terminal runs bash's commands in someone else's terminal (an editor's,
+// over ACP's terminal/*), where the user watches them run. The command
+// still gets synaps's scrubbed environment, and only that. Nil: synaps
+// runs them itself.
+type Terminal interface {
+	// Run runs argv in dir and returns its output (at most limit bytes,
+	// the end kept), its exit code, and whether timeout ended it.
+	Run(ctx context.Context, argv []string, dir string, limit int, timeout time.Duration) (output string, exit int, timedOut bool, err error)
+}
+
+// Files reads and writes text files on the tools' behalf (see
+// Options.Files). Paths are absolute.
+type Files interface {
+	ReadText(ctx context.Context, path string) (string, error)
+	WriteText(ctx context.Context, path, content string) error
 }
 
 const (

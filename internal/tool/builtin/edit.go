@@ -92,6 +92,12 @@ func (e *editTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		return fail("%s looks like a binary file (it contains NUL bytes); edit only changes text files", name), nil
 	}
 	content := string(data)
+	if e.o.Files != nil {
+		// Edit what the editor has, unsaved changes included.
+		if content, err = e.o.Files.ReadText(ctx, p); err != nil {
+			return fail("%s: the editor could not read it: %v", name, err), nil
+		}
+	}
 	oldS, newS := *in.OldString, *in.NewString
 
 	count := strings.Count(content, oldS)
@@ -121,7 +127,11 @@ func (e *editTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		n = -1
 	}
 	updated := strings.Replace(content, oldS, newS, n)
-	if err := writeFileAtomic(p, []byte(updated), fi.Mode().Perm()); err != nil {
+	if e.o.Files != nil {
+		if err := e.o.Files.WriteText(ctx, p, updated); err != nil {
+			return fail("%s: the editor could not write it: %v", name, err), nil
+		}
+	} else if err := writeFileAtomic(p, []byte(updated), fi.Mode().Perm()); err != nil {
 		return fsError(name, err), nil
 	}
 	return tool.Result{

@@ -109,6 +109,14 @@ func (r *readTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		return fail("%s looks like a binary file (it contains NUL bytes); inspect it with bash, e.g. `file %s` or `xxd %s | head`",
 			name, shellQuote(name), shellQuote(name)), nil
 	}
+	if r.o.Files != nil {
+		// The editor's text of the file, unsaved changes included.
+		text, err := r.o.Files.ReadText(ctx, p)
+		if err != nil {
+			return fail("%s: the editor could not read it: %v", name, err), nil
+		}
+		br = bufio.NewReaderSize(strings.NewReader(text), 64<<10)
+	}
 
 	var (
 		out     strings.Builder

@@ -71,6 +71,11 @@ func (w *writeTool) Run(ctx context.Context, input json.RawMessage) (tool.Result
 		if fi.Mode().IsRegular() && fi.Size() <= maxDiffedFile {
 			if old, err := os.ReadFile(p); err == nil && !isBinary(old) {
 				s := string(old)
+				if w.o.Files != nil {
+					if t, err := w.o.Files.ReadText(ctx, p); err == nil {
+						s = t // the editor's text is what the write replaces
+					}
+				}
 				before = &s
 			}
 		}
@@ -80,7 +85,11 @@ func (w *writeTool) Run(ctx context.Context, input json.RawMessage) (tool.Result
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fail("cannot create the parent directory of %s: %v", name, unwrapPathError(err)), nil
 	}
-	if err := writeFileAtomic(p, []byte(*in.Content), mode); err != nil {
+	if w.o.Files != nil {
+		if err := w.o.Files.WriteText(ctx, p, *in.Content); err != nil {
+			return fail("%s: the editor could not write it: %v", name, err), nil
+		}
+	} else if err := writeFileAtomic(p, []byte(*in.Content), mode); err != nil {
 		return fsError(name, err), nil
 	}
 	res := tool.Result{Output: verb + " " + name + " (" + plural(len(*in.Content), "byte") + " written)"}
