@@ -11,8 +11,8 @@
 package builtin
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
