@@ -19,6 +19,11 @@ func (a *Agent) thinking(req *llm.Request) {
 	req.Effort = e
 	thinking, reasoning := llm.Thinks(a.cfg.Model)
 	switch {
+	case thinking && llm.TakesEffortParam(a.cfg.Model):
+		req.AnthropicEffort = true
+		// max_tokens caps thinking and answer together: leave the
+		// thinking the level asks for room.
+		req.MaxTokens = max(req.MaxTokens, e.ThinkingBudget()+8192)
 	case thinking && e.ThinkingBudget() > 0:
 		req.ThinkingBudget = e.ThinkingBudget()
 		if req.MaxTokens <= req.ThinkingBudget {

@@ -69,11 +69,27 @@ func (e Effort) ReasoningEffort() string {
 	return ""
 }
 
+// TakesEffortParam reports whether an Anthropic model takes the level
+// itself (output_config.effort, with adaptive thinking): Claude 4.6 and
+// later. Older Claude models with extended thinking get a budget.
+func TakesEffortParam(model string) bool {
+	id := ModelID(model)
+	for _, p := range []string{"claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-7", "claude-opus-4-8", "claude-opus-5", "claude-sonnet-5", "claude-haiku-5"} {
+		if strings.HasPrefix(id, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // Thinks reports which way a model takes an effort level: Anthropic's
 // extended thinking, or an OpenAI-style reasoning_effort. A model id
 // (with or without its provider prefix) that takes neither gets none.
 func Thinks(model string) (thinking, reasoning bool) {
 	id := ModelID(model)
+	if TakesEffortParam(id) {
+		return true, false
+	}
 	for _, p := range []string{"claude-3-7", "claude-sonnet-4", "claude-opus-4", "claude-haiku-4", "claude-4"} {
 		if strings.HasPrefix(id, p) {
 			return true, false

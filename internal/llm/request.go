@@ -34,8 +34,13 @@ type Request struct {
 	// ignore it.
 	ReasoningEffort string
 	// Effort is the level asked for, for providers that take it as it is
-	// (an extension's model, in provider.complete); "" for the default.
+	// (an extension's model, in provider.complete, and Anthropic models
+	// that take output_config.effort: see AnthropicEffort); "" for the
+	// default.
 	Effort Effort
+	// AnthropicEffort sends Effort as output_config.effort with adaptive
+	// thinking (Claude 4.6 and later) instead of a thinking budget.
+	AnthropicEffort bool
 	// Prefix, when set, keeps the encoding of the conversation between
 	// requests (see Prefix); nil encodes every message every time.
 	Prefix *Prefix

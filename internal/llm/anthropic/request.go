@@ -134,7 +134,14 @@ func body(req *llm.Request) [][]byte {
 		head = append(head, `,"temperature":`...)
 		head = appendJSON(head, *req.Temperature)
 	}
-	if req.ThinkingBudget > 0 {
+	switch {
+	case req.AnthropicEffort && req.Effort != "" && req.Effort != llm.EffortOff:
+		// Claude 4.6 and later: the level itself, and the model decides
+		// when to think.
+		head = append(head, `,"thinking":{"type":"adaptive"},"output_config":{"effort":`...)
+		head = appendJSON(head, string(req.Effort))
+		head = append(head, '}')
+	case req.ThinkingBudget > 0:
 		head = append(head, `,"thinking":`...)
 		head = appendJSON(head, thinkingConfig{Type: "enabled", BudgetTokens: req.ThinkingBudget})
 	}
