@@ -353,7 +353,7 @@ func TestOutputRedactor(t *testing.T) {
 	ctx := context.Background()
 	input := bashInput("cat .env")
 
-	d := h.AfterToolCall(ctx, bashTool, input, "AWS_ACCESS_KEY_ID="+secret+"\nregion=us-east-1\n", "s1")
+	d := h.AfterToolCall(ctx, bashTool, input, "AWS_ACCESS_KEY_ID="+secret+"\nregion=us-east-1\n", false, "s1")
 	if d.Output == nil {
 		t.Fatalf("output with an AWS key id was not replaced: %+v", d)
 	}
@@ -363,7 +363,7 @@ func TestOutputRedactor(t *testing.T) {
 	}
 
 	clean := "total 8\n-rw-r--r-- 1 me me 269 main.py\n"
-	if d := h.AfterToolCall(ctx, bashTool, input, clean, "s1"); d.Output != nil || len(d.ReplacedBy) > 0 {
+	if d := h.AfterToolCall(ctx, bashTool, input, clean, false, "s1"); d.Output != nil || len(d.ReplacedBy) > 0 {
 		t.Errorf("clean output was replaced: %q", *d.Output)
 	}
 
@@ -536,7 +536,7 @@ func TestAllTogether(t *testing.T) {
 	if d := h.BeforeToolCall(ctx, helloTool, json.RawMessage(`{"name":"Ada"}`), "s1", nil); !d.Blocked || d.BlockedBy != "policy-guard" {
 		t.Errorf("hello-ext_hello: %+v", d)
 	}
-	if d := h.AfterToolCall(ctx, bashTool, bashInput("env"), "TOKEN=ghp_"+strings.Repeat("a1B2", 9)+"\n", "s1"); d.Output == nil || strings.Contains(*d.Output, "ghp_") {
+	if d := h.AfterToolCall(ctx, bashTool, bashInput("env"), "TOKEN=ghp_"+strings.Repeat("a1B2", 9)+"\n", false, "s1"); d.Output == nil || strings.Contains(*d.Output, "ghp_") {
 		t.Errorf("after_tool_call with a GitHub token: %+v", d)
 	}
 	msg := "hi"

@@ -29,7 +29,7 @@ import (
 type Hooks interface {
 	RunHook(ctx context.Context, ev hook.Event) hook.Decision
 	BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c hook.Confirmer) hook.Decision
-	AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) hook.Decision
+	AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output string, isError bool, sessionID string) hook.Decision
 }
 
 // Config wires an Agent. Zero values take the documented defaults.
@@ -521,7 +521,7 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	// will get, and what the model gets is what the hooks saw.
 	res.Output = a.capped(res.Output)
 	if a.cfg.Hooks != nil {
-		d := a.cfg.Hooks.AfterToolCall(ctx, spec, input, res.Output, a.cfg.Session.ID)
+		d := a.cfg.Hooks.AfterToolCall(ctx, spec, input, res.Output, res.IsError, a.cfg.Session.ID)
 		if d.Output != nil {
 			// A replacement is re-sent with every later request and saved
 			// at the cap, so it is held to the same cap: the model gets

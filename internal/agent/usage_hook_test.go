@@ -28,7 +28,7 @@ func (h *usageHooks) BeforeToolCall(context.Context, tool.Spec, json.RawMessage,
 	return hook.Decision{}
 }
 
-func (h *usageHooks) AfterToolCall(context.Context, tool.Spec, json.RawMessage, string, string) hook.Decision {
+func (h *usageHooks) AfterToolCall(context.Context, tool.Spec, json.RawMessage, string, bool, string) hook.Decision {
 	return hook.Decision{}
 }
 

@@ -158,7 +158,14 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 			if ev.ToolOutput != nil {
 				out = *ev.ToolOutput
 			}
-			e.ToolResponse = ToolResponse(ev.ToolRuntimeName, e.ToolInput, out, nil, nil)
+			if ev.ToolError {
+				// A failed call is PostToolUseFailure in Claude Code, not
+				// PostToolUse.
+				e.Name, e.Error = "PostToolUseFailure", ErrorText(out)
+				name = e.Name
+			} else {
+				e.ToolResponse = ToolResponse(ev.ToolRuntimeName, e.ToolInput, out, nil, nil)
+			}
 		}
 	case contract.HookBeforeMessage:
 		if ev.Message != nil {

@@ -152,9 +152,25 @@ func TestLinkInTheChain(t *testing.T) {
 		}
 	})
 
+	t.Run("a failed call is PostToolUseFailure, with Claude's error text", func(t *testing.T) {
+		c, _, dir := chainWith(t, `{"hooks":{"PostToolUseFailure":[{"matcher":"Bash","hooks":[{"type":"command","command":"cat > $D/failure.json; echo '{\"hookSpecificOutput\":{\"additionalContext\":\"check the exit code\"}}'"}]}]}}`, false)
+		if d := c.AfterToolCall(ctx, "bash", "bash", json.RawMessage(`{"command":"true"}`), "ok", false, "s"); len(d.Contexts) != 0 {
+			t.Errorf("a successful call reached PostToolUseFailure: %+v", d)
+		}
+		d := c.AfterToolCall(ctx, "bash", "bash", json.RawMessage(`{"command":"false"}`), "exit status 1", true, "s")
+		if len(d.Contexts) != 1 || d.Contexts[0].Content != "check the exit code" {
+			t.Errorf("contexts %+v", d.Contexts)
+		}
+		var p map[string]any
+		b, _ := os.ReadFile(filepath.Join(dir, "failure.json"))
+		if err := json.Unmarshal(b, &p); err != nil || p["hook_event_name"] != "PostToolUseFailure" || p["error"] != "Exit code 1" || p["tool_response"] != nil {
+			t.Errorf("payload %s", b)
+		}
+	})
+
 	t.Run("updatedToolOutput replaces the result", func(t *testing.T) {
 		c, _, _ := chainWith(t, `{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo '{\"hookSpecificOutput\":{\"updatedToolOutput\":\"[redacted]\"}}'"}]}]}}`, false)
-		d := c.AfterToolCall(ctx, "bash", "bash", json.RawMessage(`{"command":"env"}`), "SECRET=1", "s")
+		d := c.AfterToolCall(ctx, "bash", "bash", json.RawMessage(`{"command":"env"}`), "SECRET=1", false, "s")
 		if d.Output == nil || *d.Output != "[redacted]" {
 			t.Errorf("output %+v", d)
 		}

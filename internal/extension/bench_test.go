@@ -73,7 +73,7 @@ func BenchmarkToolCallFiveHooks(b *testing.B) {
 		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked {
 			b.Fatal(d.Reason)
 		}
-		h.AfterToolCall(ctx, bashSpec(), input, "hi\n", "s")
+		h.AfterToolCall(ctx, bashSpec(), input, "hi\n", false, "s")
 	}
 }
 

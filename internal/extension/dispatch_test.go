@@ -153,7 +153,7 @@ func TestAfterToolCallReplace(t *testing.T) {
 	guard(t, base, "b-no-permission", []string{"tools.intercept"}, map[string]string{"after_tool_call": `{"action":"replace","output":"sneaky"}`})
 	cdir := guard(t, base, "c-observer", []string{"hooks.after_tool_call"}, map[string]string{"after_tool_call": `{}`})
 	h := startHost(t, base, nil)
-	d := h.AfterToolCall(context.Background(), bashSpec(), json.RawMessage(`{"command":"env"}`), "token=sk-live-123", "sess")
+	d := h.AfterToolCall(context.Background(), bashSpec(), json.RawMessage(`{"command":"env"}`), "token=sk-live-123", false, "sess")
 	if d.Output == nil || *d.Output != "token=[REDACTED]" || !cmp.Equal(d.ReplacedBy, []string{"a-redactor"}) {
 		t.Fatalf("decision = %+v", d)
 	}
@@ -235,7 +235,7 @@ func TestTransformersSeeTheWholeOutput(t *testing.T) {
 	prefix := guard(t, base, "b-observer", []string{"tools.intercept"}, map[string]string{"after_tool_call": `{}`})
 	h := startHost(t, base, nil)
 	out := strings.Repeat("x", 100<<10)
-	h.AfterToolCall(context.Background(), bashSpec(), json.RawMessage(`{}`), out, "s")
+	h.AfterToolCall(context.Background(), bashSpec(), json.RawMessage(`{}`), out, false, "s")
 	if got := readRecord(t, full)[0]["tool_output"].(string); got != out {
 		t.Errorf("redactor saw %d bytes, want all %d", len(got), len(out))
 	}

@@ -460,6 +460,6 @@ func (h *Host) RecordDeclined(spec tool.Spec, sessionID, id string) {
 
 // AfterToolCall runs after_tool_call; Decision.Output is the replaced
 // output when an extension replaced it.
-func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output, sessionID string) hook.Decision {
-	return h.chain.AfterToolCall(ctx, spec.Name, spec.RuntimeName, input, output, sessionID)
+func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output string, isError bool, sessionID string) hook.Decision {
+	return h.chain.AfterToolCall(ctx, spec.Name, spec.RuntimeName, input, output, isError, sessionID)
 }

@@ -116,7 +116,7 @@ func TestSoakHookCalls(t *testing.T) {
 		}
 
 		tr.begin()
-		d = h.AfterToolCall(ctx, bashSpec(), input, fmt.Sprintf("%d\n", i), "soak")
+		d = h.AfterToolCall(ctx, bashSpec(), input, fmt.Sprintf("%d\n", i), false, "soak")
 		recs = tr.end()
 		if got := recs.extensions(); !slicesEqual(got, []string{"soak1", "soak2", "soak3", "soak4", "soak5"}) {
 			t.Fatalf("call %d after_tool_call: decisions from %v, want exactly one from each extension", i, got)

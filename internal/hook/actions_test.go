@@ -45,7 +45,7 @@ func TestStopContextAndConfirmWithInput(t *testing.T) {
 	}
 
 	d = chain(contract.HookAfterToolCall, answerLink{"a", `{"action":"continue","context":"one"}`}, answerLink{"b", `{"context":"two"}`}).
-		AfterToolCall(ctx, "bash", "bash", in, "out", "s")
+		AfterToolCall(ctx, "bash", "bash", in, "out", false, "s")
 	if diff := cmp.Diff([]Inject{{"a", "one"}, {"b", "two"}}, d.Contexts); diff != "" {
 		t.Errorf("contexts (-want +got):\n%s", diff)
 	}

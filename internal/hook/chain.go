@@ -190,11 +190,11 @@ func (c *Chain) RecordDeclined(runtimeName, sessionID, id string) {
 
 // AfterToolCall runs after_tool_call; Decision.Output is the replaced
 // output when a link replaced it.
-func (c *Chain) AfterToolCall(ctx context.Context, toolName, runtimeName string, input json.RawMessage, output, sessionID string) Decision {
+func (c *Chain) AfterToolCall(ctx context.Context, toolName, runtimeName string, input json.RawMessage, output string, isError bool, sessionID string) Decision {
 	if !c.subscribed(contract.HookAfterToolCall) {
 		return Decision{}
 	}
-	return c.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, ToolOutput: &output, SessionID: sessionID})
+	return c.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, ToolOutput: &output, ToolError: isError, SessionID: sessionID})
 }
 
 // dispatch runs the chain for ev.

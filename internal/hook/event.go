@@ -15,6 +15,10 @@ type Event struct {
 	ToolInput                 json.RawMessage
 	// ToolOutput is the tool's output (after_tool_call); nil elsewhere.
 	ToolOutput *string
+	// ToolError: the tool failed (after_tool_call). Links that tell
+	// failures apart read it (a Claude PostToolUseFailure hook); the
+	// extension protocol's wire form does not carry it.
+	ToolError bool
 	// Message is the user's message (before_message) or the assistant's
 	// text (on_message_complete); nil elsewhere.
 	Message    *string
