@@ -22,7 +22,7 @@ import (
 func newExtensionsCmd(stdio Stdio) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "extensions",
-		Aliases: []string{"ext", "extension"},
+		Aliases: []string{"ext", "extension", "plugins", "plugin"},
 		Short:   "Manage plugins and their extensions",
 		Long: `Plugins live in ~/.synaps-cli/plugins/<id>/ (or $SYNAPS_BASE_DIR/plugins)
 and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
@@ -38,6 +38,7 @@ and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
 		extValidateCmd(stdio),
 		extInfoCmd(stdio),
 		extConfigCmd(stdio),
+		marketplaceCmd(stdio),
 		extLogsCmd(stdio),
 		extTestCmd(stdio),
 		extNewCmd(stdio),
@@ -134,19 +135,26 @@ func failedPlugins(sts []extension.Status) error {
 func extInstallCmd(stdio Stdio) *cobra.Command {
 	var link, force bool
 	cmd := &cobra.Command{
-		Use:   "install DIR|GIT-URL",
+		Use:   "install DIR|GIT-URL|NAME@MARKETPLACE",
 		Short: "Validate a plugin and copy (or --link) it into the plugins directory",
 		Long: `install checks the plugin's manifest first and writes nothing if it is
 invalid. A directory is copied without following symlinks that point out
 of it; --link makes a symlink instead, for developing a plugin in place.
-A git URL is cloned (git must be installed).`,
+A git URL is cloned (git must be installed). NAME@MARKETPLACE installs a
+plugin of a marketplace added with 'synaps plugins marketplace add'.
+Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			base, err := baseDir()
 			if err != nil {
 				return err
 			}
-			res, err := app.Install(cmd.Context(), base, args[0], app.InstallOptions{Link: link, Force: force})
+			var res *app.Installed
+			if isMarketRef(args[0]) {
+				res, err = app.InstallFromMarketplace(cmd.Context(), base, args[0], app.InstallOptions{Force: force})
+			} else {
+				res, err = app.Install(cmd.Context(), base, args[0], app.InstallOptions{Link: link, Force: force})
+			}
 			if err != nil {
 				return err
 			}
@@ -367,5 +375,69 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVarP(&lines, "lines", "n", 100, "how many of the last lines to print (0: all, the rotated <id>.log.1 included)")
+	return cmd
+}
+
+// isMarketRef reports whether an install argument is NAME@MARKETPLACE:
+// no path, no URL, and no such directory.
+func isMarketRef(arg string) bool {
+	name, market, ok := strings.Cut(arg, "@")
+	if !ok || name == "" || market == "" || strings.ContainsAny(arg, "/\\:") {
+		return false
+	}
+	_, err := os.Stat(arg)
+	return err != nil
+}
+
+// marketplaceCmd is `synaps plugins marketplace add|list`.
+func marketplaceCmd(stdio Stdio) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "marketplace",
+		Short: "Add and list plugin marketplaces (Claude Code's .claude-plugin/marketplace.json)",
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "add DIR|GIT-URL",
+		Short: "Add a marketplace: its plugins install with 'synaps plugins install NAME@MARKETPLACE'",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			base, err := baseDir()
+			if err != nil {
+				return err
+			}
+			m, err := app.AddMarketplace(cmd.Context(), base, args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdio.Out, "added marketplace %s (%d plugins)\n", m.Name, len(m.Plugins))
+			for _, p := range m.Plugins {
+				fmt.Fprintf(stdio.Out, "  %s@%s  %s\n", p.Name, m.Name, p.Description)
+			}
+			return nil
+		},
+	}, &cobra.Command{
+		Use:   "list",
+		Short: "List the marketplaces added and their plugins",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			base, err := baseDir()
+			if err != nil {
+				return err
+			}
+			ms, problems := app.Marketplaces(base)
+			for _, p := range problems {
+				fmt.Fprintln(stdio.Err, "warning:", p)
+			}
+			if len(ms) == 0 {
+				fmt.Fprintln(stdio.Out, "no marketplaces; add one with `synaps plugins marketplace add DIR|GIT-URL`")
+			}
+			for _, m := range ms {
+				fmt.Fprintf(stdio.Out, "%s (%d plugins)\n", m.Name, len(m.Plugins))
+				for _, p := range m.Plugins {
+					fmt.Fprintf(stdio.Out, "  %s@%s  %s\n", p.Name, m.Name, p.Description)
+				}
+			}
+			return nil
+		},
+	})
 	return cmd
 }

@@ -1,0 +1,187 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Marketplaces: Claude Code's catalogues of plugins
+// (.claude-plugin/marketplace.json). `synaps plugins marketplace add`
+// keeps a copy of one under <base>/marketplaces/<name>; `synaps plugins
+// install NAME@MARKETPLACE` installs the plugin its entry names, as any
+// plugin is installed (validated, copied into plugins/).
+
+// Marketplace is a marketplace.json, as far as installing needs it.
+type Marketplace struct {
+	Name    string             `json:"name"`
+	Owner   map[string]any     `json:"owner"`
+	Plugins []MarketplaceEntry `json:"plugins"`
+	Dir     string             `json:"-"`
+}
+
+// MarketplaceEntry is one plugin of a marketplace. Source is a path in
+// the marketplace ("./plugins/x") or a git source object.
+type MarketplaceEntry struct {
+	Name        string          `json:"name"`
+	Source      json.RawMessage `json:"source"`
+	Description string          `json:"description"`
+	Version     string          `json:"version"`
+}
+
+const marketplaceFile = ".claude-plugin/marketplace.json"
+
+// marketplacesDir holds the marketplaces added.
+func marketplacesDir(base string) string { return filepath.Join(base, "marketplaces") }
+
+// ReadMarketplace reads dir's marketplace.json; errors name the file and
+// the field.
+func ReadMarketplace(dir string) (*Marketplace, error) {
+	file := filepath.Join(dir, marketplaceFile)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v; a marketplace is a directory (or git repository) with %s", file, err, marketplaceFile)
+	}
+	var m Marketplace
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: not valid JSON: %v", file, err)
+	}
+	if m.Name == "" || strings.ContainsAny(m.Name, "/\\@ \t") {
+		return nil, fmt.Errorf("%s: name %q must be set, without '/', '@' or spaces", file, m.Name)
+	}
+	for i, p := range m.Plugins {
+		if p.Name == "" {
+			return nil, fmt.Errorf("%s: plugins[%d].name is empty", file, i)
+		}
+		if len(p.Source) == 0 {
+			return nil, fmt.Errorf("%s: plugins[%d] (%s) has no source", file, i, p.Name)
+		}
+	}
+	m.Dir = dir
+	return &m, nil
+}
+
+// AddMarketplace copies (or clones) the marketplace at src into the
+// base directory, replacing an earlier copy of the same name.
+func AddMarketplace(ctx context.Context, base, src string) (*Marketplace, error) {
+	dir := src
+	if isGitURL(src) {
+		tmp, err := os.MkdirTemp("", "synaps-marketplace-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		dir = filepath.Join(tmp, "m")
+		if out, err := exec.CommandContext(ctx, "git", "clone", "--depth", "1", "--quiet", src, dir).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("git clone %s failed: %v: %s", src, err, strings.TrimSpace(string(out)))
+		}
+	}
+	m, err := ReadMarketplace(dir)
+	if err != nil {
+		return nil, err
+	}
+	target := filepath.Join(marketplacesDir(base), m.Name)
+	tmp := target + ".new"
+	os.RemoveAll(tmp)
+	if err := os.MkdirAll(marketplacesDir(base), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	if err := copyTree(ctx, dir, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	os.RemoveAll(filepath.Join(tmp, ".git"))
+	os.RemoveAll(target)
+	if err := os.Rename(tmp, target); err != nil {
+		return nil, err
+	}
+	m.Dir = target
+	return m, nil
+}
+
+// Marketplaces lists the marketplaces added, by name.
+func Marketplaces(base string) ([]*Marketplace, []string) {
+	ents, _ := os.ReadDir(marketplacesDir(base))
+	var out []*Marketplace
+	var problems []string
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasSuffix(e.Name(), ".new") {
+			continue
+		}
+		m, err := ReadMarketplace(filepath.Join(marketplacesDir(base), e.Name()))
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, problems
+}
+
+// InstallFromMarketplace installs NAME@MARKETPLACE: the entry's source, a
+// directory of the marketplace or a git repository, installed as any
+// plugin is.
+func InstallFromMarketplace(ctx context.Context, base, ref string, o InstallOptions) (*Installed, error) {
+	name, market, _ := strings.Cut(ref, "@")
+	dir := filepath.Join(marketplacesDir(base), market)
+	m, err := ReadMarketplace(dir)
+	if err != nil {
+		return nil, fmt.Errorf("no marketplace %q (add it with `synaps plugins marketplace add DIR|GIT-URL`): %v", market, err)
+	}
+	for _, p := range m.Plugins {
+		if p.Name != name {
+			continue
+		}
+		var path string
+		if json.Unmarshal(p.Source, &path) == nil {
+			full := filepath.Join(dir, filepath.FromSlash(path))
+			if rel, err := filepath.Rel(dir, full); err != nil || strings.HasPrefix(rel, "..") {
+				return nil, fmt.Errorf("%s: plugin %s's source %q is outside the marketplace", filepath.Join(dir, marketplaceFile), name, path)
+			}
+			// Installed under the entry's name, whatever its directory.
+			staged, err := os.MkdirTemp("", "synaps-plugin-")
+			if err != nil {
+				return nil, err
+			}
+			defer os.RemoveAll(staged)
+			dst := filepath.Join(staged, name)
+			if err := os.MkdirAll(dst, 0o755); err != nil {
+				return nil, err
+			}
+			if err := copyTree(ctx, full, dst); err != nil {
+				return nil, err
+			}
+			return Install(ctx, base, dst, o)
+		}
+		var src struct {
+			Source string `json:"source"`
+			Repo   string `json:"repo"`
+			URL    string `json:"url"`
+		}
+		if err := json.Unmarshal(p.Source, &src); err != nil {
+			return nil, fmt.Errorf("%s: plugin %s: source must be a path or {\"source\": \"github\"|\"git\", …}", filepath.Join(dir, marketplaceFile), name)
+		}
+		url := src.URL
+		if src.Source == "github" && src.Repo != "" {
+			url = "https://github.com/" + src.Repo + ".git"
+		}
+		if url == "" {
+			return nil, fmt.Errorf("%s: plugin %s: a git source needs \"repo\" (github) or \"url\"", filepath.Join(dir, marketplaceFile), name)
+		}
+		return Install(ctx, base, url, o)
+	}
+	var names []string
+	for _, p := range m.Plugins {
+		names = append(names, p.Name)
+	}
+	return nil, fmt.Errorf("marketplace %s has no plugin %q; it has: %s", market, name, strings.Join(names, ", "))
+}
