@@ -108,6 +108,8 @@ type App struct {
 	claude *claudeHooks
 	// Commands are the slash commands written as Markdown files.
 	Commands *command.Set
+	// Agents are the subagent definitions found (listed by /agents).
+	Agents []command.Agent
 	// effort is the thinking level in force (SetEffort).
 	effort llm.Effort
 	// MCP runs the configured MCP servers; nil when none is configured

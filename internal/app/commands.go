@@ -18,17 +18,16 @@ import (
 // ~/.claude/commands) and, in a trusted project, .synaps/commands and
 // .claude/commands. A file that does not load is a note.
 func (a *App) openCommands() {
-	type root struct{ dir, plugin, source string }
-	roots := []root{
+	roots := []cmdRoot{
 		{filepath.Join(a.BaseDir, "commands"), "", "user"},
 	}
 	if home := a.opts.Getenv("HOME"); home != "" {
-		roots = append(roots, root{filepath.Join(home, ".claude", "commands"), "", "claude user"})
+		roots = append(roots, cmdRoot{filepath.Join(home, ".claude", "commands"), "", "claude user"})
 	}
 	if a.projectTrusted() {
 		roots = append(roots,
-			root{filepath.Join(a.WorkDir, ".synaps", "commands"), "", "project"},
-			root{filepath.Join(a.WorkDir, ".claude", "commands"), "", "claude project"})
+			cmdRoot{filepath.Join(a.WorkDir, ".synaps", "commands"), "", "project"},
+			cmdRoot{filepath.Join(a.WorkDir, ".claude", "commands"), "", "claude project"})
 	}
 	if !a.opts.NoExtensions {
 		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
@@ -37,10 +36,11 @@ func (a *App) openCommands() {
 		})
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
-				roots = append(roots, root{filepath.Join(p.Dir, "commands"), p.ID, "plugin"})
+				roots = append(roots, cmdRoot{filepath.Join(p.Dir, "commands"), p.ID, "plugin"})
 			}
 		}
 	}
+	a.openAgents(roots)
 	var all []command.Command
 	for _, r := range roots {
 		cmds, warnings := command.Load(r.dir, r.plugin, r.source)
@@ -50,6 +50,44 @@ func (a *App) openCommands() {
 		}
 	}
 	a.Commands = command.NewSet(all)
+}
+
+// cmdRoot is a commands directory; its agents/ sibling holds agents.
+type cmdRoot struct{ dir, plugin, source string }
+
+// openAgents finds the subagent definitions beside each commands
+// directory (agents/ instead of commands/). They are listed (/agents);
+// running them as subagents is not built yet.
+func (a *App) openAgents(roots []cmdRoot) {
+	a.Agents = nil
+	for _, r := range roots {
+		agents, warnings := command.LoadAgents(filepath.Join(filepath.Dir(r.dir), "agents"), r.plugin, r.source)
+		a.Agents = append(a.Agents, agents...)
+		for _, w := range warnings {
+			a.Notes = append(a.Notes, "agent not loaded: "+w)
+		}
+	}
+}
+
+// FormatAgents lists the agent definitions for /agents.
+func (a *App) FormatAgents() string {
+	if len(a.Agents) == 0 {
+		return "no agents: put Markdown agent definitions in ~/.synaps-cli/agents, a trusted project's .synaps/agents or .claude/agents, or a plugin's agents/\n"
+	}
+	var b strings.Builder
+	for _, ag := range a.Agents {
+		name := ag.Name
+		if ag.Plugin != "" {
+			name = ag.Plugin + ":" + ag.Name
+		}
+		fmt.Fprintf(&b, "%s  %s (%s)", name, ag.Description, ag.Source)
+		if len(ag.Tools) > 0 {
+			fmt.Fprintf(&b, " tools: %s", strings.Join(ag.Tools, ", "))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("(listed only: synaps does not run subagents yet)\n")
+	return b.String()
 }
 
 // CommandPrompt is a command expanded for the model: the prompt, and the

@@ -31,6 +31,7 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/model [NAME]", "list the models available, or switch to NAME for the rest of the session"},
 	{"/mode [NAME]", "show the permission mode, or switch to NAME: default, acceptEdits, plan, bypassPermissions (shift+tab cycles in the TUI)"},
 	{"/effort [LEVEL]", "show how hard the model thinks, or set it: off, low, medium, high, max"},
+	{"/agents", "list the subagent definitions of plugins, the user and the project"},
 	{"/cost", "show the session's token usage"},
 	{"/compact", "summarise the conversation into a new session"},
 	{"/clear", "start a new, empty session"},
@@ -121,6 +122,8 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			return SlashResult{}, fmt.Errorf("/effort %s: %w", f[1], err)
 		}
 		return SlashResult{Output: out}, nil
+	case "/agents":
+		return SlashResult{Output: a.FormatAgents()}, nil
 	case "/cost":
 		return SlashResult{Output: a.formatCost()}, nil
 	case "/sessions":

@@ -91,3 +91,23 @@ func TestExpand(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadAgents(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "reviewer.md"), "---\nname: code-reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep, Glob\nmodel: sonnet\n---\nYou review code.\n")
+	write(t, filepath.Join(dir, "plain.md"), "You help.\n")
+	write(t, filepath.Join(dir, "bad.md"), "---\nnot a key line\n---\nx\n")
+	agents, warnings := LoadAgents(dir, "p", "plugin")
+	type row struct{ Name, Desc, Model, Tools, Prompt string }
+	var got []row
+	for _, a := range agents {
+		got = append(got, row{a.Name, a.Description, a.Model, strings.Join(a.Tools, ","), a.Prompt})
+	}
+	want := []row{{"code-reviewer", "Reviews code for bugs", "sonnet", "Read,Grep,Glob", "You review code."}, {"plain", "", "", "", "You help."}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("agents (-want +got):\n%s", diff)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "bad.md: frontmatter line 2") {
+		t.Errorf("warnings %q", warnings)
+	}
+}

@@ -27,6 +27,10 @@ const (
 	// PartClaudeHooks are Claude Code command hooks: hooks/hooks.json,
 	// or the manifest's "hooks"; internal/claude runs them.
 	PartClaudeHooks Part = "claude-hooks"
+	// PartCommands and PartAgents are commands/*.md and agents/*.md
+	// (internal/command reads them).
+	PartCommands Part = "commands"
+	PartAgents   Part = "agents"
 )
 
 // ClaudeHooksFile is where a plugin's Claude Code hooks live by default.
@@ -88,6 +92,11 @@ func (p *Plugin) Parts() []Part {
 	}
 	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil || (p.Manifest != nil && len(p.Manifest.ClaudeHooks) > 0) {
 		parts = append(parts, PartClaudeHooks)
+	}
+	for _, d := range []Part{PartCommands, PartAgents} {
+		if fi, err := os.Stat(filepath.Join(p.Dir, string(d))); err == nil && fi.IsDir() {
+			parts = append(parts, d)
+		}
 	}
 	return parts
 }

@@ -1,0 +1,67 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Agent is a subagent definition: a Markdown file with frontmatter
+// (name, description, tools, model) whose body is the agent's system
+// prompt — Claude Code's agents/*.md, which synaps's own agents/ share.
+// synaps lists them; running them as subagents is not built yet.
+type Agent struct {
+	Name, Description, Model string
+	Tools                    []string
+	Plugin, Source, File     string
+	Prompt                   string
+}
+
+// LoadAgents reads the agent files in dir (*.md, not recursive). A file
+// without a name in its frontmatter is named after the file; one that
+// does not parse is a warning naming it.
+func LoadAgents(dir, plugin, source string) ([]Agent, []string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil
+	}
+	var out []Agent
+	var warnings []string
+	for _, e := range ents {
+		if e.IsDir() || !strings.EqualFold(filepath.Ext(e.Name()), ".md") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: %v", path, err))
+			continue
+		}
+		a := Agent{Name: strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())), Plugin: plugin, Source: source, File: path}
+		fm, body, ok := split(data)
+		a.Prompt = strings.TrimSpace(string(body))
+		if ok {
+			m, err := parseFrontmatter(fm)
+			if err != nil {
+				warnings = append(warnings, fmt.Sprintf("%s: frontmatter %v", path, err))
+				continue
+			}
+			if n := m.values["name"]; n != "" {
+				a.Name = n
+			}
+			a.Description, a.Model = m.values["description"], m.values["model"]
+			if list, ok := m.lists["tools"]; ok {
+				a.Tools = list
+			} else if v := m.values["tools"]; v != "" {
+				for _, t := range splitRules(v) {
+					a.Tools = append(a.Tools, strings.Trim(t, `"'`))
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, warnings
+}
