@@ -460,20 +460,30 @@ func (s *server) list(ctx context.Context) error {
 		return nil
 	}
 	m.names.release(s.cfg.Name)
-	reg.Remove(s.source())
 	var names []string
 	var problems []string
+	var tools []*mcpTool
 	for _, rt := range remote {
 		t, err := newTool(s, m.names.name(s.cfg.Name, rt.Name), rt)
-		if err == nil {
-			var spec tool.Spec
-			spec, err = reg.Add(t)
-			t.spec.Name = spec.Name
-		}
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("tool %s: %v", rt.Name, err))
 			continue
 		}
+		tools = append(tools, t)
+	}
+	// One step: a request built meanwhile sees the old tools or the new
+	// ones, never a part of the list.
+	add := make([]tool.Tool, len(tools))
+	for i, t := range tools {
+		add[i] = t
+	}
+	specs, errs := reg.Replace(s.source(), add)
+	for i, t := range tools {
+		if errs[i] != nil {
+			problems = append(problems, fmt.Sprintf("tool %s: %v", t.remote, errs[i]))
+			continue
+		}
+		t.spec.Name = specs[i].Name
 		names = append(names, t.spec.Name)
 	}
 	m.mu.Unlock()

@@ -38,6 +38,11 @@ func (r *Registry) Add(t Tool) (Spec, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.add(t, spec)
+}
+
+// add registers t with spec; mu is held.
+func (r *Registry) add(t Tool, spec Spec) (Spec, error) {
 	if _, dup := r.byRuntime[spec.RuntimeName]; dup {
 		return Spec{}, fmt.Errorf("tool %q is already registered", spec.RuntimeName)
 	}
@@ -49,11 +54,37 @@ func (r *Registry) Add(t Tool) (Spec, error) {
 	return spec, nil
 }
 
+// Replace puts tools in place of every tool whose Source is source, in
+// one step: a Lookup or a request built meanwhile sees the old set or the
+// new one, never a part of either (an MCP server's tools/list_changed
+// refresh). It returns each added tool's spec, or why it was not added.
+func (r *Registry) Replace(source string, tools []Tool) ([]Spec, []error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.remove(source)
+	specs := make([]Spec, len(tools))
+	errs := make([]error, len(tools))
+	for i, t := range tools {
+		spec := t.Spec()
+		if spec.RuntimeName == "" {
+			errs[i] = fmt.Errorf("tool has no runtime name")
+			continue
+		}
+		specs[i], errs[i] = r.add(t, spec)
+	}
+	return specs, errs
+}
+
 // Remove drops every tool whose Source is source (an extension being
 // reloaded or stopped).
 func (r *Registry) Remove(source string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.remove(source)
+}
+
+// remove drops source's tools; mu is held.
+func (r *Registry) remove(source string) {
 	kept := r.order[:0]
 	for _, n := range r.order {
 		e := r.byName[n]

@@ -81,3 +81,20 @@ func TestUniqueNameStaysWithinLimit(t *testing.T) {
 		t.Fatalf("uniqueName = %q (len %d)", got, len(got))
 	}
 }
+
+// TestReplace: a source's tools are swapped for a new set in one step;
+// other sources' tools stay, and a tool that cannot be added says why.
+func TestReplace(t *testing.T) {
+	r := NewRegistry()
+	mk := func(name, source string) Tool { return fakeTool{Spec{RuntimeName: name, Source: source}} }
+	r.Add(mk("bash", "builtin"))
+	r.Add(mk("mcp__s__a", "mcp:s"))
+	r.Add(mk("mcp__s__b", "mcp:s"))
+	specs, errs := r.Replace("mcp:s", []Tool{mk("mcp__s__b", "mcp:s"), mk("mcp__s__c", "mcp:s"), mk("bash", "mcp:s")})
+	if errs[0] != nil || errs[1] != nil || errs[2] == nil || specs[1].Name != "mcp__s__c" {
+		t.Errorf("specs %+v, errs %v", specs, errs)
+	}
+	if got := strings.Join(r.Names(), ","); got != "bash,mcp__s__b,mcp__s__c" {
+		t.Errorf("names %s", got)
+	}
+}
