@@ -173,7 +173,14 @@ func (a *Agent) Start(ctx context.Context) {
 	if a.cfg.Hooks == nil {
 		return
 	}
-	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnSessionStart, SessionID: a.cfg.Session.ID})
+	source := "startup"
+	switch {
+	case len(a.cfg.Session.Messages()) > 0:
+		source = "resume"
+	case a.cfg.Session.Summary != "":
+		source = "compact"
+	}
+	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnSessionStart, SessionID: a.cfg.Session.ID, StartSource: source})
 	a.systemInject = d.InjectText()
 	a.emitInjects(d, "system")
 }

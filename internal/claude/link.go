@@ -176,7 +176,10 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 			e.LastAssistantMessage = *ev.Message
 		}
 	case contract.HookOnSessionStart:
-		e.Source = "startup"
+		e.Source = ev.StartSource
+		if e.Source == "" {
+			e.Source = "startup"
+		}
 	case contract.HookOnSessionEnd:
 		e.Reason = "other"
 	case contract.HookOnCompaction:

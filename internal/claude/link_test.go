@@ -168,6 +168,17 @@ func TestLinkInTheChain(t *testing.T) {
 		}
 	})
 
+	t.Run("SessionStart matchers see why the session starts", func(t *testing.T) {
+		c, _, _ := chainWith(t, `{"hooks":{"SessionStart":[{"matcher":"resume","hooks":[{"type":"command","command":"echo welcome back"}]}]}}`, false)
+		if d := c.Run(ctx, hook.Event{Kind: contract.HookOnSessionStart, SessionID: "s", StartSource: "startup"}); len(d.Injects) != 0 {
+			t.Errorf("a resume hook ran at startup: %+v", d.Injects)
+		}
+		d := c.Run(ctx, hook.Event{Kind: contract.HookOnSessionStart, SessionID: "s", StartSource: "resume"})
+		if len(d.Injects) != 1 || d.Injects[0].Content != "welcome back" {
+			t.Errorf("resume injects %+v", d.Injects)
+		}
+	})
+
 	t.Run("updatedToolOutput replaces the result", func(t *testing.T) {
 		c, _, _ := chainWith(t, `{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo '{\"hookSpecificOutput\":{\"updatedToolOutput\":\"[redacted]\"}}'"}]}]}}`, false)
 		d := c.AfterToolCall(ctx, "bash", "bash", json.RawMessage(`{"command":"env"}`), "SECRET=1", false, "s")

@@ -15,6 +15,11 @@ type Event struct {
 	ToolInput                 json.RawMessage
 	// ToolOutput is the tool's output (after_tool_call); nil elsewhere.
 	ToolOutput *string
+	// StartSource says why on_session_start fires: "startup", "resume"
+	// (a saved session goes on) or "compact" (a compacted session
+	// begins). Links that tell them apart read it (a Claude SessionStart
+	// matcher); the extension protocol's wire form does not carry it.
+	StartSource string
 	// ToolError: the tool failed (after_tool_call). Links that tell
 	// failures apart read it (a Claude PostToolUseFailure hook); the
 	// extension protocol's wire form does not carry it.
