@@ -58,7 +58,7 @@ func (t *Transcript) Sync(msgs []llm.Message) error {
 	w := bufio.NewWriter(f)
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	for _, m := range msgs[t.written:] {
-		id := uuid()
+		id := NewUUID()
 		var parent any
 		if t.last != "" {
 			parent = t.last
@@ -83,7 +83,9 @@ func (t *Transcript) Sync(msgs []llm.Message) error {
 	return f.Close()
 }
 
-func uuid() string {
+// NewUUID is a random version 4 UUID: Claude Code's transcript and
+// stream-json lines carry one each, and some readers key on it.
+func NewUUID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40

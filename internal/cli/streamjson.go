@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/claude"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/mcp"
 )
@@ -64,7 +64,7 @@ func (s *claudeStream) event(ev agent.Event) {
 		r.usage = r.usage.Add(ev.Usage)
 		if s.pending != nil && s.enc != nil {
 			s.enc.Encode(map[string]any{
-				"type": "assistant", "uuid": newUUID(), "session_id": s.session, "parent_tool_use_id": nil,
+				"type": "assistant", "uuid": claude.NewUUID(), "session_id": s.session, "parent_tool_use_id": nil,
 				"message": anthropicMessage(s.pending, s.model, ev.StopReason, ev.Usage),
 			})
 		}
@@ -77,7 +77,7 @@ func (s *claudeStream) event(ev agent.Event) {
 		}
 		if s.enc != nil {
 			s.enc.Encode(map[string]any{
-				"type": "user", "uuid": newUUID(), "session_id": s.session, "parent_tool_use_id": nil,
+				"type": "user", "uuid": claude.NewUUID(), "session_id": s.session, "parent_tool_use_id": nil,
 				"message": map[string]any{"role": "user", "content": []any{map[string]any{
 					"type": "tool_result", "tool_use_id": ev.Tool.ID, "content": ev.Tool.Output, "is_error": ev.Tool.IsError,
 				}}},
@@ -107,7 +107,7 @@ func anthropicMessage(m *llm.Message, model, stop string, u llm.Usage) map[strin
 		}
 	}
 	return map[string]any{
-		"id": "msg_" + newUUID()[:8], "type": "message", "role": "assistant", "model": model,
+		"id": "msg_" + claude.NewUUID()[:8], "type": "message", "role": "assistant", "model": model,
 		"content": content, "stop_reason": stop, "stop_sequence": nil, "usage": usageJSON(u),
 	}
 }
@@ -142,7 +142,7 @@ func (r *resultRun) result(now time.Time, session, model, answer string, err err
 	res := map[string]any{
 		"type": "result", "subtype": subtype, "is_error": err != nil,
 		"duration_ms": now.Sub(r.start).Milliseconds(), "duration_api_ms": r.api.Milliseconds(),
-		"num_turns": r.turns, "result": answer, "session_id": session, "uuid": newUUID(),
+		"num_turns": r.turns, "result": answer, "session_id": session, "uuid": claude.NewUUID(),
 		"total_cost_usd": r.usage.CostUSD, "usage": usageJSON(r.usage), "permission_denials": denials,
 		"model": model,
 	}
@@ -165,7 +165,7 @@ func systemInit(session, model, cwd, version string, tools []string, mcpServers 
 		mcpServers = []map[string]string{}
 	}
 	return map[string]any{
-		"type": "system", "subtype": "init", "uuid": newUUID(), "session_id": session,
+		"type": "system", "subtype": "init", "uuid": claude.NewUUID(), "session_id": session,
 		"cwd": cwd, "model": model, "tools": tools, "mcp_servers": mcpServers,
 		"permissionMode": "default", "slash_commands": []string{}, "apiKeySource": "none",
 		"synaps_version": version,
@@ -177,16 +177,6 @@ func rawOrEmpty(b []byte) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return json.RawMessage(b)
-}
-
-// newUUID is a random version 4 UUID: Claude's lines carry one each,
-// and some consumers key on it.
-func newUUID() string {
-	var b [16]byte
-	_, _ = io.ReadFull(rand.Reader, b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // streamInput reads `--input-format stream-json`: one user message per
