@@ -175,7 +175,7 @@ func (a *Agent) Start(ctx context.Context) {
 	}
 	source := "startup"
 	switch {
-	case len(a.cfg.Session.Messages()) > 0:
+	case len(a.cfg.Session.View()) > 0:
 		source = "resume"
 	case a.cfg.Session.Summary != "":
 		source = "compact"

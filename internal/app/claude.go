@@ -156,7 +156,7 @@ func (c *claudeHooks) session(id string) claude.Session {
 	}
 	tr := c.tr
 	c.mu.Unlock()
-	if err := tr.Sync(a.Session.Messages()); err == nil {
+	if err := tr.Sync(a.Session.View()); err == nil {
 		s.TranscriptPath = tr.Path
 	}
 	return s

@@ -101,6 +101,7 @@ func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	if len(handlers) == 0 {
 		return hook.Result{Action: contract.ActionContinue}, nil
 	}
+	l.complete(e, ev)
 	payload := e.Payload()
 	env := HookEnv(l.Env, l.ProjectDir, ev.SessionID, l.PluginRoot, l.PluginData, "")
 	outcomes := make([]Outcome, len(handlers))
@@ -142,30 +143,21 @@ func (l *Link) covers(rule string, ev *hook.Event) bool {
 
 // event builds the Claude event for a synaps one; nil when the file has
 // no hooks for it.
+//
+// It holds only what matchers read; complete adds the rest once a hook
+// is to run, so that a call no matcher selects costs no input
+// translation and no transcript sync.
 func (l *Link) event(hookName string, ev *hook.Event) *Event {
 	name := eventFor[hookName]
-	s := Session{ID: ev.SessionID, Cwd: l.ProjectDir, PermissionMode: "default"}
-	if l.Session != nil {
-		s = l.Session(ev.SessionID)
-	}
-	e := &Event{Name: name, Session: s}
+	e := &Event{Name: name}
 	switch hookName {
 	case contract.HookBeforeToolCall, contract.HookAfterToolCall:
 		e.ToolName = ClaudeName(ev.ToolRuntimeName)
-		e.ToolInput = ToClaudeInput(ev.ToolRuntimeName, ev.ToolInput, l.ProjectDir)
-		if hookName == contract.HookAfterToolCall {
-			out := ""
-			if ev.ToolOutput != nil {
-				out = *ev.ToolOutput
-			}
-			if ev.ToolError {
-				// A failed call is PostToolUseFailure in Claude Code, not
-				// PostToolUse.
-				e.Name, e.Error = "PostToolUseFailure", ErrorText(out)
-				name = e.Name
-			} else {
-				e.ToolResponse = ToolResponse(ev.ToolRuntimeName, e.ToolInput, out, nil, nil)
-			}
+		if ev.ToolError && hookName == contract.HookAfterToolCall {
+			// A failed call is PostToolUseFailure in Claude Code, not
+			// PostToolUse.
+			e.Name = "PostToolUseFailure"
+			name = e.Name
 		}
 	case contract.HookBeforeMessage:
 		if ev.Message != nil {
@@ -189,6 +181,30 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 		return nil
 	}
 	return e
+}
+
+// complete fills in what the payload carries beyond the matchers' values:
+// the session (its transcript mirror brought up to date), the tool input
+// in Claude's shape, the result or the error.
+func (l *Link) complete(e *Event, ev *hook.Event) {
+	e.Session = Session{ID: ev.SessionID, Cwd: l.ProjectDir, PermissionMode: "default"}
+	if l.Session != nil {
+		e.Session = l.Session(ev.SessionID)
+	}
+	if e.ToolName == "" {
+		return
+	}
+	e.ToolInput = ToClaudeInput(ev.ToolRuntimeName, ev.ToolInput, l.ProjectDir)
+	out := ""
+	if ev.ToolOutput != nil {
+		out = *ev.ToolOutput
+	}
+	switch e.Name {
+	case "PostToolUseFailure":
+		e.Error = ErrorText(out)
+	case "PostToolUse":
+		e.ToolResponse = ToolResponse(ev.ToolRuntimeName, e.ToolInput, out, nil, nil)
+	}
 }
 
 // join turns the outcomes of one event's hooks into the link's answer.

@@ -1,0 +1,45 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
+)
+
+// benchChain is a chain with one Claude link whose PreToolUse hook on
+// matcher runs `exit 0`.
+func benchChain(b *testing.B, matcher string) *hook.Chain {
+	h, _, err := Parse("settings.json", []byte(`{"hooks":{"PreToolUse":[{"matcher":"`+matcher+`","hooks":[{"type":"command","command":"exit 0"}]}]}}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := &Link{Name: "c", Hooks: h, Env: []string{"PATH=" + os.Getenv("PATH")}, ProjectDir: b.TempDir()}
+	c := hook.NewChain(hook.Options{})
+	c.Set(hook.Table{contract.HookBeforeToolCall: {{Link: l, Subs: l.Subscriptions()}}})
+	return c
+}
+
+// BenchmarkCommandHook: the added cost of one Claude command hook on a
+// tool call — a shell process per event, as Claude Code runs it.
+func BenchmarkCommandHook(b *testing.B) {
+	c := benchChain(b, "Bash")
+	in := json.RawMessage(`{"command":"ls"}`)
+	for b.Loop() {
+		c.BeforeToolCall(context.Background(), "bash", "bash", in, "s", nil)
+	}
+}
+
+// BenchmarkCommandHookNotMatched: a call the hook's matcher does not
+// select costs no process and no payload.
+func BenchmarkCommandHookNotMatched(b *testing.B) {
+	c := benchChain(b, "Write")
+	in := json.RawMessage(`{"command":"ls"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		c.BeforeToolCall(context.Background(), "bash", "bash", in, "s", nil)
+	}
+}
