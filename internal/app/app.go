@@ -106,6 +106,9 @@ type App struct {
 	Host             *extension.Host // nil with --no-extensions
 	// claude finds the Claude Code command hooks the Host's chain runs.
 	claude *claudeHooks
+	// env is the scrubbed environment of the tools, hooks and commands
+	// synaps runs (toolEnv, computed once at Open).
+	env []string
 	// Commands are the slash commands written as Markdown files.
 	Commands *command.Set
 	// Agents are the subagent definitions found (listed by /agents).
@@ -178,7 +181,10 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	var priceWarnings []string
 	a.prices, priceWarnings = priceTable(cfg)
 	a.Notes = append(a.Notes, priceWarnings...)
-	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.toolEnv(), Files: o.Files, Terminal: o.Terminal}) {
+	// The tools' environment, worked out once: built-ins, Claude hooks and
+	// command !`cmd` share it, and a bad tool_env_allow entry is one note.
+	a.env = a.toolEnv()
+	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal}) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
 		}

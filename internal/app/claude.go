@@ -89,7 +89,7 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 	for _, id := range a.Config.List(KeyClaudeFailClosed) {
 		closed[id] = true
 	}
-	env := a.toolEnv()
+	env := a.env
 	t := hook.Table{}
 	for _, s := range sources {
 		h, warnings, err := claude.Parse(s.file, s.data)
