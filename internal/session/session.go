@@ -102,6 +102,9 @@ type Session struct {
 	// written at Sync and Close when dirty; guarded by mu.
 	entry indexEntry
 	dirty bool
+	// lock is the session's writer lock (lock.go), held from Create or
+	// Open to Close.
+	lock *lock
 }
 
 // Create starts a new session. Its file is written with the first record
@@ -115,8 +118,14 @@ func Create(baseDir, model, cwd string) (*Session, error) {
 	}
 	now := time.Now()
 	id := NewID(now)
+	// Locked from the start, before the file exists: the daemon finds the
+	// session its child writes by the lock's owner.
+	l, err := acquire(baseDir, id)
+	if err != nil {
+		return nil, err
+	}
 	h := Record{V: Version, Type: TypeHeader, Time: now.UTC().Format(time.RFC3339Nano), ID: id, Model: model, Cwd: cwd}
-	return &Session{ID: id, Path: filepath.Join(dir, id+".jsonl"), header: &h, baseDir: baseDir,
+	return &Session{ID: id, Path: filepath.Join(dir, id+".jsonl"), header: &h, baseDir: baseDir, lock: l,
 		entry: indexEntry{Info: Info{ID: id, Time: h.Time, Model: model, Cwd: cwd}}}, nil
 }
 
@@ -164,9 +173,24 @@ func CreateCompacted(baseDir, model, cwd, from, summary string) (*Session, error
 }
 
 // Open opens an existing session to continue it: its messages are read
-// (a cut-short last line is skipped) and new records are appended.
-func Open(baseDir, id string) (*Session, error) {
+// (a cut-short last line is skipped) and new records are appended. A
+// session another process writes is refused with a *LockedError naming
+// that process.
+func Open(baseDir, id string) (s *Session, err error) {
 	path := filepath.Join(Dir(baseDir), id+".jsonl")
+	if _, err := os.Stat(path); err != nil {
+		_, err = Read(path) // its error says what is missing and what to do
+		return nil, err
+	}
+	l, err := acquire(baseDir, id)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			l.release()
+		}
+	}()
 	data, err := Read(path)
 	if err != nil {
 		return nil, err
@@ -182,8 +206,8 @@ func Open(baseDir, id string) (*Session, error) {
 			_, _ = f.WriteString("\n")
 		}
 	}
-	s := &Session{ID: id, Path: path, f: f, messages: data.Messages, used: data.Usage, Warnings: data.Warnings(),
-		baseDir: baseDir, entry: *entryFromData(id, data), dirty: true}
+	s = &Session{ID: id, Path: path, f: f, messages: data.Messages, used: data.Usage, Warnings: data.Warnings(),
+		baseDir: baseDir, entry: *entryFromData(id, data), dirty: true, lock: l}
 	if data.Compaction != nil {
 		s.Summary = data.Compaction.Summary
 	}
@@ -349,6 +373,9 @@ func (s *Session) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+	// The lock goes last (deferred, so after the file is synced and
+	// closed): the next writer starts from the complete file.
+	defer s.lock.release()
 	if s.f == nil {
 		return nil
 	}

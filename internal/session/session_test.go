@@ -20,6 +20,10 @@ func TestMain(m *testing.M) {
 		writer(os.Getenv("SESSION_WRITER"))
 		return
 	}
+	if h := os.Getenv("SESSION_HOLDER"); h != "" {
+		holder(h)
+		return
+	}
 	os.Exit(m.Run())
 }
 
