@@ -299,7 +299,10 @@ func (a *App) openSkills() error {
 		})
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
-				roots = append(roots, skill.Root{Dir: p.SkillsDir(), Source: "plugin:" + p.ID})
+				dirs, _ := p.SkillDirs() // skills/ and a Claude manifest's "skills"
+				for _, dir := range dirs {
+					roots = append(roots, skill.Root{Dir: dir, Source: "plugin:" + p.ID})
+				}
 			}
 		}
 	}

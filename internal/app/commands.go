@@ -29,6 +29,12 @@ func (a *App) openCommands() {
 			cmdRoot{filepath.Join(a.WorkDir, ".synaps", "commands"), "", "project"},
 			cmdRoot{filepath.Join(a.WorkDir, ".claude", "commands"), "", "claude project"})
 	}
+	// Agents live beside these commands directories (agents/ for
+	// commands/); a plugin's are added below.
+	var agentRoots []cmdRoot
+	for _, r := range roots {
+		agentRoots = append(agentRoots, cmdRoot{filepath.Join(filepath.Dir(r.dir), "agents"), r.plugin, r.source})
+	}
 	if !a.opts.NoExtensions {
 		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
@@ -36,11 +42,20 @@ func (a *App) openCommands() {
 		})
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
-				roots = append(roots, cmdRoot{filepath.Join(p.Dir, "commands"), p.ID, "plugin"})
+				// commands/ and agents/, and the paths a Claude Code
+				// manifest adds (bad ones are the plugin's warnings).
+				cmds, _ := p.CommandPaths()
+				for _, dir := range cmds {
+					roots = append(roots, cmdRoot{dir, p.ID, "plugin"})
+				}
+				agents, _ := p.AgentPaths()
+				for _, dir := range agents {
+					agentRoots = append(agentRoots, cmdRoot{dir, p.ID, "plugin"})
+				}
 			}
 		}
 	}
-	a.openAgents(roots)
+	a.openAgents(agentRoots)
 	var all []command.Command
 	for _, r := range roots {
 		cmds, warnings := command.Load(r.dir, r.plugin, r.source)
@@ -52,16 +67,15 @@ func (a *App) openCommands() {
 	a.Commands = command.NewSet(all)
 }
 
-// cmdRoot is a commands directory; its agents/ sibling holds agents.
+// cmdRoot is a directory (or one file) of commands or agents.
 type cmdRoot struct{ dir, plugin, source string }
 
-// openAgents finds the subagent definitions beside each commands
-// directory (agents/ instead of commands/). They are listed (/agents);
-// running them as subagents is not built yet.
+// openAgents finds the subagent definitions in roots. They are listed
+// (/agents); running them as subagents is not built yet.
 func (a *App) openAgents(roots []cmdRoot) {
 	a.Agents = nil
 	for _, r := range roots {
-		agents, warnings := command.LoadAgents(filepath.Join(filepath.Dir(r.dir), "agents"), r.plugin, r.source)
+		agents, warnings := command.LoadAgents(r.dir, r.plugin, r.source)
 		a.Agents = append(a.Agents, agents...)
 		for _, w := range warnings {
 			a.Notes = append(a.Notes, "agent not loaded: "+w)

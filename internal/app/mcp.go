@@ -40,8 +40,9 @@ func MCPSources(baseDir, workDir string, getenv func(string) string, trustProjec
 		if p.Err != nil || p.Disabled || p.Untrusted {
 			continue
 		}
-		if slices.Contains(p.Parts(), plugin.PartMCP) {
-			src.Plugins = append(src.Plugins, mcp.PluginDir{ID: p.ID, Dir: p.Dir})
+		sources, _ := p.MCPSources() // bad paths are said by the plugin's status
+		for _, s := range sources {
+			src.Plugins = append(src.Plugins, mcp.PluginDir{ID: p.ID, Dir: p.Dir, File: s.File, Data: s.Data})
 		}
 	}
 	return src

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,13 +20,18 @@ type Agent struct {
 	Prompt                   string
 }
 
-// LoadAgents reads the agent files in dir (*.md, not recursive). A file
+// LoadAgents reads the agent files in dir (*.md, not recursive), or the
+// one file dir names (a Claude plugin manifest may list files). A file
 // without a name in its frontmatter is named after the file; one that
 // does not parse is a warning naming it.
 func LoadAgents(dir, plugin, source string) ([]Agent, []string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil
+		fi, serr := os.Stat(dir)
+		if serr != nil || fi.IsDir() {
+			return nil, nil
+		}
+		dir, ents = filepath.Dir(dir), []os.DirEntry{fs.FileInfoToDirEntry(fi)}
 	}
 	var out []Agent
 	var warnings []string

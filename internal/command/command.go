@@ -57,7 +57,8 @@ func (c *Command) Qualified() string {
 	return c.Name
 }
 
-// Load reads the commands in dir and its subdirectories (*.md). A file
+// Load reads the commands in dir and its subdirectories (*.md), or the
+// one file dir names (a Claude plugin manifest may list files). A file
 // that cannot be read or whose frontmatter is not YAML is a warning
 // naming it; the others load.
 func Load(dir, plugin, source string) ([]Command, []string) {
@@ -79,7 +80,7 @@ func Load(dir, plugin, source string) ([]Command, []string) {
 			return nil
 		}
 		c.Plugin, c.Source = plugin, source
-		if rel, err := filepath.Rel(dir, filepath.Dir(path)); err == nil && rel != "." {
+		if rel, err := filepath.Rel(dir, filepath.Dir(path)); err == nil && rel != "." && path != dir {
 			c.Namespace = filepath.ToSlash(rel)
 		}
 		out = append(out, c)

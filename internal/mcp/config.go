@@ -69,6 +69,11 @@ type Source struct {
 	// ("mcpServers", "projects[/dir].mcpServers"); empty: the file's
 	// top level or its mcpServers.
 	Key string
+	// Data, when set, is the config itself (a plugin manifest's inline
+	// mcpServers; File then names where it was written).
+	Data []byte
+	// PluginDir is the plugin a plugin-scope source belongs to.
+	PluginDir string
 }
 
 func (s Source) String() string { return s.Kind + " (" + s.File + ")" }
@@ -90,10 +95,16 @@ type Sources struct {
 	Plugins []PluginDir
 }
 
-// PluginDir is an enabled, trusted plugin with an .mcp.json.
+// PluginDir is one MCP config of an enabled, trusted plugin: its
+// .mcp.json (File empty), another file its manifest names, or (Data set)
+// the servers object written inline in its manifest.
 type PluginDir struct {
 	ID  string
 	Dir string
+	// File is the config file; empty means Dir/.mcp.json.
+	File string
+	// Data is an inline config; File then names where it was written.
+	Data []byte
 }
 
 // UserFile is synaps's own user-scope MCP config file.
@@ -113,7 +124,11 @@ func ProjectFile(projectDir string) string {
 func (s Sources) Files() []Source {
 	var out []Source
 	for _, p := range s.Plugins {
-		out = append(out, Source{Kind: "plugin " + p.ID, File: filepath.Join(p.Dir, ".mcp.json"), Scope: "plugin"})
+		file := p.File
+		if file == "" {
+			file = filepath.Join(p.Dir, ".mcp.json")
+		}
+		out = append(out, Source{Kind: "plugin " + p.ID, File: file, Scope: "plugin", Data: p.Data, PluginDir: p.Dir})
 	}
 	if s.Home != "" {
 		claude := filepath.Join(s.Home, ".claude.json")
@@ -176,6 +191,9 @@ func Load(s Sources) *Config {
 	cache := map[string][]byte{}
 	for _, src := range s.Files() {
 		data, ok := cache[src.File]
+		if src.Data != nil {
+			data, ok = src.Data, true
+		}
 		if !ok {
 			var err error
 			data, err = os.ReadFile(src.File)
@@ -198,11 +216,7 @@ func Load(s Sources) *Config {
 		}
 		for _, sv := range servers {
 			if src.Scope == "plugin" {
-				for _, p := range s.Plugins {
-					if p.Dir == filepath.Dir(src.File) {
-						sv.PluginDir = p.Dir
-					}
-				}
+				sv.PluginDir = src.PluginDir
 			}
 			if old, dup := byName[sv.Name]; dup {
 				cfg.Overridden[sv.Name] = append(cfg.Overridden[sv.Name], old.Source)

@@ -229,6 +229,7 @@ func LoadPlugin(id, dir string, scope Scope) *Plugin {
 	}
 	p.Manifest = m
 	p.Warnings = append(p.Warnings, m.Warnings...)
+	p.Warnings = append(p.Warnings, p.pathWarnings()...)
 	if m.Name != id {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("manifest name %q differs from the directory name %q; the plugin id is %q", m.Name, id, id))
 	}

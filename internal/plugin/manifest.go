@@ -110,6 +110,9 @@ type Manifest struct {
 	// to a hooks file (relative to the plugin root) or the hooks object,
 	// in Claude Code's format; hooks/hooks.json is read besides.
 	ClaudeHooks json.RawMessage
+	// ClaudePaths are a Claude Code manifest's extra component paths
+	// ("commands", "agents", "skills", "mcpServers"); zero for others.
+	ClaudePaths ClaudePaths
 	// Warnings are non-fatal notes, each "<file>: <field>: <note>": unknown
 	// keys inside "extension", a defaulted protocol version, duplicated
 	// permissions, ...
@@ -253,6 +256,9 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 	}
 	if v, ok := top.get("hooks"); ok {
 		m.ClaudeHooks = v // Claude Code's: a path or the hooks object itself
+	}
+	if m.Claude {
+		p.parseClaudePaths(m, top)
 	}
 	m.Warnings = p.warns
 	if len(p.errs) > 0 {

@@ -57,15 +57,27 @@ func (p *Plugin) ClaudeHooks() (files map[string][]byte, err error) {
 	if p.Manifest == nil || len(p.Manifest.ClaudeHooks) == 0 {
 		return files, nil
 	}
-	var path string
-	if json.Unmarshal(p.Manifest.ClaudeHooks, &path) == nil {
-		full := filepath.Join(p.Dir, path)
-		if _, done := files[full]; done {
-			return files, nil
-		}
-		return files, read(full)
+	// A path, an array of paths, or the hooks object itself.
+	var paths []string
+	var one string
+	if json.Unmarshal(p.Manifest.ClaudeHooks, &one) == nil {
+		paths = []string{one}
+	} else if json.Unmarshal(p.Manifest.ClaudeHooks, &paths) != nil {
+		files[p.Manifest.File+"#hooks"] = append(append([]byte(`{"hooks":`), p.Manifest.ClaudeHooks...), '}')
+		return files, nil
 	}
-	files[p.Manifest.File+"#hooks"] = append(append([]byte(`{"hooks":`), p.Manifest.ClaudeHooks...), '}')
+	for _, rel := range paths {
+		full, err := p.inside("hooks", rel)
+		if err != nil {
+			return files, err
+		}
+		if _, done := files[full]; done {
+			continue
+		}
+		if err := read(full); err != nil {
+			return files, err
+		}
+	}
 	return files, nil
 }
 
@@ -84,19 +96,20 @@ func (p *Plugin) Parts() []Part {
 	if p.Manifest != nil && p.Manifest.Extension != nil {
 		parts = append(parts, PartExtension)
 	}
-	if fi, err := os.Stat(p.SkillsDir()); err == nil && fi.IsDir() {
+	if dirs, _ := p.SkillDirs(); hasAny(dirs) {
 		parts = append(parts, PartSkills)
 	}
-	if fi, err := os.Stat(p.MCPFile()); err == nil && !fi.IsDir() {
+	if src, _ := p.MCPSources(); len(src) > 0 {
 		parts = append(parts, PartMCP)
 	}
 	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil || (p.Manifest != nil && len(p.Manifest.ClaudeHooks) > 0) {
 		parts = append(parts, PartClaudeHooks)
 	}
-	for _, d := range []Part{PartCommands, PartAgents} {
-		if fi, err := os.Stat(filepath.Join(p.Dir, string(d))); err == nil && fi.IsDir() {
-			parts = append(parts, d)
-		}
+	if paths, _ := p.CommandPaths(); hasAny(paths) {
+		parts = append(parts, PartCommands)
+	}
+	if paths, _ := p.AgentPaths(); hasAny(paths) {
+		parts = append(parts, PartAgents)
 	}
 	return parts
 }
