@@ -114,6 +114,8 @@ type Agent struct {
 	// when this agent began (MaxCostUSD counts from there).
 	toolCalls int
 	startCost float64
+	// steer is text sent while a turn runs (Steer).
+	steer steering
 }
 
 // New returns an agent.
@@ -306,6 +308,14 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		for _, c := range calls[run:] {
 			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, IsError: true,
 				Content: fmt.Sprintf("not run: the run reached its limit of %d tool calls (--max-tool-calls)", a.cfg.MaxToolCalls)})
+		}
+		// Text the user steered in while the calls ran joins here, after
+		// their results, unless the turn ends now (cancelled, stopped):
+		// then it waits for TakeSteers.
+		if ctx.Err() == nil {
+			if by, _ := a.stop.get(); by == "" {
+				results = append(results, a.steered(ctx)...)
+			}
 		}
 		if err := a.cfg.Session.Append(llm.Message{Role: llm.RoleUser, Content: results}); err != nil {
 			return err

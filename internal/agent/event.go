@@ -21,6 +21,7 @@ const (
 	EventTurnEnd   EventType = "turn_end"   // the model stopped (StopReason, Usage)
 	EventNotice    EventType = "notice"     // something the user should know (Text)
 	EventInject    EventType = "inject"     // extensions added context (Text: their ids, Where)
+	EventSteer     EventType = "steer"      // text the user sent mid-turn joined it (Text; see Agent.Steer)
 )
 
 // Event is what the agent tells a UI. Events arrive in order on the
