@@ -98,6 +98,8 @@ type Agent struct {
 	last     llm.Usage // the last request's
 	requests int
 	started  bool
+	// startSource overrides the on_session_start source (StartAs).
+	startSource string
 	// prefix keeps the conversation's wire encoding between requests
 	// (llm.Prefix); reset when the model changes.
 	prefix llm.Prefix
@@ -177,6 +179,8 @@ func (a *Agent) Start(ctx context.Context) {
 	}
 	source := "startup"
 	switch {
+	case a.startSource != "":
+		source = a.startSource
 	case len(a.cfg.Session.View()) > 0:
 		source = "resume"
 	case a.cfg.Session.Summary != "":
@@ -187,11 +191,19 @@ func (a *Agent) Start(ctx context.Context) {
 	a.emitInjects(d, "system")
 }
 
+// StartAs sets why on_session_start fires, for a start the session alone
+// cannot tell ("clear": the user asked for a new session); call it before
+// the first message.
+func (a *Agent) StartAs(source string) { a.startSource = source }
+
 // End fires on_session_end with the transcript and closes the session file.
-func (a *Agent) End(ctx context.Context) error {
+func (a *Agent) End(ctx context.Context) error { return a.EndBecause(ctx, "other") }
+
+// EndBecause is End with the reason the session ends (hook.Event.EndReason).
+func (a *Agent) EndBecause(ctx context.Context, reason string) error {
 	if a.cfg.Hooks != nil {
 		transcript, _ := json.Marshal(a.cfg.Session.Messages())
-		a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnSessionEnd, SessionID: a.cfg.Session.ID, Transcript: transcript})
+		a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnSessionEnd, SessionID: a.cfg.Session.ID, Transcript: transcript, EndReason: reason})
 	}
 	return a.cfg.Session.Close()
 }

@@ -130,6 +130,10 @@ type App struct {
 	// Notes are things the user should see at start (skills that failed
 	// to load, a resumed session).
 	Notes []string
+	// EndReason is why Close ends the session, for on_session_end
+	// (hook.Event.EndReason): the terminal UI sets "prompt_input_exit";
+	// empty is "other".
+	EndReason string
 	// OnEnding, when set, is told once when ending the session (Close)
 	// takes more than a moment: what synaps waits for and how to stop.
 	OnEnding func(msg string)

@@ -66,7 +66,11 @@ func (a *App) Close(ctx context.Context) error {
 	var err error
 	hctx, hcancel := context.WithTimeout(ctx, hookBudget)
 	if a.Agent != nil {
-		err = a.Agent.End(hctx)
+		reason := a.EndReason
+		if reason == "" {
+			reason = "other"
+		}
+		err = a.Agent.EndBecause(hctx, reason)
 		a.Agent = nil
 	} else if a.Session != nil {
 		err = a.Session.Close()

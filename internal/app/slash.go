@@ -292,7 +292,7 @@ func SetDisabled(baseDir, id string, disabled bool) error {
 
 // NewSession ends the current session and starts an empty one.
 func (a *App) NewSession(ctx context.Context) error {
-	if err := a.endSession(ctx); err != nil {
+	if err := a.endSession(ctx, "clear"); err != nil {
 		return err
 	}
 	s, err := session.Create(a.BaseDir, a.Model, a.WorkDir)
@@ -302,6 +302,7 @@ func (a *App) NewSession(ctx context.Context) error {
 	a.Session = s
 	if a.provider != nil {
 		a.newAgent()
+		a.Agent.StartAs("clear") // Claude's SessionStart source after /clear
 	}
 	return nil
 }
@@ -313,7 +314,7 @@ func (a *App) Resume(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("/resume %s: %w; /sessions lists the saved sessions", id, err)
 	}
-	if err := a.endSession(ctx); err != nil {
+	if err := a.endSession(ctx, "other"); err != nil {
 		s.Close()
 		return err
 	}
@@ -326,11 +327,11 @@ func (a *App) Resume(ctx context.Context, id string) error {
 
 // endSession ends the current session: on_session_end through the
 // agent, or, without a model (so without an agent), just the file.
-func (a *App) endSession(ctx context.Context) error {
+func (a *App) endSession(ctx context.Context, reason string) error {
 	if a.Agent == nil {
 		return a.Session.Close()
 	}
-	return a.Agent.End(ctx)
+	return a.Agent.EndBecause(ctx, reason)
 }
 
 // NoModel is the error for what needs a model when there is none.
@@ -371,7 +372,7 @@ func (a *App) Compact(ctx context.Context) error {
 		return errors.New("compacting: the model returned no summary")
 	}
 	old := a.Session.ID
-	if err := a.endSession(ctx); err != nil {
+	if err := a.endSession(ctx, "other"); err != nil {
 		return err
 	}
 	s, err := session.CreateCompacted(a.BaseDir, a.Model, a.WorkDir, old, summary.String())

@@ -173,7 +173,10 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 			e.Source = "startup"
 		}
 	case contract.HookOnSessionEnd:
-		e.Reason = "other"
+		e.Reason = ev.EndReason
+		if e.Reason == "" {
+			e.Reason = "other"
+		}
 	case contract.HookOnCompaction:
 		e.Trigger = "manual"
 	}

@@ -20,6 +20,11 @@ type Event struct {
 	// begins). Links that tell them apart read it (a Claude SessionStart
 	// matcher); the extension protocol's wire form does not carry it.
 	StartSource string
+	// EndReason says why on_session_end fires: "clear" (the user started
+	// a new session), "prompt_input_exit" (the user quit the terminal
+	// UI) or "other". Links that tell them apart read it (a Claude
+	// SessionEnd matcher); the wire form does not carry it.
+	EndReason string
 	// ToolError: the tool failed (after_tool_call). Links that tell
 	// failures apart read it (a Claude PostToolUseFailure hook); the
 	// extension protocol's wire form does not carry it.

@@ -142,6 +142,9 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	// and a Ctrl-C now (the terminal is no longer raw: it is a SIGINT)
 	// ends it at once.
 	a.OnEnding = func(msg string) { fmt.Fprintln(out, msg) }
+	if ctx.Err() == nil {
+		a.EndReason = "prompt_input_exit" // the user quit (Claude's SessionEnd reason)
+	}
 	closeErr := a.Close(context.WithoutCancel(ctx))
 	if errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() != nil {
 		runErr = nil // cancelled from outside (signal): a normal end
