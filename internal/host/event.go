@@ -33,6 +33,8 @@ type Event struct {
 	SessionID string
 	// Steered marks an EventPrompt whose text was sent with Steer.
 	Steered bool
+	// Tag is the Input.Tag of the turn, on its EventPrompt and EventDone.
+	Tag string
 }
 
 // Errors a subscription ends with (Subscription.Err).

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/host/hosttest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -61,13 +62,13 @@ func kinds(evs []Event) []string {
 // message — the turn was not restarted (issue 24, item 3).
 func TestSteerJoinsTheRunningTurn(t *testing.T) {
 	hold := make(chan struct{})
-	srv := newModelServer(t, reply{bash: "echo listed", hold: hold}, reply{text: "counted"})
+	srv := hosttest.NewModelServer(t, reply{Bash: "echo listed", Hold: hold}, reply{Text: "counted"})
 	s := openSession(t, New(), srv)
 	sub := s.Subscribe(0)
 	if err := s.Prompt(Input{Text: "list the files"}); err != nil {
 		t.Fatal(err)
 	}
-	srv.waitRequest(t, 1)
+	srv.WaitRequest(t, 1)
 	steered, err := s.Steer("and count them")
 	if err != nil || !steered {
 		t.Fatalf("Steer mid-turn = %v, %v; want steered", steered, err)
@@ -85,7 +86,7 @@ func TestSteerJoinsTheRunningTurn(t *testing.T) {
 			{Role: "user", Blocks: []string{"tool_result: listed", "text: and count them"}},
 		}},
 	}
-	if diff := cmp.Diff(want, srv.requests()); diff != "" {
+	if diff := cmp.Diff(want, srv.Requests()); diff != "" {
 		t.Errorf("requests at the model (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"prompt: list the files", "tool_start: bash", "steer: and count them", "done"}, kinds(evs)); diff != "" {
@@ -98,13 +99,13 @@ func TestSteerJoinsTheRunningTurn(t *testing.T) {
 // each steered text one message.
 func TestSteerAfterTheLastRequestIsTheNextMessage(t *testing.T) {
 	hold := make(chan struct{})
-	srv := newModelServer(t, reply{text: "one", hold: hold}, reply{text: "two"}, reply{text: "three"})
+	srv := hosttest.NewModelServer(t, reply{Text: "one", Hold: hold}, reply{Text: "two"}, reply{Text: "three"})
 	s := openSession(t, New(), srv)
 	sub := s.Subscribe(0)
 	if err := s.Prompt(Input{Text: "first"}); err != nil {
 		t.Fatal(err)
 	}
-	srv.waitRequest(t, 1)
+	srv.WaitRequest(t, 1)
 	for _, text := range []string{"second", "third"} {
 		if steered, err := s.Steer(text); err != nil || !steered {
 			t.Fatalf("Steer(%q) = %v, %v", text, steered, err)
@@ -113,7 +114,7 @@ func TestSteerAfterTheLastRequestIsTheNextMessage(t *testing.T) {
 	close(hold)
 	evs := collect(t, sub)
 	var users [][]string
-	for _, r := range srv.requests() {
+	for _, r := range srv.Requests() {
 		var u []string
 		for _, m := range r.Messages {
 			if m.Role == "user" {
@@ -133,7 +134,7 @@ func TestSteerAfterTheLastRequestIsTheNextMessage(t *testing.T) {
 
 // An idle session takes steering as a new message.
 func TestSteerIdleStartsATurn(t *testing.T) {
-	srv := newModelServer(t, reply{text: "hello"})
+	srv := hosttest.NewModelServer(t, reply{Text: "hello"})
 	s := openSession(t, New(), srv)
 	sub := s.Subscribe(0)
 	steered, err := s.Steer("wake up")
@@ -154,13 +155,13 @@ func TestSteerIdleStartsATurn(t *testing.T) {
 func TestBusyAndAbort(t *testing.T) {
 	hold := make(chan struct{})
 	defer close(hold)
-	srv := newModelServer(t, reply{text: "never", hold: hold}, reply{text: "after"})
+	srv := hosttest.NewModelServer(t, reply{Text: "never", Hold: hold}, reply{Text: "after"})
 	s := openSession(t, New(), srv)
 	sub := s.Subscribe(0)
 	if err := s.Prompt(Input{Text: "slow"}); err != nil {
 		t.Fatal(err)
 	}
-	srv.waitRequest(t, 1)
+	srv.WaitRequest(t, 1)
 	if st := s.State(); !st.Busy || !st.Streaming {
 		t.Errorf("State mid-turn = %+v; want busy, streaming", st)
 	}
@@ -193,7 +194,7 @@ func TestBusyAndAbort(t *testing.T) {
 // Every subscriber sees the same numbered events; one that does not read
 // is dropped with ErrSlow and the turn goes on.
 func TestFanOutAndSlowSubscriber(t *testing.T) {
-	srv := newModelServer(t, reply{bash: "echo a"}, reply{text: "all done here"})
+	srv := hosttest.NewModelServer(t, reply{Bash: "echo a"}, reply{Text: "all done here"})
 	s := openSession(t, New(), srv)
 	subs := []*Subscription{s.Subscribe(0), s.Subscribe(0), s.Subscribe(0)}
 	stalled := s.Subscribe(1)
@@ -233,7 +234,7 @@ func TestFanOutAndSlowSubscriber(t *testing.T) {
 // Attachments are read by the host: a text file goes in the message in a
 // <file> block; a missing one is refused before the turn, naming it.
 func TestAttachments(t *testing.T) {
-	srv := newModelServer(t, reply{text: "read it"})
+	srv := hosttest.NewModelServer(t, reply{Text: "read it"})
 	s := openSession(t, New(), srv)
 	writeFile(t, s.App().WorkDir+"/notes.txt", "remember the milk\n")
 	err := s.Prompt(Input{Text: "see", Attachments: []Attachment{{Path: "missing.txt"}}})
@@ -243,7 +244,7 @@ func TestAttachments(t *testing.T) {
 	if err := s.Run(context.Background(), Input{Text: "see", Attachments: []Attachment{{Path: "notes.txt"}}}); err != nil {
 		t.Fatal(err)
 	}
-	got := srv.requests()[0].Messages[0].Blocks
+	got := srv.Requests()[0].Messages[0].Blocks
 	want := []string{"text: see\n\n<file name=\"notes.txt\">\nremember the milk\n</file>"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("message with attachment (-want +got):\n%s", diff)
@@ -253,7 +254,7 @@ func TestAttachments(t *testing.T) {
 // New starts an empty session and says so to subscribers; the host
 // finds it by its new id.
 func TestNewSession(t *testing.T) {
-	srv := newModelServer(t, reply{text: "one"})
+	srv := hosttest.NewModelServer(t, reply{Text: "one"})
 	h := New()
 	s := openSession(t, h, srv)
 	if err := s.Run(context.Background(), Input{Text: "hi"}); err != nil {

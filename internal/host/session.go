@@ -31,6 +31,10 @@ type Input struct {
 	// Command, when set, is a Markdown command's prompt to run instead
 	// of Text (app.ExpandCommand).
 	Command *app.CommandPrompt
+	// Tag is an opaque label the turn's EventPrompt and EventDone carry,
+	// so that a client among several tells its own turn (rpc answers a
+	// prompt's id when its turn is done).
+	Tag string
 }
 
 // Session is one conversation owned by a Host: its app (agent, session
@@ -73,6 +77,7 @@ type Session struct {
 // turn is a running turn: cancel stops it (Abort); done is closed when
 // it has ended, with err set.
 type turn struct {
+	tag    string
 	cancel context.CancelFunc
 	done   chan struct{}
 	err    error
@@ -261,13 +266,13 @@ func (s *Session) start(ctx context.Context, in Input, steered bool) (*turn, err
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	t := &turn{cancel: cancel, done: make(chan struct{})}
+	t := &turn{tag: in.Tag, cancel: cancel, done: make(chan struct{})}
 	s.turn = t
 	text := in.Text
 	if in.Command != nil {
 		text = in.Command.Prompt
 	}
-	s.publishLocked(Event{Event: agent.Event{Type: EventPrompt, Text: text}, Steered: steered})
+	s.publishLocked(Event{Event: agent.Event{Type: EventPrompt, Text: text}, Steered: steered, Tag: in.Tag})
 	go s.run(ctx, t, in)
 	return t, nil
 }
@@ -316,7 +321,7 @@ func (s *Session) finishLocked(t *turn, err error, unsent []string) {
 	t.err = err
 	s.turn = nil
 	s.endLocked()
-	s.publishLocked(Event{Event: agent.Event{Type: EventDone, Usage: t.usage, Err: err}})
+	s.publishLocked(Event{Event: agent.Event{Type: EventDone, Usage: t.usage, Err: err}, Tag: t.tag})
 	close(t.done)
 }
 

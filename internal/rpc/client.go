@@ -1,0 +1,399 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/host"
+	"github.com/synaps-cli/synaps/internal/llm"
+)
+
+// command is an inbound frame: its type, the correlation id, and the
+// fields the commands take.
+type command struct {
+	Type        string            `json:"type"`
+	ID          *string           `json:"id"`
+	Message     *string           `json:"message"`
+	Attachments []host.Attachment `json:"attachments"`
+	Model       string            `json:"model"`
+}
+
+// commands are the command types, as the error for an unknown one lists
+// them.
+var commands = []string{"prompt", "follow_up", "steer", "abort", "compact", "new_session", "get_messages",
+	"set_model", "get_available_models", "get_session_stats", "get_state", "shutdown"}
+
+// Options shape a client.
+type Options struct {
+	// Name labels this client's turns (host.Input.Tag), so that its
+	// prompt is answered when its own turn is done; unique per session.
+	Name string
+	// Buffer is the client's event buffer (host.Session.Subscribe).
+	Buffer int
+}
+
+// pending is a prompt waiting for its turn to end.
+type pending struct{ id, command string }
+
+// client is one peer of a session.
+type client struct {
+	s    *host.Session
+	conn Conn
+	opts Options
+	// mu guards pending (the ids of this client's prompts whose turns
+	// have not ended, by tag), sub and closing.
+	mu      sync.Mutex
+	pending map[string]pending
+	next    int
+	sub     *host.Subscription
+	closing bool
+	// wg counts commands answered on goroutines of their own.
+	wg sync.WaitGroup
+}
+
+// Serve runs one client of s over conn: the ready event, then commands
+// until shutdown, the end of input or a broken conn (its error). Every
+// event of the session reaches the client meanwhile. At the end of input
+// a running turn is waited for, and its events sent, so that a script
+// that pipes in one prompt gets the whole answer; shutdown does not
+// wait (the caller closing the session stops the turn). A bad frame is
+// answered with an error event; nothing a client sends ends the session,
+// which the caller closes (or keeps, for other clients).
+func Serve(ctx context.Context, s *host.Session, conn Conn, o Options) error {
+	c := &client{s: s, conn: conn, opts: o, pending: map[string]pending{}}
+	if c.opts.Name == "" {
+		c.opts.Name = "rpc"
+	}
+	st := s.State()
+	c.sub = s.Subscribe(o.Buffer)
+	if err := c.send(ctx, map[string]any{"type": "ready", "session_id": st.ID, "model": st.Model, "protocol_version": ProtocolVersion, "cwd": st.WorkDir}); err != nil {
+		c.sub.Close()
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	forwarded := make(chan struct{})
+	go func() {
+		defer close(forwarded)
+		c.forward(ctx)
+	}()
+	eof, err := c.read(ctx)
+	if eof {
+		s.Wait(ctx)
+	}
+	c.wg.Wait()
+	// Closing the subscription lets the forwarder send what is buffered
+	// and stop.
+	c.mu.Lock()
+	c.closing = true
+	c.sub.Close()
+	c.mu.Unlock()
+	<-forwarded
+	return err
+}
+
+// read handles commands until the end; eof says the input ended.
+func (c *client) read(ctx context.Context) (eof bool, err error) {
+	for {
+		frame, err := c.conn.ReadFrame(ctx)
+		switch {
+		case errors.Is(err, ErrFrameTooLarge):
+			c.fail(ctx, nil, err.Error()+"; the frame was dropped")
+			continue
+		case errors.Is(err, io.EOF):
+			return true, nil
+		case err != nil:
+			return false, err
+		}
+		if len(strings.TrimSpace(string(frame))) == 0 {
+			continue
+		}
+		var cmd command
+		if err := json.Unmarshal(frame, &cmd); err != nil {
+			c.fail(ctx, nil, fmt.Sprintf("not a JSON command: %v; send one object per frame, e.g. {\"type\":\"prompt\",\"id\":\"1\",\"message\":\"hi\"}", err))
+			continue
+		}
+		if cmd.Type == "shutdown" {
+			return false, nil
+		}
+		c.handle(ctx, cmd)
+	}
+}
+
+// handle runs one command and answers it.
+func (c *client) handle(ctx context.Context, cmd command) {
+	if !slices.Contains(commands, cmd.Type) {
+		c.fail(ctx, cmd.ID, fmt.Sprintf("unknown command type %q; the types are %s", cmd.Type, strings.Join(commands, ", ")))
+		return
+	}
+	if cmd.ID == nil {
+		c.fail(ctx, nil, fmt.Sprintf("command %s has no id; every command but shutdown carries an \"id\" string, echoed in its response", cmd.Type))
+		return
+	}
+	id := *cmd.ID
+	respond := func(body map[string]any) {
+		body["type"], body["id"], body["command"] = "response", id, cmd.Type
+		c.send(ctx, body)
+	}
+	switch cmd.Type {
+	case "prompt", "follow_up", "steer":
+		if cmd.Message == nil {
+			c.fail(ctx, cmd.ID, fmt.Sprintf("%s needs a \"message\" string", cmd.Type))
+			return
+		}
+		c.prompt(ctx, cmd, id, respond)
+	case "abort":
+		running := c.s.Abort()
+		c.s.Wait(ctx)
+		respond(map[string]any{"ok": true, "aborted": running})
+	case "compact":
+		c.async(func() {
+			if err := c.s.Compact(ctx); err != nil {
+				c.fail(ctx, cmd.ID, "compact: "+err.Error())
+				return
+			}
+			respond(map[string]any{"ok": true, "session_id": c.s.ID()})
+		})
+	case "new_session":
+		sid, err := c.s.New(ctx)
+		if err != nil {
+			c.fail(ctx, cmd.ID, "new_session: "+err.Error())
+			return
+		}
+		respond(map[string]any{"session_id": sid})
+	case "get_messages":
+		msgs := c.s.Messages()
+		if msgs == nil {
+			msgs = []llm.Message{}
+		}
+		respond(map[string]any{"messages": msgs})
+	case "set_model":
+		if cmd.Model == "" {
+			c.fail(ctx, cmd.ID, "set_model needs a \"model\", e.g. \"anthropic/claude-sonnet-4-5\" (get_available_models lists them)")
+			return
+		}
+		if err := c.s.SetModel(cmd.Model); err != nil {
+			c.fail(ctx, cmd.ID, "set_model: "+err.Error())
+			return
+		}
+		respond(map[string]any{"model": c.s.State().Model})
+	case "get_available_models":
+		c.async(func() {
+			choices, notes, err := c.s.Models(ctx)
+			if err != nil {
+				c.fail(ctx, cmd.ID, "get_available_models: "+err.Error())
+				return
+			}
+			models := []map[string]any{}
+			for _, m := range choices {
+				models = append(models, map[string]any{"provider": provider(m.Name), "model_id": m.Name, "model_name": m.Name, "from": m.From})
+			}
+			if notes == nil {
+				notes = []string{}
+			}
+			respond(map[string]any{"models": models, "notes": notes})
+		})
+	case "get_session_stats":
+		st := c.s.Stats()
+		respond(map[string]any{"session_id": st.ID, "model": st.Model, "message_count": st.Messages, "requests": st.Requests,
+			"input_tokens": st.Usage.InputTokens, "output_tokens": st.Usage.OutputTokens,
+			"cache_read_input_tokens": st.Usage.CacheReadTokens, "cache_creation_input_tokens": st.Usage.CacheWriteTokens,
+			"cost": st.Usage.CostUSD})
+	case "get_state":
+		st := c.s.State()
+		respond(map[string]any{"streaming": st.Streaming, "busy": st.Busy, "activity": st.Activity, "model": st.Model,
+			"session_id": st.ID, "message_count": st.Messages, "cwd": st.WorkDir, "clients": st.Subscribers})
+	}
+}
+
+// prompt starts a turn; its response comes when the turn is done. A
+// follow_up (or steer) sent while a turn runs joins that turn instead
+// and is answered at once.
+func (c *client) prompt(ctx context.Context, cmd command, id string, respond func(map[string]any)) {
+	c.mu.Lock()
+	c.next++
+	tag := fmt.Sprintf("%s#%d", c.opts.Name, c.next)
+	c.pending[tag] = pending{id, cmd.Type}
+	c.mu.Unlock()
+	err := c.s.Prompt(host.Input{Text: *cmd.Message, Attachments: cmd.Attachments, Tag: tag})
+	if err == nil {
+		return
+	}
+	c.mu.Lock()
+	delete(c.pending, tag)
+	c.mu.Unlock()
+	if errors.Is(err, host.ErrBusy) && cmd.Type != "prompt" {
+		if len(cmd.Attachments) > 0 {
+			c.fail(ctx, cmd.ID, cmd.Type+" while a turn runs steers it with text only; send the attachments with the next prompt")
+			return
+		}
+		steered, err := c.s.Steer(*cmd.Message)
+		if err != nil {
+			c.fail(ctx, cmd.ID, err.Error())
+			return
+		}
+		respond(map[string]any{"ok": true, "steered": steered})
+		return
+	}
+	if errors.Is(err, host.ErrBusy) {
+		err = errors.New("another prompt is in flight; abort first, or send follow_up to steer it")
+	}
+	c.fail(ctx, cmd.ID, err.Error())
+}
+
+// async answers a slow command on a goroutine of its own, so that abort
+// and get_state are answered meanwhile.
+func (c *client) async(f func()) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		f()
+	}()
+}
+
+// forward turns the session's events into frames until the
+// subscription is closed or ctx ends; a client that fell behind is told
+// what it lost and follows again.
+func (c *client) forward(ctx context.Context) {
+	c.mu.Lock()
+	sub := c.sub
+	c.mu.Unlock()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-sub.C:
+			if !ok {
+				c.mu.Lock()
+				if c.closing || !errors.Is(sub.Err(), host.ErrSlow) {
+					c.mu.Unlock()
+					return
+				}
+				sub = c.s.Subscribe(c.opts.Buffer)
+				c.sub = sub
+				c.mu.Unlock()
+				c.fail(ctx, nil, "events were lost: this client read too slowly and was dropped; it follows again from here (get_messages has the conversation)")
+				continue
+			}
+			for _, f := range c.frames(ev) {
+				if c.send(ctx, f) != nil {
+					return
+				}
+			}
+		}
+	}
+}
+
+// frames are the frames an event becomes.
+func (c *client) frames(ev host.Event) []map[string]any {
+	update := func(e map[string]any) map[string]any { return map[string]any{"type": "message_update", "event": e} }
+	switch ev.Type {
+	case agent.EventText:
+		return []map[string]any{update(map[string]any{"type": "text_delta", "delta": ev.Text})}
+	case agent.EventThinking:
+		return []map[string]any{update(map[string]any{"type": "thinking_delta", "delta": ev.Text})}
+	case agent.EventToolStart:
+		return []map[string]any{
+			update(map[string]any{"type": "toolcall_start", "tool_id": ev.Tool.ID, "tool_name": ev.Tool.Name}),
+			update(map[string]any{"type": "toolcall_input", "tool_id": ev.Tool.ID, "input": rawOrEmpty(ev.Tool.Input)}),
+		}
+	case agent.EventToolEnd:
+		e := map[string]any{"type": "toolcall_result", "tool_id": ev.Tool.ID, "result": ev.Tool.Output, "is_error": ev.Tool.IsError}
+		if ev.Tool.BlockedBy != "" {
+			e["blocked_by"] = ev.Tool.BlockedBy
+		}
+		return []map[string]any{update(e)}
+	case agent.EventSteer:
+		return []map[string]any{{"type": "steered", "message": ev.Text}}
+	case agent.EventNotice:
+		return []map[string]any{{"type": "notice", "message": ev.Text}}
+	case agent.EventRetry:
+		f := map[string]any{"type": "retry", "attempt": ev.Retry, "of": ev.Retries, "delay_ms": ev.Delay.Milliseconds()}
+		if ev.Err != nil {
+			f["error"] = ev.Err.Error()
+		}
+		return []map[string]any{f}
+	case host.EventPrompt:
+		return []map[string]any{{"type": "turn_start", "message": ev.Text, "steered": ev.Steered, "session_id": ev.SessionID}}
+	case host.EventSessionChanged:
+		return []map[string]any{{"type": "session_changed", "session_id": ev.Text}}
+	case host.EventModelChanged:
+		return []map[string]any{{"type": "model_changed", "model": ev.Text}}
+	case host.EventDone:
+		return c.done(ev)
+	}
+	return nil
+}
+
+// done is a turn's end: agent_end for every client, and for the client
+// whose prompt it was, an error (if it failed) and the prompt's response.
+func (c *client) done(ev host.Event) []map[string]any {
+	u := ev.Usage
+	out := []map[string]any{{"type": "agent_end", "usage": map[string]any{
+		"input_tokens": max(0, u.InputTokens-u.CacheReadTokens-u.CacheWriteTokens), "output_tokens": u.OutputTokens,
+		"cache_read_input_tokens": u.CacheReadTokens, "cache_creation_input_tokens": u.CacheWriteTokens,
+		"model": c.s.State().Model, "cost_usd": u.CostUSD,
+	}}}
+	c.mu.Lock()
+	p, mine := c.pending[ev.Tag]
+	delete(c.pending, ev.Tag)
+	c.mu.Unlock()
+	if !mine {
+		return out
+	}
+	id := p.id
+	resp := map[string]any{"type": "response", "id": id, "command": p.command, "ok": true}
+	switch {
+	case errors.Is(ev.Err, context.Canceled):
+		resp["cancelled"] = true
+	case ev.Err != nil:
+		out = append([]map[string]any{{"type": "error", "id": id, "message": ev.Err.Error()}}, out...)
+		resp["ok"], resp["error"] = false, ev.Err.Error()
+	}
+	return append(out, resp)
+}
+
+// fail sends an error event; id is nil for a frame that could not be read.
+func (c *client) fail(ctx context.Context, id *string, msg string) {
+	f := map[string]any{"type": "error", "message": msg}
+	if id != nil {
+		f["id"] = *id
+	} else {
+		f["id"] = nil
+	}
+	c.send(ctx, f)
+}
+
+func (c *client) send(ctx context.Context, frame map[string]any) error {
+	b, err := json.Marshal(frame)
+	if err != nil {
+		b, _ = json.Marshal(map[string]any{"type": "error", "id": nil, "message": "internal: an event could not be encoded: " + err.Error()})
+	}
+	return c.conn.WriteFrame(ctx, b)
+}
+
+// provider is the provider part of a model name: anthropic/…, openai/…,
+// <plugin>:<provider>:…, script:….
+func provider(name string) string {
+	if p, _, ok := strings.Cut(name, "/"); ok && !strings.Contains(p, ":") {
+		return p
+	}
+	if i := strings.LastIndex(name, ":"); i > 0 {
+		return name[:i]
+	}
+	return ""
+}
+
+func rawOrEmpty(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("{}")
+	}
+	return json.RawMessage(b)
+}
