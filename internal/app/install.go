@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/plugin"
@@ -20,6 +21,8 @@ type InstallOptions struct {
 	Link bool
 	// Force replaces an installed plugin of the same id.
 	Force bool
+	// Output receives what the plugin's setup script prints, as it runs.
+	Output io.Writer
 }
 
 // Installed describes an installed plugin.
@@ -29,8 +32,7 @@ type Installed struct {
 }
 
 // Install validates the plugin at src (a directory or a git URL) and
-// copies it into baseDir/plugins/<id>, where id is the source directory's
-// name. Nothing is written unless the manifest is valid and the whole tree
+// copies it into baseDir/plugins/<id>, where id is the manifest's name. Nothing is written unless the manifest is valid and the whole tree
 // copies: the copy goes to a temporary directory beside the target and is
 // renamed into place. Symlinks that point outside the plugin are refused.
 func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Installed, error) {
@@ -63,11 +65,16 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	if !info.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory; a plugin is a directory holding %s", src, filepath.Join(plugin.ManifestDir, plugin.ManifestFile))
 	}
-	id := filepath.Base(abs)
-	p := plugin.LoadPlugin(id, abs, plugin.ScopeUser)
-	if p.Err != nil {
-		return nil, fmt.Errorf("not installed, the plugin is invalid:\n%w", p.Err)
+	// The plugin is installed under its id, the manifest's name, whatever
+	// the source directory is called: SynapsCLI routes some things by the
+	// directory and some by the name, so keeping them equal keeps
+	// published plugins working.
+	p := plugin.LoadPlugin(filepath.Base(abs), abs, plugin.ScopeUser)
+	if err := p.LoadErr(); err != nil {
+		return nil, fmt.Errorf("not installed, the plugin is invalid:\n%w", err)
 	}
+	id := p.ID
+	p.Warnings = slices.DeleteFunc(p.Warnings, func(w string) bool { return strings.Contains(w, "differs from the manifest name") })
 	pluginsDir := filepath.Join(baseDir, "plugins")
 	target := filepath.Join(pluginsDir, id)
 	if _, err := os.Lstat(target); err == nil && !o.Force {
@@ -77,11 +84,15 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 		return nil, err
 	}
 	res := &Installed{ID: id, Version: p.Manifest.Version, Dir: target, Warnings: p.Warnings}
+	ext := p.Manifest.Extension
 	if o.Link {
 		if err := os.RemoveAll(target); err != nil {
 			return nil, err
 		}
-		return res, os.Symlink(abs, target)
+		if err := os.Symlink(abs, target); err != nil {
+			return nil, err
+		}
+		return res, setup(ctx, target, ext, false, o.Output)
 	}
 	tmp, err := os.MkdirTemp(pluginsDir, "."+id+".installing-")
 	if err != nil {
@@ -90,6 +101,13 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	defer os.RemoveAll(tmp)
 	if err := copyTree(ctx, abs, tmp); err != nil {
 		return nil, fmt.Errorf("not installed: %w", err)
+	}
+	unpacked, note, err := installPrebuilt(abs, tmp, ext)
+	if err != nil {
+		return nil, fmt.Errorf("not installed: %w", err)
+	}
+	if note != "" {
+		res.Warnings = append(res.Warnings, note)
 	}
 	if err := os.Chmod(tmp, info.Mode().Perm()); err != nil {
 		return nil, err
@@ -100,7 +118,20 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	if err := os.Rename(tmp, target); err != nil {
 		return nil, err
 	}
-	return res, nil
+	return res, setup(ctx, target, ext, unpacked, o.Output)
+}
+
+// setup runs the extension's setup script once, unless a prebuilt binary
+// was unpacked instead (SynapsCLI runs one or the other). A failure is a
+// *SetupError; the plugin stays installed.
+func setup(ctx context.Context, dir string, ext *plugin.ExtensionManifest, unpacked bool, out io.Writer) error {
+	if ext == nil || ext.Setup == "" || unpacked {
+		return nil
+	}
+	if out != nil {
+		fmt.Fprintf(out, "running its setup script: bash %s (in %s)\n", ext.Setup, dir)
+	}
+	return runSetup(ctx, dir, ext.Setup, out)
 }
 
 func isGitURL(s string) bool {
@@ -188,10 +219,19 @@ func copyFile(src, dst string, mode fs.FileMode) error {
 	return out.Close()
 }
 
-// Uninstall removes plugins/<id> (a symlinked plugin loses only the link).
+// Uninstall removes the user plugin whose id is id (a symlinked plugin
+// loses only the link). It is found by id, so a hand-copied directory
+// named otherwise is removed too; a directory named id whose manifest
+// does not load is removed as well.
 func Uninstall(baseDir, id string) error {
 	if err := plugin.CheckID(id); err != nil {
 		return err
+	}
+	plugins, _ := plugin.Discover(plugin.DiscoverOptions{BaseDir: baseDir})
+	for _, p := range plugins {
+		if p.ID == id && p.Scope == plugin.ScopeUser {
+			return os.RemoveAll(p.Dir)
+		}
 	}
 	target := filepath.Join(baseDir, "plugins", id)
 	if _, err := os.Lstat(target); err != nil {

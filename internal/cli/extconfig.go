@@ -71,8 +71,8 @@ against the key's type; an empty VALUE removes the key.`,
 				return fmt.Errorf("no plugin %q in %s; `synaps extensions list` shows the installed ones", id, config.PluginsDir(base))
 			}
 			if p.Manifest == nil || p.Manifest.Extension == nil {
-				if p.Err != nil {
-					return fmt.Errorf("plugin %s cannot be read: %v", id, p.Err)
+				if err := p.LoadErr(); err != nil {
+					return fmt.Errorf("plugin %s cannot be read: %v", id, err)
 				}
 				return fmt.Errorf("plugin %s has no extension, so it has no config", id)
 			}

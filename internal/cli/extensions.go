@@ -122,7 +122,7 @@ plugin failed to load, so a script or CI job notices.`,
 func failedPlugins(sts []extension.Status) error {
 	var failed []string
 	for _, st := range sts {
-		if st.State == extension.StateFailed {
+		if st.State == extension.StateFailed || st.State == extension.StatePartial {
 			failed = append(failed, st.ID)
 		}
 	}
@@ -150,10 +150,20 @@ Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
 				return err
 			}
 			var res *app.Installed
+			opts := app.InstallOptions{Link: link, Force: force, Output: stdio.Out}
 			if isMarketRef(args[0]) {
-				res, err = app.InstallFromMarketplace(cmd.Context(), base, args[0], app.InstallOptions{Force: force})
+				opts.Link = false
+				res, err = app.InstallFromMarketplace(cmd.Context(), base, args[0], opts)
 			} else {
-				res, err = app.Install(cmd.Context(), base, args[0], app.InstallOptions{Link: link, Force: force})
+				res, err = app.Install(cmd.Context(), base, args[0], opts)
+			}
+			var setupErr *app.SetupError
+			if errors.As(err, &setupErr) && res != nil {
+				for _, w := range res.Warnings {
+					fmt.Fprintln(stdio.Err, "warning:", w)
+				}
+				fmt.Fprintf(stdio.Out, "installed %s %s into %s\n", res.ID, res.Version, res.Dir)
+				return exitError{code: ExitError, msg: fmt.Sprintf("%s: %v", res.ID, err)}
 			}
 			if err != nil {
 				return err
@@ -258,8 +268,8 @@ and whether each is set now; values are never printed.`,
 			}
 			p := plugin.LoadPlugin(filepath.Base(dir), dir, plugin.ScopeUser)
 			var errs []string
-			if p.Err != nil {
-				errs = strings.Split(p.Err.Error(), "\n")
+			if err := p.LoadErr(); err != nil {
+				errs = strings.Split(err.Error(), "\n")
 			} else if err := extension.CheckLaunch(p, os.Getenv); err != nil {
 				errs = []string{err.Error()}
 			}

@@ -166,8 +166,8 @@ func (x *run) release() {
 func (x *run) manifest(abs string) bool {
 	const name = "plugin.json present at .synaps-plugin/plugin.json and valid"
 	x.p = plugin.LoadPlugin(filepath.Base(abs), abs, plugin.ScopeUser)
-	if x.p.Err != nil {
-		x.add(name, CheckFail, x.p.Err.Error())
+	if err := x.p.LoadErr(); err != nil {
+		x.add(name, CheckFail, err.Error())
 		return false
 	}
 	x.add(name, CheckPass, "")

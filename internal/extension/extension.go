@@ -29,6 +29,9 @@ const (
 	StateDisabled   State = "disabled"   // in disabled_plugins; never spawned
 	StateUntrusted  State = "untrusted"  // project plugin of an untrusted project
 	StateStopped    State = "stopped"    // shut down by synaps
+	// StatePartial: the plugin's extension object is invalid, so no
+	// process runs, but its skills, commands and other parts loaded.
+	StatePartial State = "partial"
 )
 
 // MaxRestarts is how many consecutive crashes (without a good reply in

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -367,8 +368,13 @@ func (h *Host) Statuses() []Status {
 			st.Name, st.Version, st.Description = m.Name, m.Version, m.Description
 		}
 		switch e := byID[p.ID]; {
-		case p.Err != nil:
-			st.State, st.Error = StateFailed, p.Err.Error()
+		case p.LoadErr() != nil:
+			st.State, st.Error = StateFailed, p.LoadErr().Error()
+			if p.Err == nil && len(st.Parts) > 0 {
+				// The extension is broken but the plugin brings more.
+				st.State = StatePartial
+				st.Error = "partially loaded: its extension is invalid, so no process runs; its " + partNames(st.Parts) + " loaded:\n" + st.Error
+			}
 			if p.BrokenGuard != nil && !p.Disabled && !p.Untrusted {
 				st.Warnings = append(append([]string(nil), st.Warnings...), plugin.BrokenGuardNote(p.BrokenGuard))
 				for _, s := range p.BrokenGuard {
@@ -404,6 +410,15 @@ func (h *Host) Statuses() []Status {
 		out = append(out, st)
 	}
 	return out
+}
+
+// partNames lists parts for a message ("skills, commands").
+func partNames(parts []plugin.Part) string {
+	names := make([]string, len(parts))
+	for i, p := range parts {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
 }
 
 // WaitInfo waits until every info.get asked after initialize has been

@@ -145,7 +145,7 @@ func buildTable(exts []*Extension, plugins []*plugin.Plugin) hook.Table {
 		}
 		for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
 			if len(byHook[h]) > 0 {
-				t[h] = append(t[h], &hook.Entry{Link: &brokenLink{id: p.ID, err: plugin.BrokenGuardFault(p.Err)}, Subs: byHook[h], FailClosed: true})
+				t[h] = append(t[h], &hook.Entry{Link: &brokenLink{id: p.ID, err: plugin.BrokenGuardFault(p.LoadErr())}, Subs: byHook[h], FailClosed: true})
 			}
 		}
 	}

@@ -26,7 +26,12 @@ const (
 // Plugin is one directory under a plugins dir, with its manifest or the
 // reason it could not be read.
 type Plugin struct {
-	// ID is the directory name; it names the plugin everywhere.
+	// ID names the plugin everywhere: tool ids <id>:<tool>, commands
+	// /<id>:<name>, its log, config, memory namespace, disabled_plugins
+	// and chain order. It is the manifest's "name" (SynapsCLI routes
+	// commands, settings and sidecars by it, so one id must serve both);
+	// the directory name stands in only when the manifest gives no
+	// usable name. A directory named otherwise draws a warning.
 	ID string
 	// Dir is the plugin root as found (a symlink is kept as the path the
 	// user made, so SYNAPS_PLUGIN_ROOT reads as they expect).
@@ -35,6 +40,12 @@ type Plugin struct {
 	// Manifest is nil when Err is set.
 	Manifest *Manifest
 	Err      error
+	// ExtensionErr is set when only the manifest's "extension" object is
+	// invalid: the plugin is partially loaded — its skills, commands and
+	// other parts still load (as in SynapsCLI, where a bad extension does
+	// not take the plugin's skills with it), Manifest.Extension is nil and
+	// nothing is spawned.
+	ExtensionErr error
 	// Disabled: listed in disabled_plugins; never spawned.
 	Disabled bool
 	// Untrusted: a project plugin whose project is not trusted; never spawned.
@@ -47,6 +58,19 @@ type Plugin struct {
 	// instead of running unguarded. Nil otherwise.
 	BrokenGuard []hook.Subscription
 }
+
+// LoadErr is why the plugin, or its extension, did not load; nil when
+// everything did.
+func (p *Plugin) LoadErr() error {
+	if p.Err != nil {
+		return p.Err
+	}
+	return p.ExtensionErr
+}
+
+// DirName is the name of the plugin's directory, which differs from ID
+// when the directory was named by hand.
+func (p *Plugin) DirName() string { return filepath.Base(p.Dir) }
 
 // Spawnable reports whether the plugin starts a process.
 func (p *Plugin) Spawnable() bool {
@@ -144,6 +168,7 @@ func scanDir(dir string, scope Scope, into map[string]*Plugin) error {
 	if err != nil {
 		return fmt.Errorf("cannot read the plugins directory %s (%w); its plugins are not loaded: make it a directory of plugin directories, or remove it", dir, err)
 	}
+	var problems []error
 	for _, ent := range entries {
 		name := ent.Name()
 		if strings.HasPrefix(name, ".") {
@@ -159,9 +184,22 @@ func scanDir(dir string, scope Scope, into map[string]*Plugin) error {
 		if !info.IsDir() {
 			continue
 		}
-		into[name] = LoadPlugin(name, path, scope)
+		p := LoadPlugin(name, path, scope)
+		if other, taken := into[p.ID]; taken {
+			// Two directories whose manifests give one name: the first
+			// (in directory order) keeps it, the other is refused under
+			// its directory name, so neither is silently shadowed.
+			p = &Plugin{ID: name, Dir: path, Scope: scope, Manifest: p.Manifest,
+				Err: fmt.Errorf("%s: the manifest name %q is already the id of the plugin in %s; two plugins cannot share an id: rename one (\"name\" in %s)",
+					path, p.ID, other.Dir, filepath.Join(ManifestDir, ManifestFile))}
+			if _, taken := into[name]; taken {
+				problems = append(problems, p.Err)
+				continue
+			}
+		}
+		into[p.ID] = p
 	}
-	return nil
+	return errors.Join(problems...)
 }
 
 // readDirOnly reads a directory, refusing anything else before opening it
@@ -210,14 +248,25 @@ func listUntrusted(dir string, into map[string]*Plugin) {
 }
 
 // LoadPlugin reads one plugin directory's manifest and checks what can be
-// checked without spawning it.
-func LoadPlugin(id, dir string, scope Scope) *Plugin {
-	p := &Plugin{ID: id, Dir: dir, Scope: scope}
-	if strings.ContainsAny(id, ": \t") {
-		p.Err = fmt.Errorf("%s: the plugin directory name %q contains ':' or whitespace, but it becomes the prefix of tool ids (<plugin>:<tool>); rename the directory", dir, id)
+// checked without spawning it. dirName is the directory's name; the
+// plugin's id is its manifest name when that is usable, else dirName.
+func LoadPlugin(dirName, dir string, scope Scope) *Plugin {
+	p := &Plugin{ID: dirName, Dir: dir, Scope: scope}
+	m, err := LoadManifest(dir)
+	if m != nil && m.Name != "" && CheckID(m.Name) == nil && !nameFaulty(err) {
+		p.ID = m.Name
+	}
+	if strings.ContainsAny(p.ID, ": \t") {
+		p.Err = fmt.Errorf("%s: the plugin directory name %q contains ':' or whitespace, but it becomes the prefix of tool ids (<plugin>:<tool>); rename the directory", dir, p.ID)
 		return p
 	}
-	m, err := LoadManifest(dir)
+	if err != nil && m != nil && extensionOnly(err) {
+		// Only the extension is broken: the rest of the plugin loads.
+		p.BrokenGuard = brokenGuardSubs(dir, m, err)
+		p.ExtensionErr = err
+		m.Extension = nil
+		err = nil
+	}
 	if err != nil {
 		p.Err = err
 		if m != nil {
@@ -230,10 +279,35 @@ func LoadPlugin(id, dir string, scope Scope) *Plugin {
 	p.Manifest = m
 	p.Warnings = append(p.Warnings, m.Warnings...)
 	p.Warnings = append(p.Warnings, p.pathWarnings()...)
-	if m.Name != id {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("manifest name %q differs from the directory name %q; the plugin id is %q", m.Name, id, id))
+	if p.ID != dirName {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("the directory name %q differs from the manifest name %q; the plugin id is %q (synaps extensions install names the directory after the manifest; rename it to %q)", dirName, p.ID, p.ID, p.ID))
 	}
 	return p
+}
+
+// nameFaulty reports whether err holds a problem with the manifest's
+// "name", which then cannot be the plugin's id.
+func nameFaulty(err error) bool {
+	for _, e := range Errors(err) {
+		var me *ManifestError
+		if errors.As(e, &me) && (me.Field == "name" || me.Field == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// extensionOnly reports whether every problem in err lies inside the
+// manifest's "extension" object.
+func extensionOnly(err error) bool {
+	errs := Errors(err)
+	for _, e := range errs {
+		var me *ManifestError
+		if !errors.As(e, &me) || !(me.Field == "extension" || strings.HasPrefix(me.Field, "extension.") || strings.HasPrefix(me.Field, "extension[")) {
+			return false
+		}
+	}
+	return len(errs) > 0
 }
 
 // TrustedProjectsFile lists trusted project directories, one absolute path a

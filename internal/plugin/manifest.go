@@ -144,6 +144,13 @@ type ExtensionManifest struct {
 	Env []string
 	// FailurePolicy is "open" (default) or "closed" (extension.failure_policy).
 	FailurePolicy string
+	// Setup is a script in the plugin (a relative path) that synaps
+	// extensions install runs once, with bash, in the plugin directory
+	// (SynapsCLI's extension.setup).
+	Setup string
+	// Prebuilt maps a platform (HostTriple) to its prebuilt binary
+	// archive; install verifies and unpacks one found locally.
+	Prebuilt map[string]Prebuilt
 }
 
 // ConfigEntry declares one configuration value an extension receives in
@@ -175,6 +182,7 @@ var extensionKeys = []string{
 	"entry_point", "command", "args",
 	"extension_protocol_version", "protocol_version", "runtime",
 	"permissions", "hooks", "config", "env", "failure_policy",
+	"setup", "prebuilt",
 }
 
 // upstreamExtensionKeys are keys of SynapsCLI's extension object that
@@ -370,6 +378,7 @@ func (p *manifestParser) parseExtension(v json.RawMessage) *ExtensionManifest {
 	p.parseEnv(e, obj)
 
 	p.parseFailurePolicy(e, obj)
+	p.parseInstall(e, obj)
 	return e
 }
 

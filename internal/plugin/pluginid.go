@@ -7,7 +7,8 @@ import (
 )
 
 // CheckID says whether id can name a plugin on the command line. A plugin
-// id is the name of its directory under plugins/, so every command that
+// id is its manifest name, which is also the name of the directory
+// `synaps extensions install` puts it in, so every command that
 // takes one (info, logs, enable, disable, uninstall, /extensions enable)
 // checks it here before building a path from it: "../../x" must never reach
 // a file outside the base directory. Names Discover skips (a leading ".")
@@ -33,5 +34,5 @@ func CheckID(id string) error {
 	default:
 		return nil
 	}
-	return fmt.Errorf("%q is not a plugin id: %s; a plugin id is the name of its directory in the plugins directory, and `synaps extensions list` shows them", id, why)
+	return fmt.Errorf("%q is not a plugin id: %s; a plugin id is the name in its manifest, and `synaps extensions list` shows them", id, why)
 }
