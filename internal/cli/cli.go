@@ -102,6 +102,8 @@ type globals struct {
 	permissionMode      string
 	allowed, disallowed []string
 	skipPermissions     bool
+	// detachable is --detachable: the UI runs in the session daemon.
+	detachable bool
 }
 
 func newRoot(stdio Stdio) *cobra.Command {
@@ -140,7 +142,7 @@ saved and can be resumed).`,
 			if cmd.Flags().Changed("print") {
 				return runPrint(cmd.Context(), g, prompt, args, printFlags{format: format, inputFormat: inputFormat}, stdio)
 			}
-			return runInteractive(cmd.Context(), g, stdio)
+			return runInteractive(cmd.Context(), cmd, g, stdio)
 		},
 	}
 	root.SuggestionsMinimumDistance = 2
@@ -169,6 +171,7 @@ saved and can be resumed).`,
 	root.Flags().StringVarP(&prompt, "print", "p", "", "run one `PROMPT`, print the answer and exit; without PROMPT (or with -) it is read from stdin; with both, piped stdin is attached to PROMPT")
 	root.Flags().StringVar(&format, "output-format", "text", "with -p: text, json or stream-json (Claude Code's shapes)")
 	root.Flags().StringVar(&inputFormat, "input-format", "text", "with -p: text, or stream-json (one user message per stdin line, Claude Code's shape)")
+	root.Flags().BoolVar(&g.detachable, "detachable", false, "run the session in the session daemon: quitting detaches and the turn goes on; synaps attach comes back (config detachable = true makes it the default)")
 	root.Flags().Bool("verbose", false, "accepted for Claude Code compatibility (stream-json needs no --verbose here)")
 
 	root.AddCommand(
@@ -191,6 +194,9 @@ saved and can be resumed).`,
 		newTrustCmd(stdio),
 		newMCPCmd(g, stdio),
 		newExtensionProcessCmd(),
+		newAttachCmd(stdio),
+		newSendCmd(stdio),
+		newDaemonCmd(stdio),
 	)
 	registerCompletions(root)
 	return root

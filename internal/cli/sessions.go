@@ -80,7 +80,7 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g.resume = args[0]
-			return runInteractive(cmd.Context(), g, stdio)
+			return runInteractive(cmd.Context(), cmd, g, stdio)
 		},
 	}
 	cmd.AddCommand(list, show, resume)

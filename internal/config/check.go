@@ -43,12 +43,18 @@ const (
 	// KeyEffort is the thinking level sessions start with: off, low,
 	// medium, high or max (--effort wins).
 	KeyEffort = "effort"
+	// KeyDetachable makes the terminal UI run in the session daemon, as
+	// --detachable does; KeyDaemonIdleExit is how long the daemon stays
+	// with no client and no turn running (a duration, or never).
+	KeyDetachable     = "detachable"
+	KeyDaemonIdleExit = "daemon_idle_exit"
 )
 
 var knownKeys = []string{
 	KeyModel, KeyIdentity, KeyDisabledPlugins, KeyHookTimeoutMS, ToolEnvAllow,
 	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL, KeyPermissionMode,
 	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS, KeyMaxTurns, KeyMaxToolCalls, KeyMaxBudgetUSD, KeyTimeout, KeyEffort,
+	KeyDetachable, KeyDaemonIdleExit,
 }
 
 // Check returns a warning for every setting of the global config that

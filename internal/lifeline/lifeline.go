@@ -64,6 +64,21 @@ var state struct {
 	// subreaper says Start made this process a child subreaper, so Stop
 	// must reap orphans.
 	subreaper bool
+	// spared are children Stop leaves alone (Spare): the session daemon
+	// a client started, which is meant to outlive it.
+	spared map[int]bool
+}
+
+// Spare exempts the child pid from Stop's reaping: a process synaps
+// starts on purpose to outlive it (the session daemon, started in its own
+// session and never announced with Guard).
+func Spare(pid int) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	if state.spared == nil {
+		state.spared = map[int]bool{}
+	}
+	state.spared[pid] = true
 }
 
 // Start arms the lifeline for this process and returns Stop. Call it once,
@@ -136,6 +151,6 @@ func Stop() {
 		state.sentinel = nil
 	}
 	if state.subreaper {
-		reapOrphans()
+		reapOrphans(state.spared)
 	}
 }

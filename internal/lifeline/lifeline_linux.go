@@ -24,9 +24,9 @@ func setSubreaper() error {
 // left are orphans re-parented to the subreaper. Each is killed with its
 // process group (a setsid'd process leads its own); their own children
 // are re-parented to synaps in turn, hence the rounds.
-func reapOrphans() {
+func reapOrphans(spared map[int]bool) {
 	for round := 0; round < 16; round++ {
-		kids := children()
+		kids := children(spared)
 		if len(kids) == 0 {
 			return
 		}
@@ -41,8 +41,8 @@ func reapOrphans() {
 	}
 }
 
-// children lists the pids whose parent is this process.
-func children() []int {
+// children lists the pids whose parent is this process, but the spared.
+func children(spared map[int]bool) []int {
 	self := strconv.Itoa(os.Getpid())
 	entries, _ := os.ReadDir("/proc")
 	var out []int
@@ -61,7 +61,7 @@ func children() []int {
 		if i < 0 {
 			continue
 		}
-		if f := strings.Fields(s[i+1:]); len(f) > 1 && f[1] == self {
+		if f := strings.Fields(s[i+1:]); len(f) > 1 && f[1] == self && !spared[pid] {
 			out = append(out, pid)
 		}
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/daemon"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
@@ -200,8 +201,12 @@ type model struct {
 	// quitArmed is when ctrl+c or ctrl+d (quitKey) was pressed on an
 	// empty idle prompt: a second press within quitWindow quits.
 	// interrupted: the running work was told to stop.
-	quitArmed   time.Time
-	quitKey     string
+	quitArmed time.Time
+	quitKey   string
+	// link is the session daemon's, when this UI runs inside it (see
+	// detach.go); linkBusy is the busy state last told to it.
+	link        *daemon.Link
+	linkBusy    bool
 	interrupted bool
 
 	// retry is the provider's retry in progress, if any.
@@ -330,7 +335,15 @@ func (m *model) greet() {
 
 // Update handles msg, then prints whatever it queued.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd := m.update(msg)
+	var cmd tea.Cmd
+	if r, ok := msg.(remoteInputMsg); ok && !m.quitting {
+		cmd = m.remoteInput(r.text)
+	} else {
+		cmd = m.update(msg)
+	}
+	if m.link != nil {
+		m.noteBusy()
+	}
 	return m, tea.Batch(cmd, m.flush())
 }
 
@@ -442,7 +455,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+d":
 		// As ctrl+c: a stray ctrl+d (an end-of-file meant for another
 		// program) must not end the session, so it asks for a second.
-		if m.input.Value() == "" && m.busy == "" && m.asking == promptNone {
+		// In the daemon it detaches, which never stops the work.
+		if m.input.Value() == "" && (m.busy == "" || m.link != nil) && m.asking == promptNone {
 			return m.armQuit("ctrl+d")
 		}
 	case "enter", "ctrl+m":
@@ -511,7 +525,7 @@ func (m *model) ctrlC() tea.Cmd {
 		m.interrupt()
 		return nil
 	case m.busy != "":
-		return m.quit() // the interrupted work does not end: leave anyway
+		return m.leave() // the interrupted work does not end: leave anyway
 	}
 	return m.armQuit("ctrl+c")
 }
@@ -521,7 +535,7 @@ func (m *model) ctrlC() tea.Cmd {
 func (m *model) armQuit(key string) tea.Cmd {
 	now := time.Now()
 	if !m.quitArmed.IsZero() && now.Sub(m.quitArmed) < quitWindow {
-		return m.quit()
+		return m.leave()
 	}
 	m.quitArmed, m.quitKey = now, key
 	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return disarmMsg{} })
@@ -598,7 +612,7 @@ func (m *model) submit() tea.Cmd {
 	m.input.Reset()
 	if m.busy != "" || m.opening {
 		if cmd := strings.TrimSpace(text); cmd == "/quit" || cmd == "/exit" {
-			return m.quit()
+			return m.leave()
 		}
 		// Queued, as in Claude Code: it runs when the work ends.
 		m.queue = append(m.queue, text)
@@ -878,7 +892,7 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 		m.print(m.st.bad.Render("error: ") + sanitize(msg.err.Error()))
 	}
 	if msg.quit {
-		return m.quit()
+		return m.leave()
 	}
 	return m.next()
 }
@@ -1165,7 +1179,11 @@ func (m *model) View() tea.View {
 		}
 		status = m.spin.View() + " " + what + m.st.dim.Render(" · you can type meanwhile")
 	case !m.quitArmed.IsZero():
-		status = m.st.warn.Render("press "+m.quitKey+" again to quit") + m.st.dim.Render(" · ") + status
+		verb := "quit"
+		if m.link != nil {
+			verb = "detach (the session goes on)"
+		}
+		status = m.st.warn.Render("press "+m.quitKey+" again to "+verb) + m.st.dim.Render(" · ") + status
 	case m.asking != promptNone:
 		status = m.st.warn.Render("waiting for your answer") + m.st.dim.Render(" · ") + status
 	case m.busy != "":

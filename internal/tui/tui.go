@@ -50,6 +50,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/daemon"
 	"github.com/synaps-cli/synaps/internal/hook"
 )
 
@@ -74,7 +75,16 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 		}
 	}
 	profile := colorprofile.Detect(out, environ)
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	link, err := daemon.OpenLink(getenv)
+	if err != nil {
+		return err
+	}
 	m := newModel(ctx, nil, br, profile, environ)
+	m.link = link
 	// The header is written before the program starts, so the view never
 	// begins on the screen's top row: tmux (scroll-on-clear) moves a
 	// screen cleared from its top-left corner into the scrollback, which
@@ -95,6 +105,9 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 		}),
 	)
 	br.attach(p.Send)
+	if link != nil {
+		go linkInputs(link, br)
+	}
 	go func() {
 		select {
 		case <-ctx.Done():

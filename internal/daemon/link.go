@@ -1,0 +1,122 @@
+package daemon
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// The link is the side channel between the daemon and a session's UI: a
+// Unix socket pair whose UI end is fd 3, named by $SYNAPS_DAEMON_LINK.
+// JSON lines both ways: the UI says {"event":"busy"} when work starts,
+// {"event":"idle"} when it ends, {"event":"detach"} when its user quits;
+// the daemon sends {"input":"text"} for `synaps send`.
+
+// LinkEnv names the link's file descriptor in a session UI's environment;
+// a synaps that has it runs inside the daemon.
+const LinkEnv = "SYNAPS_DAEMON_LINK"
+
+const (
+	linkBusy   = "busy"
+	linkIdle   = "idle"
+	linkDetach = "detach"
+)
+
+type linkMsg struct {
+	Event string `json:"event,omitempty"`
+	Input string `json:"input,omitempty"`
+}
+
+// linkPair makes a link: the daemon's end (close-on-exec) and the UI's.
+func linkPair() (ours, theirs *os.File, err error) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot make the session's link: %w", err)
+	}
+	return os.NewFile(uintptr(fds[0]), "link"), os.NewFile(uintptr(fds[1]), "link"), nil
+}
+
+func withoutLink(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, LinkEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+var linkWriteMu sync.Mutex
+
+func writeLink(f *os.File, m linkMsg) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	linkWriteMu.Lock()
+	defer linkWriteMu.Unlock()
+	_, err = f.Write(append(b, '\n'))
+	return err
+}
+
+// readLinkMsgs calls fn for each message until the link closes; a line
+// that is not a message is skipped.
+func readLinkMsgs(f *os.File, fn func(linkMsg)) {
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), maxFrame)
+	for sc.Scan() {
+		var m linkMsg
+		if json.Unmarshal(sc.Bytes(), &m) == nil {
+			fn(m)
+		}
+	}
+}
+
+// Link is a session UI's end of its link to the daemon.
+type Link struct {
+	f *os.File
+}
+
+// OpenLink returns the link of a synaps running inside the daemon, or
+// nil (and no error) when this synaps is not: getenv has no LinkEnv.
+func OpenLink(getenv func(string) string) (*Link, error) {
+	v := getenv(LinkEnv)
+	if v == "" {
+		return nil, nil
+	}
+	fd, err := strconv.Atoi(v)
+	if err != nil || fd < 3 {
+		return nil, fmt.Errorf("$%s = %q is not the link's file descriptor (3 or more); it is set by the daemon, unset it", LinkEnv, v)
+	}
+	syscall.CloseOnExec(fd) // the session's tools and extensions must not inherit it
+	return &Link{f: os.NewFile(uintptr(fd), "daemon-link")}, nil
+}
+
+// Busy tells the daemon whether a turn (or any work) runs, so idle exit
+// waits for it.
+func (l *Link) Busy(busy bool) {
+	ev := linkIdle
+	if busy {
+		ev = linkBusy
+	}
+	_ = writeLink(l.f, linkMsg{Event: ev})
+}
+
+// Detach asks the daemon to let the input's owner go: the user quit, the
+// session goes on.
+func (l *Link) Detach() { _ = writeLink(l.f, linkMsg{Event: linkDetach}) }
+
+// Inputs calls fn with each text `synaps send` sends, until the link
+// closes (the daemon ended).
+func (l *Link) Inputs(fn func(text string)) {
+	readLinkMsgs(l.f, func(m linkMsg) {
+		if m.Input != "" {
+			fn(m.Input)
+		}
+	})
+}
