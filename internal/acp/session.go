@@ -89,6 +89,12 @@ func (ss *session) update(u sdk.SessionUpdate) {
 
 // event turns an agent event into the updates an editor shows.
 func (ss *session) event(ev agent.Event) {
+	if ev.Subagent != nil {
+		// A subagent's text and calls are not the agent's message: the
+		// editor shows the agent tool call, whose output is the child's
+		// answer.
+		return
+	}
 	switch ev.Type {
 	case agent.EventText:
 		ss.update(sdk.UpdateAgentMessageText(ev.Text))

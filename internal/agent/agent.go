@@ -63,6 +63,12 @@ type Config struct {
 	SaveRule func(rule string) (where string, err error)
 	// OnEvent receives events in order; nil drops them.
 	OnEvent func(Event)
+	// Subagents configures the agent tool (add Subagents.Tool() to
+	// Tools); nil: a call of it says subagents are not set up.
+	Subagents *Subagents
+	// MaxTokensTotal bounds the tokens (input plus output) of the whole
+	// run; 0: none. A subagent's token budget.
+	MaxTokensTotal int
 	// MaxToolCalls and MaxCostUSD bound the agent's whole run (every
 	// message it is sent): tool calls made and dollars spent. 0: none.
 	MaxToolCalls int
@@ -105,9 +111,13 @@ type Agent struct {
 	prefix llm.Prefix
 	// now is the clock tool durations are measured with (a test's fake).
 	now func() time.Time
-	// askMu serialises questions to the user: calls running side by side
-	// ask one at a time.
-	askMu sync.Mutex
+	// ask serialises questions to the user: calls running side by side,
+	// and subagents (which share their parent's), ask one at a time.
+	ask *sync.Mutex
+	// child is set when the agent runs as a subagent.
+	child *child
+	// kids sums the usage of subagents that finished in this turn.
+	kids kidUsage
 	// emitMu serialises OnEvent calls.
 	emitMu sync.Mutex
 	// stop is a hook's stop action in the current turn.
@@ -131,7 +141,7 @@ func New(cfg Config) *Agent {
 	if cfg.MaxToolOutput <= 0 {
 		cfg.MaxToolOutput = tool.DefaultMaxOutput
 	}
-	a := &Agent{cfg: cfg, now: time.Now}
+	a := &Agent{cfg: cfg, now: time.Now, ask: &sync.Mutex{}}
 	if cfg.Session != nil {
 		a.usage = cfg.Session.Usage() // a resumed session's earlier runs
 		a.startCost = a.usage.CostUSD
@@ -243,7 +253,9 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 	// which is what prompt caching needs, and a resumed session is the
 	// one the model saw.
 	a.stop.reset()
-	if a.cfg.Hooks != nil {
+	// A subagent's prompt comes from the model, not the user:
+	// before_message is the user's (Claude's UserPromptSubmit).
+	if a.cfg.Hooks != nil && a.child == nil {
 		d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
 		switch {
 		case d.Blocked:
@@ -317,6 +329,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		run := a.allowCalls(len(calls))
 		results := a.runTools(ctx, calls[:run])
 		a.toolCalls += run
+		a.usage = a.usage.Add(a.kids.take()) // what subagents spent
 		for _, c := range calls[run:] {
 			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, IsError: true,
 				Content: fmt.Sprintf("not run: the run reached its limit of %d tool calls (--max-tool-calls)", a.cfg.MaxToolCalls)})
@@ -411,6 +424,15 @@ func (a *Agent) messageComplete(ctx context.Context, msg llm.Message, stopHookAc
 	if a.cfg.Hooks == nil {
 		return hook.Decision{}
 	}
+	if a.child != nil {
+		// A subagent's answers fire on_subagent_complete, once, for
+		// its final one (Claude's SubagentStop; its Stop is the main
+		// loop's).
+		if len(msg.ToolUses()) > 0 {
+			return hook.Decision{}
+		}
+		return a.subagentComplete(ctx, lastText([]llm.Message{msg}), stopHookActive)
+	}
 	var text strings.Builder
 	hasToolUse := false
 	for _, b := range msg.Content {
@@ -492,8 +514,11 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		return llm.Block{Type: llm.BlockToolResult, ToolUseID: use.ID, Content: out, IsError: isErr}
 	}
 
-	t, spec, ok := a.cfg.Tools.Lookup(use.Name)
+	t, spec, ok := a.lookupTool(use.Name)
 	if !ok {
+		if msg := a.child.notAllowed(use.Name, a.cfg.Tools.Names()); msg != "" {
+			return finish(a.capped(msg), true)
+		}
 		return finish(a.capped(fmt.Sprintf("unknown tool %q; the available tools are: %s", use.Name, strings.Join(a.cfg.Tools.Names(), ", "))), true)
 	}
 	// The schema gate comes before the hooks: no guard or extension ever
@@ -541,7 +566,14 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		call.BlockedBy, call.Refused = by, by == ""
 		return finish(a.capped(refusal), true)
 	}
-	res, err := t.Run(ctx, input)
+	var res tool.Result
+	if at, ok := t.(*agentTool); ok {
+		// The agent tool's child runs inside this loop, after the same
+		// hooks and permission check as any call.
+		res = a.runSubagent(ctx, at, use.ID, input)
+	} else {
+		res, err = t.Run(ctx, input)
+	}
 	if err != nil {
 		res = tool.Result{Output: fmt.Sprintf("tool %s failed: %v", use.Name, err), IsError: true}
 	}

@@ -3,6 +3,8 @@ package agent
 import (
 	"time"
 
+	"github.com/synaps-cli/synaps/internal/hook"
+
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -22,6 +24,11 @@ const (
 	EventNotice    EventType = "notice"     // something the user should know (Text)
 	EventInject    EventType = "inject"     // extensions added context (Text: their ids, Where)
 	EventSteer     EventType = "steer"      // text the user sent mid-turn joined it (Text; see Agent.Steer)
+	// A subagent began (Subagent; Text: the task's description) or
+	// ended (Subagent, Usage: all it spent, Err, Text: its answer).
+	// Between them, the child's own events arrive with Subagent set.
+	EventSubagentStart EventType = "subagent_start"
+	EventSubagentEnd   EventType = "subagent_end"
 )
 
 // Event is what the agent tells a UI. Events arrive in order on the
@@ -40,6 +47,9 @@ type Event struct {
 	// Where says where injected context went: "system" (session start)
 	// or "user" (before_message).
 	Where string
+	// Subagent is the child loop the event comes from (its id, type and
+	// the parent's tool call); nil for the main loop's own events.
+	Subagent *hook.Subagent
 }
 
 // ToolCall describes one tool call as it runs and after.

@@ -37,6 +37,9 @@ func (a *Agent) overBudget() error {
 	if limit := a.cfg.MaxCostUSD; limit > 0 && a.spentUSD() >= limit {
 		return &LimitError{Flag: "--max-budget-usd", What: fmt.Sprintf("the run cost $%.4f, at or over the budget of $%.4f", a.spentUSD(), limit)}
 	}
+	if limit := a.cfg.MaxTokensTotal; limit > 0 && a.usage.InputTokens+a.usage.OutputTokens >= limit {
+		return &LimitError{Flag: "token budget", What: fmt.Sprintf("%d tokens were used, the budget is %d", a.usage.InputTokens+a.usage.OutputTokens, limit)}
+	}
 	if limit := a.cfg.MaxToolCalls; limit > 0 && a.toolCalls >= limit {
 		return &LimitError{Flag: "--max-tool-calls", What: fmt.Sprintf("%d tool calls were made, the most allowed", a.toolCalls)}
 	}

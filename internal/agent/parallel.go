@@ -23,13 +23,21 @@ const MaxParallelTools = 8
 func (a *Agent) runTools(ctx context.Context, calls []llm.Block) []llm.Block {
 	results := make([]llm.Block, len(calls))
 	for i := 0; i < len(calls); {
-		j := i + 1
-		if a.readOnly(calls[i]) {
-			for j < len(calls) && a.readOnly(calls[j]) {
+		j, limit := i+1, MaxParallelTools
+		switch {
+		case a.isAgentCall(calls[i]):
+			// Subagents of one turn run side by side too, a few at a
+			// time: each is a model conversation of its own.
+			for j < len(calls) && a.isAgentCall(calls[j]) {
+				j++
+			}
+			limit = a.cfg.Subagents.parallel()
+		case a.readOnly(calls[i]):
+			for j < len(calls) && a.readOnly(calls[j]) && !a.isAgentCall(calls[j]) {
 				j++
 			}
 		}
-		a.runBatch(ctx, calls[i:j], results[i:j])
+		a.runBatch(ctx, calls[i:j], results[i:j], limit)
 		i = j
 	}
 	return results
@@ -37,12 +45,12 @@ func (a *Agent) runTools(ctx context.Context, calls []llm.Block) []llm.Block {
 
 // runBatch runs calls side by side into out (one call runs on this
 // goroutine).
-func (a *Agent) runBatch(ctx context.Context, calls, out []llm.Block) {
+func (a *Agent) runBatch(ctx context.Context, calls, out []llm.Block, limit int) {
 	if len(calls) == 1 {
 		out[0] = a.runOne(ctx, calls[0])
 		return
 	}
-	sem := make(chan struct{}, MaxParallelTools)
+	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
 	for k, c := range calls {
 		sem <- struct{}{}
@@ -70,6 +78,6 @@ func (a *Agent) runOne(ctx context.Context, c llm.Block) llm.Block {
 // readOnly reports whether the call's tool declares that it changes
 // nothing; an unknown tool does not.
 func (a *Agent) readOnly(c llm.Block) bool {
-	_, spec, ok := a.cfg.Tools.Lookup(c.Name)
+	_, spec, ok := a.lookupTool(c.Name)
 	return ok && spec.ReadOnly
 }

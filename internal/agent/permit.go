@@ -23,6 +23,9 @@ type Question struct {
 	// Always is the allow rule an "always" answer saves ("" when always is
 	// not on offer: an extension asked too, and no rule answers it).
 	Always string
+	// Agent names the subagent whose call it is ("agent explore
+	// (a1b2…)"); "" for the main loop's.
+	Agent string
 }
 
 // Answer is the user's answer to a Question.
@@ -116,9 +119,9 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 		}
 	}
 	// One question at a time, whichever call asks.
-	a.askMu.Lock()
+	a.ask.Lock()
 	answer := askUser(ctx, c, q)
-	a.askMu.Unlock()
+	a.ask.Unlock()
 	switch answer {
 	case AnswerNo:
 		if len(confirms) > 0 {

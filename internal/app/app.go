@@ -113,6 +113,8 @@ type App struct {
 	Commands *command.Set
 	// Agents are the subagent definitions found (listed by /agents).
 	Agents []command.Agent
+	// subagents configures the agent tool from Agents.
+	subagents *agent.Subagents
 	// effort is the thinking level in force (SetEffort).
 	effort llm.Effort
 	// MCP runs the configured MCP servers; nil when none is configured
@@ -199,6 +201,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	a.openCommands()
+	if err := a.openSubagents(); err != nil {
+		return nil, err
+	}
 	a.effort = a.startEffort()
 	// MCP servers start first and in the background, so they connect
 	// while the extensions start; nothing here waits for them.
@@ -400,7 +405,7 @@ func (a *App) newAgent() {
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD, Effort: a.effort,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
-		Price: a.Price,
+		Price: a.Price, Subagents: a.subagents,
 	})
 }
 

@@ -71,7 +71,7 @@ func (a *App) openCommands() {
 type cmdRoot struct{ dir, plugin, source string }
 
 // openAgents finds the subagent definitions in roots. They are listed
-// (/agents); running them as subagents is not built yet.
+// (/agents) and are the agent tool's agent types (openSubagents).
 func (a *App) openAgents(roots []cmdRoot) {
 	a.Agents = nil
 	for _, r := range roots {
@@ -100,7 +100,7 @@ func (a *App) FormatAgents() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("(listed only: synaps does not run subagents yet)\n")
+	b.WriteString("(the model starts them with the agent tool; general-purpose is always there)\n")
 	return b.String()
 }
 

@@ -57,6 +57,8 @@ var eventFor = map[string]string{
 	contract.HookOnCompaction:      "PreCompact",
 	contract.HookOnSessionStart:    "SessionStart",
 	contract.HookOnSessionEnd:      "SessionEnd",
+	// A subagent's final answer.
+	contract.HookOnSubagentComplete: "SubagentStop",
 }
 
 // Subscriptions lists the synaps hooks the link needs: those whose Claude
@@ -163,10 +165,15 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 		if ev.Message != nil {
 			e.Prompt = *ev.Message
 		}
-	case contract.HookOnMessageComplete:
+	case contract.HookOnMessageComplete, contract.HookOnSubagentComplete:
 		if ev.Message != nil {
 			e.LastAssistantMessage = *ev.Message
 		}
+		var d struct {
+			StopHookActive bool `json:"stop_hook_active"`
+		}
+		_ = json.Unmarshal(ev.Data, &d)
+		e.StopHookActive = d.StopHookActive
 	case contract.HookOnSessionStart:
 		e.Source = ev.StartSource
 		if e.Source == "" {
@@ -179,6 +186,11 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 		}
 	case contract.HookOnCompaction:
 		e.Trigger = "manual"
+	}
+	if s := ev.Subagent; s != nil {
+		// Claude Code names the subagent in every payload from inside
+		// one; SubagentStop's matcher is tested against its type.
+		e.AgentID, e.AgentType = s.ID, s.Type
 	}
 	if len(l.Hooks.Events[name]) == 0 {
 		return nil
@@ -193,6 +205,9 @@ func (l *Link) complete(e *Event, ev *hook.Event) {
 	e.Session = Session{ID: ev.SessionID, Cwd: l.ProjectDir, PermissionMode: "default"}
 	if l.Session != nil {
 		e.Session = l.Session(ev.SessionID)
+	}
+	if e.Name == "SubagentStop" {
+		e.AgentTranscriptPath = agentTranscript(e.Session, e.AgentID, ev.AgentTranscript)
 	}
 	if e.ToolName == "" {
 		return

@@ -67,6 +67,8 @@ func (e *Event) MatchValue() (string, bool) {
 		return e.ToolName, true
 	case "SessionStart":
 		return e.Source, true
+	case "SubagentStop":
+		return e.AgentType, true
 	case "PreCompact":
 		return e.Trigger, true
 	case "SessionEnd":
@@ -80,6 +82,9 @@ func (e *Event) MatchValue() (string, bool) {
 // Selects reports whether a group with matcher m runs for the event.
 func (e *Event) Selects(m Matcher) bool {
 	v, takes := e.MatchValue()
+	if takes && v == "Agent" && m.Match("Task") {
+		return true // hooks written before Claude Code renamed Task to Agent
+	}
 	return !takes || m.Match(v)
 }
 
@@ -104,6 +109,13 @@ func (e *Event) Payload() []byte {
 		}
 	}
 	name := func() { f = append(f, field{"hook_event_name", e.Name}) }
+	// agent names the subagent an event comes from, after the permission
+	// mode as Claude Code writes it; the main loop's events have none.
+	agent := func() {
+		if e.AgentID != "" {
+			f = append(f, field{"agent_id", e.AgentID}, field{"agent_type", e.AgentType})
+		}
+	}
 	input := e.ToolInput
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
@@ -126,12 +138,14 @@ func (e *Event) Payload() []byte {
 	case "PreToolUse":
 		turn()
 		mode()
+		agent()
 		effort()
 		name()
 		f = append(f, field{"tool_name", e.ToolName}, field{"tool_input", input}, field{"tool_use_id", e.ToolUseID})
 	case "PostToolUse":
 		turn()
 		mode()
+		agent()
 		effort()
 		name()
 		f = append(f, field{"tool_name", e.ToolName}, field{"tool_input", input}, field{"tool_response", e.ToolResponse},
@@ -139,6 +153,7 @@ func (e *Event) Payload() []byte {
 	case "PostToolUseFailure":
 		turn()
 		mode()
+		agent()
 		effort()
 		name()
 		f = append(f, field{"tool_name", e.ToolName}, field{"tool_input", input}, field{"tool_use_id", e.ToolUseID},
@@ -148,6 +163,8 @@ func (e *Event) Payload() []byte {
 		mode()
 		if e.Name == "SubagentStop" {
 			f = append(f, field{"agent_id", e.AgentID}, field{"agent_type", e.AgentType})
+		} else {
+			agent() // a Stop from inside a subagent: not fired by synaps, but shaped so
 		}
 		effort()
 		name()

@@ -20,6 +20,9 @@ import (
 var toClaudeName = map[string]string{
 	"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit",
 	"find": "Glob", "grep": "Grep", "ls": "LS",
+	// The subagent tool: Agent since Claude Code 2.1.63, Task before
+	// (a matcher naming Task still selects it; see Event.Selects).
+	"agent": "Agent",
 }
 
 // fromClaudeName is the reverse, and also reads the names Claude tools
@@ -28,6 +31,7 @@ var toClaudeName = map[string]string{
 var fromClaudeName = map[string]string{
 	"Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit",
 	"Glob": "find", "Grep": "grep", "LS": "ls",
+	"Agent": "agent", "Task": "agent",
 }
 
 // ClaudeName is the name a Claude hook knows the tool by.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +33,27 @@ type Transcript struct {
 // TranscriptPath is where the mirror of session id lives.
 func TranscriptPath(baseDir, id string) string {
 	return filepath.Join(baseDir, "claude-transcripts", id+".jsonl")
+}
+
+// agentTranscript writes a subagent's conversation (a JSON array of
+// messages) where Claude Code keeps it, beside the session's mirror:
+// <session mirror without .jsonl>/subagents/agent-<id>.jsonl. It returns
+// the path, or "" when there is no mirror to put it beside or it could
+// not be written.
+func agentTranscript(s Session, agentID string, msgs json.RawMessage) string {
+	if s.TranscriptPath == "" || agentID == "" || len(msgs) == 0 {
+		return ""
+	}
+	var conv []llm.Message
+	if json.Unmarshal(msgs, &conv) != nil {
+		return ""
+	}
+	dir := strings.TrimSuffix(s.TranscriptPath, filepath.Ext(s.TranscriptPath))
+	t := &Transcript{Path: filepath.Join(dir, "subagents", "agent-"+agentID+".jsonl"), SessionID: s.ID, Cwd: s.Cwd}
+	if t.Sync(conv) != nil {
+		return ""
+	}
+	return t.Path
 }
 
 // Sync appends the messages the file does not have yet. msgs is the

@@ -42,6 +42,10 @@ func (r *renderer) endText() {
 func (r *renderer) event(ev agent.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if ev.Subagent != nil {
+		r.kidEvent(ev)
+		return
+	}
 	switch ev.Type {
 	case agent.EventText:
 		io.WriteString(r.out, agent.Printable(ev.Text))
@@ -72,6 +76,42 @@ func (r *renderer) event(ev agent.Event) {
 		r.endText()
 		fmt.Fprintln(r.out, r.style("33", "! "+ev.Text))
 	}
+}
+
+// kidEvent shows a subagent collapsed: a line when it starts, one per
+// tool call it makes (indented, naming it), a line when it ends. Its
+// text stays out: its answer is the agent call's result.
+func (r *renderer) kidEvent(ev agent.Event) {
+	sub := ev.Subagent
+	switch ev.Type {
+	case agent.EventSubagentStart:
+		r.endText()
+		fmt.Fprintf(r.out, "  %s\n", r.style("2", fmt.Sprintf("⎿ agent %s (%s) started: %s", sub.Type, sub.ID, agent.Printable(ev.Text))))
+	case agent.EventToolEnd:
+		c := ev.Tool
+		mark := "⎿"
+		if c.IsError {
+			mark = "⎿ error:"
+		}
+		line := fmt.Sprintf("  ⎿ [%s] %s %s", sub.Type, c.Name, agent.InputSummary(c.Name, c.InputRequested, 80))
+		if c.BlockedBy != "" || c.Refused || c.IsError {
+			line += "  " + mark + " " + firstLine(agent.Printable(c.Output))
+		}
+		fmt.Fprintln(r.out, r.style("2", line))
+	case agent.EventNotice:
+		fmt.Fprintln(r.out, r.style("33", fmt.Sprintf("! agent %s: %s", sub.Type, ev.Text)))
+	case agent.EventSubagentEnd:
+		how := "done"
+		if ev.Err != nil {
+			how = "stopped: " + ev.Err.Error()
+		}
+		fmt.Fprintf(r.out, "  %s\n", r.style("2", fmt.Sprintf("⎿ agent %s (%s) %s · %d tokens", sub.Type, sub.ID, how, ev.Usage.InputTokens+ev.Usage.OutputTokens)))
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 func (r *renderer) toolStart(c *agent.ToolCall) {

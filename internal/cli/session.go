@@ -346,6 +346,17 @@ func streamEvent(ev agent.Event) map[string]any {
 	case agent.EventTurnEnd:
 		m["stop_reason"] = ev.StopReason
 		m["usage"] = map[string]int{"input_tokens": ev.Usage.InputTokens, "output_tokens": ev.Usage.OutputTokens}
+	case agent.EventSubagentStart:
+		m["description"] = ev.Text
+	case agent.EventSubagentEnd:
+		m["result"] = ev.Text
+		m["usage"] = map[string]int{"input_tokens": ev.Usage.InputTokens, "output_tokens": ev.Usage.OutputTokens}
+		if ev.Err != nil {
+			m["error"] = ev.Err.Error()
+		}
+	}
+	if s := ev.Subagent; s != nil {
+		m["agent_id"], m["agent_type"], m["parent_tool_use_id"] = s.ID, s.Type, s.ParentToolUseID
 	}
 	return m
 }

@@ -62,8 +62,19 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			if d.Compaction != nil {
 				fmt.Fprintf(stdio.Out, "\n[continues %s; summary]\n%s\n", d.Compaction.From, d.Compaction.Summary)
 			}
+			kids := map[string]*session.Subagent{}
+			for _, sa := range d.Subagents {
+				kids[sa.ParentToolUseID] = sa
+			}
 			for _, m := range d.Messages {
-				printMessage(stdio, m)
+				printMessage(stdio, m, kids, "")
+			}
+			// A child whose agent call is not in the conversation (a
+			// damaged line) is shown all the same.
+			for _, sa := range d.Subagents {
+				if kids[sa.ParentToolUseID] == sa {
+					printSubagent(stdio, sa, "")
+				}
 			}
 			if d.Skipped > 0 {
 				fmt.Fprintf(stdio.Out, "\n(%d damaged line(s) skipped)\n", d.Skipped)
@@ -87,7 +98,26 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 	return cmd
 }
 
-func printMessage(stdio Stdio, m llm.Message) {
+// printSubagent prints a subagent's transcript, indented under the agent
+// call that started it.
+func printSubagent(stdio Stdio, sa *session.Subagent, indent string) {
+	fmt.Fprintf(stdio.Out, "%s  ┆ agent %s (%s): %s · %d messages, %d input and %d output tokens\n", indent, sa.Type, sa.ID, sa.Description, len(sa.Messages), sa.Usage.InputTokens, sa.Usage.OutputTokens)
+	var b strings.Builder
+	sub := Stdio{Out: &b, Err: stdio.Err}
+	for _, m := range sa.Messages {
+		printMessage(sub, m, nil, "")
+	}
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		fmt.Fprintf(stdio.Out, "%s  ┆ %s\n", indent, line)
+	}
+}
+
+// printMessage prints a message; kids are the subagents by the agent call
+// that started them, printed after it (and taken from kids).
+func printMessage(stdio Stdio, m llm.Message, kids map[string]*session.Subagent, indent string) {
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockText:
@@ -102,6 +132,10 @@ func printMessage(stdio Stdio, m llm.Message) {
 			fmt.Fprintf(stdio.Out, "\n%s: %s\n", who, strings.TrimSpace(b.Text))
 		case llm.BlockToolUse:
 			fmt.Fprintf(stdio.Out, "● %s %s\n", b.Name, string(b.Input))
+			if sa := kids[b.ID]; sa != nil {
+				printSubagent(stdio, sa, indent)
+				delete(kids, b.ID)
+			}
 		case llm.BlockToolResult:
 			prefix := "⎿"
 			if b.IsError {

@@ -47,13 +47,30 @@ type claudeStream struct {
 	model   string
 	run     *resultRun
 	pending *llm.Message
-	now     func() time.Time
+	// kidPending is pending for each running subagent (by id): children
+	// running side by side interleave their messages.
+	kidPending map[string]*llm.Message
+	now        func() time.Time
+}
+
+// parentToolUseID is Claude's parent_tool_use_id of an event's lines:
+// the agent call that started the subagent it comes from, null for the
+// main loop's.
+func parentToolUseID(ev agent.Event) any {
+	if ev.Subagent == nil {
+		return nil
+	}
+	return ev.Subagent.ParentToolUseID
 }
 
 // event turns one agent event into the lines it stands for, and keeps
 // the counts the result line needs.
 func (s *claudeStream) event(ev agent.Event) {
 	r := s.run
+	if ev.Subagent != nil {
+		s.kidEvent(ev)
+		return
+	}
 	switch ev.Type {
 	case agent.EventMessage:
 		s.pending = ev.Message
@@ -85,6 +102,47 @@ func (s *claudeStream) event(ev agent.Event) {
 		}
 		// The next model request starts when the last tool is done.
 		r.apiStart = s.now()
+	}
+	if s.enc != nil {
+		s.enc.Encode(streamEvent(ev))
+	}
+}
+
+// kidEvent writes a subagent's lines as Claude Code does: its assistant
+// messages and tool results with parent_tool_use_id set to the agent
+// call, and synaps's own event lines with the agent's id and type. What
+// it spends counts in the result's usage and cost; its turns and calls
+// are its own (not num_turns, tool_calls or permission_denials).
+func (s *claudeStream) kidEvent(ev agent.Event) {
+	id := ev.Subagent.ID
+	switch ev.Type {
+	case agent.EventMessage:
+		if s.kidPending == nil {
+			s.kidPending = map[string]*llm.Message{}
+		}
+		s.kidPending[id] = ev.Message
+		return
+	case agent.EventTurnEnd:
+		s.run.usage = s.run.usage.Add(ev.Usage)
+		if m := s.kidPending[id]; m != nil && s.enc != nil {
+			s.enc.Encode(map[string]any{
+				"type": "assistant", "uuid": claude.NewUUID(), "session_id": s.session, "parent_tool_use_id": parentToolUseID(ev),
+				"message": anthropicMessage(m, s.model, ev.StopReason, ev.Usage),
+			})
+		}
+		delete(s.kidPending, id)
+		return
+	case agent.EventToolEnd:
+		if s.enc != nil {
+			s.enc.Encode(map[string]any{
+				"type": "user", "uuid": claude.NewUUID(), "session_id": s.session, "parent_tool_use_id": parentToolUseID(ev),
+				"message": map[string]any{"role": "user", "content": []any{map[string]any{
+					"type": "tool_result", "tool_use_id": ev.Tool.ID, "content": ev.Tool.Output, "is_error": ev.Tool.IsError,
+				}}},
+			})
+		}
+	case agent.EventSubagentEnd:
+		delete(s.kidPending, id)
 	}
 	if s.enc != nil {
 		s.enc.Encode(streamEvent(ev))

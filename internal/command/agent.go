@@ -6,18 +6,22 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
 // Agent is a subagent definition: a Markdown file with frontmatter
 // (name, description, tools, model) whose body is the agent's system
 // prompt — Claude Code's agents/*.md, which synaps's own agents/ share.
-// synaps lists them; running them as subagents is not built yet.
+// They are the agent types of the agent tool (internal/agent).
 type Agent struct {
 	Name, Description, Model string
 	Tools                    []string
 	Plugin, Source, File     string
 	Prompt                   string
+	// MaxTurns and MaxTokens are synaps's budget fields (max_turns,
+	// max_tokens); 0 when the file sets none.
+	MaxTurns, MaxTokens int
 }
 
 // LoadAgents reads the agent files in dir (*.md, not recursive), or the
@@ -58,6 +62,14 @@ func LoadAgents(dir, plugin, source string) ([]Agent, []string) {
 				a.Name = n
 			}
 			a.Description, a.Model = m.values["description"], m.values["model"]
+			for key, n := range map[string]*int{"max_turns": &a.MaxTurns, "max_tokens": &a.MaxTokens} {
+				if v, ok := m.values[key]; ok {
+					if *n, err = strconv.Atoi(strings.TrimSpace(v)); err != nil || *n < 0 {
+						*n = 0
+						warnings = append(warnings, fmt.Sprintf("%s: %s = %q is not a whole number; the default budget is used", path, key, v))
+					}
+				}
+			}
 			if list, ok := m.lists["tools"]; ok {
 				a.Tools = list
 			} else if v := m.values["tools"]; v != "" {

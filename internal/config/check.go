@@ -48,6 +48,13 @@ const (
 	// with no client and no turn running (a duration, or never).
 	KeyDetachable     = "detachable"
 	KeyDaemonIdleExit = "daemon_idle_exit"
+	// Subagents (the agent tool): how many of one turn run at once
+	// (default 4), and each child's budget: model requests (default 30)
+	// and tokens, input plus output (default none). An agent file's
+	// max_turns and max_tokens win.
+	KeySubagentMaxParallel = "subagent_max_parallel"
+	KeySubagentMaxTurns    = "subagent_max_turns"
+	KeySubagentMaxTokens   = "subagent_max_tokens"
 )
 
 var knownKeys = []string{
@@ -55,6 +62,7 @@ var knownKeys = []string{
 	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL, KeyPermissionMode,
 	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS, KeyMaxTurns, KeyMaxToolCalls, KeyMaxBudgetUSD, KeyTimeout, KeyEffort,
 	KeyDetachable, KeyDaemonIdleExit,
+	KeySubagentMaxParallel, KeySubagentMaxTurns, KeySubagentMaxTokens,
 }
 
 // Check returns a warning for every setting of the global config that

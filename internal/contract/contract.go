@@ -41,6 +41,9 @@ const (
 	HookOnSessionStart    = "on_session_start"
 	HookOnSessionEnd      = "on_session_end"
 	HookOnUsage           = "on_usage"
+	// HookOnSubagentComplete fires when a subagent (the agent tool's
+	// child loop) gives its final answer: Claude Code's SubagentStop.
+	HookOnSubagentComplete = "on_subagent_complete"
 )
 
 // Action is what a hook handler asks the runtime to do. "allow", "{}" and
@@ -120,6 +123,10 @@ var Hooks = []HookSpec{
 	{HookOnSessionEnd, PermSessionLifecycle, false, nil, 1},
 	// on_usage: after every model response, with its token usage.
 	{HookOnUsage, PermPrivacyLLMContent, false, nil, 2},
+	// A block on on_subagent_complete keeps the subagent going, as one on
+	// on_message_complete keeps the main loop going (SubagentStop's
+	// decision:block).
+	{HookOnSubagentComplete, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.

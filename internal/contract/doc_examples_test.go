@@ -352,6 +352,9 @@ func checkHookEvent(t *testing.T, b docBlock, m marker, params json.RawMessage) 
 		ToolInput: raw("tool_input"), ToolOutput: strPtr("tool_output"), Message: strPtr("message"),
 		SessionID: str("session_id"), Transcript: raw("transcript"), Data: raw("data"),
 	}
+	if _, ok := fields["agent_id"]; ok {
+		ev.Subagent = &hook.Subagent{ID: str("agent_id"), Type: str("agent_type"), ParentToolUseID: str("parent_tool_use_id")}
+	}
 	if _, ok := contract.LookupHook(ev.Kind); !ok {
 		t.Errorf("%s: unknown hook kind %q", b.where(), ev.Kind)
 	}

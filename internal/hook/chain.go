@@ -143,6 +143,9 @@ func (c *Chain) Run(ctx context.Context, ev Event) Decision {
 		return Decision{} // before ev is copied to the heap
 	}
 	walked := ev
+	if walked.Subagent == nil {
+		walked.Subagent = SubagentOf(ctx)
+	}
 	return c.dispatch(ctx, &walked)
 }
 
@@ -161,7 +164,7 @@ func (c *Chain) BeforeToolCall(ctx context.Context, toolName, runtimeName string
 	if !c.subscribed(contract.HookBeforeToolCall) {
 		return Decision{}
 	}
-	d := c.dispatch(ctx, &Event{Kind: contract.HookBeforeToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, SessionID: sessionID})
+	d := c.dispatch(ctx, &Event{Kind: contract.HookBeforeToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, SessionID: sessionID, Subagent: SubagentOf(ctx)})
 	if d.Blocked || len(d.Confirms) == 0 {
 		return d
 	}
@@ -194,7 +197,7 @@ func (c *Chain) AfterToolCall(ctx context.Context, toolName, runtimeName string,
 	if !c.subscribed(contract.HookAfterToolCall) {
 		return Decision{}
 	}
-	return c.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, ToolOutput: &output, ToolError: isError, SessionID: sessionID})
+	return c.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, ToolOutput: &output, ToolError: isError, SessionID: sessionID, Subagent: SubagentOf(ctx)})
 }
 
 // dispatch runs the chain for ev.

@@ -34,7 +34,15 @@ type Event struct {
 	Message    *string
 	SessionID  string
 	Transcript json.RawMessage // on_session_end
-	Data       json.RawMessage // on_message_complete, on_compaction
+	Data       json.RawMessage // on_message_complete, on_compaction, on_subagent_complete
+	// Subagent is the child loop the event comes from; nil in the main
+	// loop. The chain fills it from the context (WithSubagent).
+	Subagent *Subagent
+	// AgentTranscript is the subagent's conversation, a JSON array of
+	// messages (on_subagent_complete), for links that keep a copy (a
+	// Claude SubagentStop's agent_transcript_path); the extension
+	// protocol's wire form does not carry it.
+	AgentTranscript json.RawMessage
 }
 
 // wireEvent is the hook.handle params: every key always present, null
@@ -52,7 +60,12 @@ type wireEvent struct {
 	SessionID       *string         `json:"session_id"`
 	Transcript      json.RawMessage `json:"transcript"`
 	Data            json.RawMessage `json:"data"`
-	Context         wireContext     `json:"context"`
+	// The subagent keys are present only on events from inside a
+	// subagent, so the main loop's events keep the shape they always had.
+	AgentID         *string     `json:"agent_id,omitempty"`
+	AgentType       *string     `json:"agent_type,omitempty"`
+	ParentToolUseID *string     `json:"parent_tool_use_id,omitempty"`
+	Context         wireContext `json:"context"`
 }
 
 type wireContext struct {
@@ -64,6 +77,9 @@ type wireContext struct {
 	SessionID       *string         `json:"session_id,omitempty"`
 	Transcript      json.RawMessage `json:"transcript,omitempty"`
 	Data            json.RawMessage `json:"data,omitempty"`
+	AgentID         *string         `json:"agent_id,omitempty"`
+	AgentType       *string         `json:"agent_type,omitempty"`
+	ParentToolUseID *string         `json:"parent_tool_use_id,omitempty"`
 }
 
 // Encode builds the event in the extension protocol's wire form, the
@@ -89,10 +105,17 @@ func (ev *Event) Encode(limit int) json.RawMessage {
 		}
 		w.ToolOutput = &out
 	}
+	if s := ev.Subagent; s != nil {
+		// agent_type may be "" (Claude Code sends it so for its
+		// general-purpose agent): present, as a string, all the same.
+		id, typ := s.ID, s.Type
+		w.AgentID, w.AgentType, w.ParentToolUseID = &id, &typ, strOrNil(s.ParentToolUseID)
+	}
 	w.Context = wireContext{
 		ToolName: w.ToolName, ToolRuntimeName: w.ToolRuntimeName, ToolInput: w.ToolInput,
 		ToolOutput: w.ToolOutput, Message: w.Message, SessionID: w.SessionID,
 		Transcript: w.Transcript, Data: w.Data,
+		AgentID: w.AgentID, AgentType: w.AgentType, ParentToolUseID: w.ParentToolUseID,
 	}
 	b, err := json.Marshal(w)
 	if err != nil {

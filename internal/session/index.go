@@ -167,7 +167,7 @@ func (e *indexEntry) readTail(path string) error {
 		}
 		switch r.Type {
 		case TypeMessage:
-			if r.Message != nil {
+			if r.Message != nil && r.Agent == "" { // a subagent's are not the session's
 				e.Messages++
 				e.noteTitle(r.Message)
 			}

@@ -24,6 +24,10 @@ type Data struct {
 	Usage llm.Usage
 	// Compaction is set when the session continues a compacted one.
 	Compaction *Record
+	// Subagents are the transcripts of the subagents the session ran,
+	// in the order they started. Their messages are not in Messages (the
+	// parent's model never saw them); their usage is in Usage.
+	Subagents []*Subagent
 	// Skipped counts lines that could not be read as records (a line cut
 	// short by a crash, or damage); they are never read as data.
 	Skipped int
@@ -35,6 +39,26 @@ type Data struct {
 
 	// path is the file, for warnings.
 	path string
+}
+
+// Subagent is one subagent's part of a session file.
+type Subagent struct {
+	// ID, Type, ParentToolUseID and Description are from its
+	// "subagent" record.
+	ID, Type, ParentToolUseID, Description string
+	Messages                               []llm.Message
+	Usage                                  llm.Usage
+}
+
+// Subagent finds a subagent by id; nil when the session has none so
+// named.
+func (d *Data) Subagent(id string) *Subagent {
+	for _, s := range d.Subagents {
+		if s.ID == id {
+			return s
+		}
+	}
+	return nil
 }
 
 // reasonCut is the reason of a line that ends in the middle of its
@@ -119,6 +143,10 @@ func (d *Data) add(line []byte, raw *[]llm.Message) string {
 		}
 		return "not a record (no version or type)"
 	}
+	if r.Agent != "" {
+		d.addSubagent(&r)
+		return ""
+	}
 	switch r.Type {
 	case TypeHeader:
 		d.Header = r
@@ -134,6 +162,28 @@ func (d *Data) add(line []byte, raw *[]llm.Message) string {
 		d.Compaction = &rc
 	}
 	return ""
+}
+
+// addSubagent files a record of a subagent under it; a message whose
+// "subagent" record was lost (a damaged line) still lands under its id.
+func (d *Data) addSubagent(r *Record) {
+	sa := d.Subagent(r.Agent)
+	if sa == nil {
+		sa = &Subagent{ID: r.Agent}
+		d.Subagents = append(d.Subagents, sa)
+	}
+	switch r.Type {
+	case TypeSubagent:
+		sa.Type, sa.ParentToolUseID, sa.Description = r.AgentType, r.ParentToolUseID, r.Description
+	case TypeMessage:
+		if r.Message != nil {
+			sa.Messages = append(sa.Messages, *r.Message)
+		}
+		if r.Usage != nil {
+			sa.Usage = sa.Usage.Add(r.Usage.llm())
+			d.Usage = d.Usage.Add(r.Usage.llm())
+		}
+	}
 }
 
 // readLine returns the next line, with its '\n' when it has one, its

@@ -34,6 +34,7 @@ const (
 	TypeHeader     = "session"    // first line: id, time, model, cwd
 	TypeMessage    = "message"    // one complete message
 	TypeCompaction = "compaction" // this session continues a compacted one
+	TypeSubagent   = "subagent"   // a subagent began: its id, type, parent call
 )
 
 // Record is one line of a session file.
@@ -54,6 +55,15 @@ type Record struct {
 	// that stands for its messages.
 	From    string `json:"from,omitempty"`
 	Summary string `json:"summary,omitempty"`
+	// Agent is the subagent a record belongs to: its message records
+	// and its "subagent" record carry it. The main conversation's
+	// records have none.
+	Agent string `json:"agent,omitempty"`
+	// Subagent record: the agent definition's name, the parent's tool
+	// call that started it, and the task's short description.
+	AgentType       string `json:"agent_type,omitempty"`
+	ParentToolUseID string `json:"parent_tool_use_id,omitempty"`
+	Description     string `json:"description,omitempty"`
 }
 
 // Dir returns the sessions directory of a base dir.
@@ -105,6 +115,22 @@ type Session struct {
 	// lock is the session's writer lock (lock.go), held from Create or
 	// Open to Close.
 	lock *lock
+	// parent is the session a subagent's transcript is written into
+	// (Child); nil for a session of its own. agent is the child's id,
+	// put on every record it writes.
+	parent *Session
+	agent  string
+}
+
+// Child opens the transcript of a subagent inside s: its records go into
+// s's file, marked with the child's id, so the session file holds the
+// child's whole conversation (read back as Data.Subagents) while s's own
+// conversation stays as it was. The child's usage adds to s's. The
+// returned session is for the child's loop; closing it writes nothing.
+func (s *Session) Child(id, agentType, parentToolUseID, description string) (*Session, error) {
+	c := &Session{ID: s.ID, Path: s.Path, parent: s, agent: id, baseDir: s.baseDir}
+	err := c.append(Record{Type: TypeSubagent, AgentType: agentType, ParentToolUseID: parentToolUseID, Description: description})
+	return c, err
 }
 
 // Create starts a new session. Its file is written with the first record
@@ -264,9 +290,18 @@ func (s *Session) AppendUsed(m llm.Message, u llm.Usage) error {
 	s.mu.Lock()
 	s.messages = append(s.messages, m)
 	s.used = s.used.Add(u)
-	s.entry.Messages = len(s.messages)
-	s.entry.noteTitle(&m)
+	if s.parent == nil {
+		s.entry.Messages = len(s.messages)
+		s.entry.noteTitle(&m)
+	}
 	s.mu.Unlock()
+	if p := s.parent; p != nil && u != (llm.Usage{}) {
+		// What a child spends, the session spends: a resume reads it
+		// back from the child's records too (Read).
+		p.mu.Lock()
+		p.used = p.used.Add(u)
+		p.mu.Unlock()
+	}
 	return s.write(line)
 }
 
@@ -292,6 +327,7 @@ func (s *Session) append(r Record) error {
 // encode is r as one line of the file.
 func (s *Session) encode(r Record) ([]byte, error) {
 	r.V = Version
+	r.Agent = s.agent
 	if r.Time == "" {
 		r.Time = time.Now().UTC().Format(time.RFC3339Nano)
 	}
@@ -303,6 +339,9 @@ func (s *Session) encode(r Record) ([]byte, error) {
 }
 
 func (s *Session) write(line []byte) error {
+	if s.parent != nil {
+		return s.parent.write(line)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -341,6 +380,9 @@ func (s *Session) writeIndex() {
 // Sync makes everything written so far durable; the agent calls it at turn
 // boundaries.
 func (s *Session) Sync() error {
+	if s.parent != nil {
+		return s.parent.Sync()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.f == nil {
@@ -373,6 +415,9 @@ func (s *Session) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+	if s.parent != nil {
+		return nil // a subagent's transcript: the parent's file is closed with it
+	}
 	// The lock goes last (deferred, so after the file is synced and
 	// closed): the next writer starts from the complete file.
 	defer s.lock.release()

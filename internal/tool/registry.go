@@ -131,3 +131,20 @@ func (r *Registry) Names() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Filter returns a new registry holding the tools keep accepts, under the
+// same model-facing names (a subagent's allowlist of its parent's tools).
+func (r *Registry) Filter(keep func(Spec) bool) *Registry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := NewRegistry()
+	for _, n := range r.order {
+		e := r.byName[n]
+		if keep(e.spec) {
+			out.byName[n] = e
+			out.byRuntime[e.spec.RuntimeName] = n
+			out.order = append(out.order, n)
+		}
+	}
+	return out
+}

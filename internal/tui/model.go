@@ -71,7 +71,10 @@ type (
 		// always is the allow rule an "a" answer saves; "" when always
 		// is not on offer.
 		always string
-		reply  chan<- agent.Answer
+		// agent names the subagent whose call it is; "" for the main
+		// loop's.
+		agent string
+		reply chan<- agent.Answer
 	}
 	// workDoneMsg ends a worker: a turn or a slash command.
 	workDoneMsg struct {
@@ -193,8 +196,10 @@ type model struct {
 	tools              []running
 
 	// The open question, if any.
-	asking    prompt
-	confirm   *confirmMsg
+	asking  prompt
+	confirm *confirmMsg
+	// kids are the subagents running, in the order they started.
+	kids      []*kid
 	untrusted int
 	draft     string // the input put aside while a question is answered
 
@@ -913,6 +918,10 @@ func (m *model) flushTurn() {
 }
 
 func (m *model) event(ev agent.Event) tea.Cmd {
+	if ev.Subagent != nil {
+		m.kidEvent(ev)
+		return nil
+	}
 	if ev.Type != agent.EventRetry && ev.Type != agent.EventNotice {
 		m.retry = nil // the model answers again
 	}
@@ -1106,6 +1115,7 @@ func (m *model) View() tea.View {
 		line := icon + " " + m.st.tool.Render(r.call.Name) + " " + inputSummary(r.call.Name, r.call.Input) +
 			m.st.dim.Render(" · "+formatDuration(time.Since(r.start).Truncate(100*time.Millisecond)))
 		parts = append(parts, fit(line, w))
+		parts = append(parts, m.kidLines(r.call.ID, w)...)
 	}
 
 	// The open question.
@@ -1116,6 +1126,9 @@ func (m *model) View() tea.View {
 			q = append(q, fit(m.st.warn.Render("? "+c.Extension+": ")+oneLine(c.Message, 200), w))
 		}
 		what := m.confirm.tool
+		if m.confirm.agent != "" {
+			what = m.confirm.agent + ": " + what // a subagent's call
+		}
 		for _, r := range m.tools {
 			if r.call.Name == m.confirm.tool {
 				what = r.call.Name + " " + inputSummary(r.call.Name, r.call.Input)

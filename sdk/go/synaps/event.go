@@ -11,6 +11,8 @@ const (
 	OnCompaction      = "on_compaction"
 	OnSessionStart    = "on_session_start"
 	OnSessionEnd      = "on_session_end"
+	// OnSubagentComplete fires when a subagent gives its final answer.
+	OnSubagentComplete = "on_subagent_complete"
 )
 
 // Event is a hook event (the params of hook.handle).
@@ -24,6 +26,12 @@ type Event struct {
 	SessionID       string          `json:"session_id"`
 	Transcript      json.RawMessage `json:"transcript"`
 	Data            json.RawMessage `json:"data"`
+	// AgentID, AgentType and ParentToolUseID are set on events from
+	// inside a subagent (its tool calls, on_subagent_complete); empty in
+	// the main loop.
+	AgentID         string `json:"agent_id,omitempty"`
+	AgentType       string `json:"agent_type,omitempty"`
+	ParentToolUseID string `json:"parent_tool_use_id,omitempty"`
 }
 
 // Input decodes the tool input into v.
