@@ -294,6 +294,12 @@ func (c *client) forward(ctx context.Context) {
 // frames are the frames an event becomes.
 func (c *client) frames(ev host.Event) []map[string]any {
 	update := func(e map[string]any) map[string]any { return map[string]any{"type": "message_update", "event": e} }
+	if ev.Subagent != nil {
+		// A subagent's steps are not the assistant's message: the agent
+		// tool call's result carries its answer (SynapsCLI's protocol has
+		// no frame for them).
+		return nil
+	}
 	switch ev.Type {
 	case agent.EventText:
 		return []map[string]any{update(map[string]any{"type": "text_delta", "delta": ev.Text})}
