@@ -49,7 +49,7 @@ const placeholder = "Ask anything · / for commands · alt+enter or ctrl+j for a
 // keysHelp is appended to /help.
 const keysHelp = `
 keys (docs/keys.md):
-  enter             send; while a turn runs it is queued
+  enter             send; while a turn runs, words join it at its next step (steering), commands are queued
   esc               interrupt the running turn
   ctrl+c            clear the input, else interrupt; twice on an empty prompt quit
   alt+enter ctrl+j  a new line (or \ then enter)
@@ -225,6 +225,11 @@ type model struct {
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string
+	// turn: the running work is a model turn, which takes steering.
+	// steering is the text sent into it (agent.Agent.Steer) that has not
+	// joined it yet, oldest first; EventSteer says when one did.
+	turn     bool
+	steering []string
 	// attached are pictures and PDFs /attach added for the next message.
 	attached []llm.Image
 	// pick is the session picker /resume opens; nil when closed.
@@ -619,6 +624,13 @@ func (m *model) submit() tea.Cmd {
 		if cmd := strings.TrimSpace(text); cmd == "/quit" || cmd == "/exit" {
 			return m.leave()
 		}
+		if m.steerable(text) {
+			// Steering: the text joins the running turn at its next
+			// model request, after the tool results in flight.
+			m.app.Agent.Steer(text)
+			m.steering = append(m.steering, text)
+			return nil
+		}
 		// Queued, as in Claude Code: it runs when the work ends.
 		m.queue = append(m.queue, text)
 		return nil
@@ -669,6 +681,27 @@ func (m *model) startShell(command string) tea.Cmd {
 	})
 }
 
+// steerable reports whether text typed now can join the running turn:
+// plain words to a turn, with nothing queued before them. A slash
+// command, a !command, an @file or /attach'd files wait in the queue.
+func (m *model) steerable(text string) bool {
+	t := strings.TrimSpace(text)
+	return m.turn && !m.interrupted && len(m.queue) == 0 && len(m.attached) == 0 && len(m.shellContext) == 0 &&
+		!app.IsSlash(t) && !strings.HasPrefix(t, "!") && !mentionRE.MatchString(t) && !pastedImageRE.MatchString(t)
+}
+
+// steered shows text that joined the running turn as the user's words,
+// marked steered.
+func (m *model) steered(text string) {
+	for i, s := range m.steering {
+		if s == text {
+			m.steering = append(m.steering[:i], m.steering[i+1:]...)
+			break
+		}
+	}
+	m.print(m.userLines(text) + m.st.dim.Render("  · steered into the turn"))
+}
+
 // next starts the oldest queued input, if any.
 func (m *model) next() tea.Cmd {
 	if len(m.queue) == 0 || m.quitting || m.busy != "" || m.opening || m.asking != promptNone {
@@ -683,6 +716,12 @@ func (m *model) next() tea.Cmd {
 // there, so that an interrupt runs nothing the user did not see coming
 // and loses nothing they typed.
 func (m *model) unqueue() {
+	if m.turn && m.app != nil && m.app.Agent != nil {
+		// Steering that has not joined the turn yet comes back too.
+		taken := m.app.Agent.TakeSteers()
+		m.steering = nil
+		m.queue = append(taken, m.queue...)
+	}
 	if len(m.queue) == 0 {
 		return
 	}
@@ -776,9 +815,11 @@ func (m *model) startTurn(text string) tea.Cmd {
 		text = strings.Join(m.shellContext, "\n\n") + "\n\n" + text
 		m.shellContext = nil
 	}
-	return m.work("thinking", func(ctx context.Context) workDoneMsg {
+	cmd := m.work("thinking", func(ctx context.Context) workDoneMsg {
 		return workDoneMsg{err: m.app.Send(ctx, text, images...)}
 	})
+	m.turn = true
+	return cmd
 }
 
 // pendingNames names attached files for a refusal: PDFs attached with
@@ -870,6 +911,12 @@ func (m *model) work(label string, fn func(context.Context) workDoneMsg) tea.Cmd
 }
 
 func (m *model) workDone(msg workDoneMsg) tea.Cmd {
+	if m.turn && m.app.Agent != nil {
+		// Steering the turn ended before taking runs next, each its own
+		// message, before what was queued after it.
+		m.queue = append(m.app.Agent.TakeSteers(), m.queue...)
+	}
+	m.turn, m.steering = false, nil
 	m.busy, m.cancel, m.interrupted, m.retry = "", nil, false, nil
 	m.flushTurn()
 	m.state = msg.state
@@ -969,6 +1016,8 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		m.retry = &retryState{until: time.Now().Add(ev.Delay), why: retryReason(ev.Err), n: ev.Retry, of: ev.Retries}
 	case agent.EventNotice:
 		m.print(m.st.dim.Render("· " + sanitize(ev.Text)))
+	case agent.EventSteer:
+		m.steered(ev.Text)
 	case agent.EventInject:
 		// Injected context never reaches the model unseen.
 		where := "your message"
@@ -1146,6 +1195,9 @@ func (m *model) View() tea.View {
 
 	if r := m.retry; r != nil {
 		parts = append(parts, fit(m.st.warn.Render(r.line(time.Now())), w))
+	}
+	for _, q := range m.steering {
+		parts = append(parts, fit(m.st.dim.Render("queued › "+oneLine(q, summaryMax)+" · joins the turn at its next step"), w))
 	}
 	for _, q := range m.queue {
 		parts = append(parts, fit(m.st.dim.Render("queued › "+oneLine(q, summaryMax)), w))

@@ -25,7 +25,7 @@
 //
 // docs/keys.md is the user's reference; in short:
 //
-//	enter                      send the input (queued while work runs), or answer the open [y/N] question
+//	enter                      send the input (while a turn runs it steers the turn; commands are queued), or answer the open [y/N] question
 //	alt+enter, ctrl+j          a newline in the input (shift+enter where the terminal reports it)
 //	up, down                   input history (on the input's first / last line)
 //	tab                        complete a /command; matching commands show under the input
