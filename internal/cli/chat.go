@@ -12,6 +12,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/host"
 )
 
 func newChatCmd(g *globals, stdio Stdio) *cobra.Command {
@@ -48,12 +49,16 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 			return line, ok
 		}}
 	}
-	a, err := app.Open(ctx, opts)
+	// The session lives in a host, as every front-end's does; chat is
+	// its one client and prints the events as they come (OnEvent).
+	h := host.New()
+	s, err := h.Open(ctx, opts)
 	if err != nil {
 		return err
 	}
+	a := s.App()
 	a.OnEnding = func(msg string) { fmt.Fprintln(stdio.Out, "ℹ "+msg) }
-	defer a.Close(context.WithoutCancel(ctx))
+	defer h.Close(context.WithoutCancel(ctx))
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdio.Out, "ℹ "+n)
 	}
@@ -81,7 +86,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 		}
 		var command *app.CommandPrompt
 		if app.IsSlash(line) {
-			res, err := a.Slash(ctx, line)
+			res, err := s.Slash(ctx, line)
 			if err != nil {
 				fmt.Fprintln(stdio.Out, "error:", err)
 				continue
@@ -101,9 +106,9 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 		turnCtx, release := claimInterrupt(ctx)
 		var err error
 		if command != nil {
-			err = a.SendCommand(turnCtx, *command) // a Markdown command's prompt
+			err = s.Run(turnCtx, host.Input{Command: command}) // a Markdown command's prompt
 		} else {
-			err = a.Send(turnCtx, line)
+			err = s.Run(turnCtx, host.Input{Text: line})
 		}
 		release()
 		r.endText()

@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
 )
@@ -188,10 +189,14 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 			progress.event(ev)
 		}
 	}
-	a, err := app.Open(ctx, opts)
+	// The session lives in a host, as every front-end's does; -p is its
+	// one client, and hears the events in order through OnEvent.
+	h := host.New()
+	s, err := h.Open(ctx, opts)
 	if err != nil {
 		return err
 	}
+	a := s.App()
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
@@ -209,7 +214,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	runCtx := ctx
 	timeout, err := g.limits.runTimeout(opts.BaseDir)
 	if err != nil {
-		a.Close(context.WithoutCancel(ctx))
+		h.Close(context.WithoutCancel(ctx))
 		return err
 	}
 	if timeout > 0 {
@@ -240,9 +245,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 			for _, n := range cp.Notes {
 				fmt.Fprintln(stdio.Err, "ℹ "+n)
 			}
-			sendErr = a.SendCommand(runCtx, cp)
+			sendErr = s.Run(runCtx, host.Input{Command: &cp})
 		} else {
-			sendErr = a.Send(runCtx, prompt)
+			sendErr = s.Run(runCtx, host.Input{Text: prompt})
 		}
 		switch {
 		case sendErr != nil && interrupted(ctx):
@@ -264,7 +269,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 		}
 	}
 	a.OnEnding = func(msg string) { fmt.Fprintln(stdio.Err, "ℹ "+msg) }
-	closeErr := a.Close(context.WithoutCancel(ctx))
+	closeErr := h.Close(context.WithoutCancel(ctx))
 	if sendErr == errInterrupted {
 		// The turn stopped where it was; every tool call that ran has its
 		// result in the session (agent.Send keeps it consistent).

@@ -365,6 +365,17 @@ func (s *Session) SetModel(name string) error {
 	return s.app.SetModel(name)
 }
 
+// Slash runs a slash command line as /help, /model, /compact, /new …
+// do in the terminal (app.App.Slash); a Markdown command's prompt comes
+// back in the result for Run or Prompt (Input.Command).
+func (s *Session) Slash(ctx context.Context, line string) (app.SlashResult, error) {
+	if err := s.begin("slash"); err != nil {
+		return app.SlashResult{}, err
+	}
+	defer s.end()
+	return s.app.Slash(ctx, line)
+}
+
 // Models lists what SetModel takes (app.App.Models), and notes on what
 // could not be listed.
 func (s *Session) Models(ctx context.Context) ([]app.ModelChoice, []string, error) {
