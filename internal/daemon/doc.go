@@ -34,7 +34,8 @@
 // the lifeline sentinel and gets SIGKILL as parent-death signal, and its
 // own lifeline ends its extensions and tools. A client that dies or stops
 // reading never stalls a session: output to a client goes through a
-// bounded queue, and a client whose queue is full is dropped.
+// bounded queue; a client whose queue is full skips ahead and, once it
+// has caught up, is sent the screen again (resync).
 //
 // # Wire
 //

@@ -23,9 +23,14 @@ import (
 // attach later; older output is dropped from the front.
 const ReplayLimit = 4 << 20
 
-// outQueue is how many frames a client may have waiting; a client that
-// falls this far behind is dropped rather than let it slow the session.
+// outQueue is how many frames a client may have waiting. A client that
+// falls this far behind skips ahead: its output is dropped until it has
+// written what it had, then it gets the screen again (resync). Nothing a
+// client does, reading slowly or not at all, slows the session.
 const outQueue = 1024
+
+// clearScreen starts a resync: home, clear, then the replay.
+const clearScreen = "\x1b[H\x1b[2J\x1b[3J"
 
 // chunk is the most output one frame carries.
 const chunk = 32 << 10
@@ -33,6 +38,10 @@ const chunk = 32 << 10
 // DefaultIdleExit is how long a daemon with no client and no running
 // turn stays (config daemon_idle_exit, `synaps daemon serve --idle-exit`).
 const DefaultIdleExit = 30 * time.Minute
+
+// maxSocketPath is the longest Unix socket path (sun_path, 108 bytes
+// with its NUL on Linux).
+const maxSocketPath = 107
 
 // stopGrace is how long a session's UI has to end after SIGTERM (it ends
 // its extensions and syncs its session) before it is killed.
@@ -91,6 +100,9 @@ type client struct {
 	sess *hosted
 	mode string
 	gone bool
+	// lagging: output was dropped for this client (its queue was full);
+	// it gets the screen again once its queue is empty.
+	lagging bool
 }
 
 // Options configure Listen.
@@ -107,6 +119,9 @@ type Options struct {
 // socket left by a dead daemon and listens on it (0600).
 func Listen(base string, o Options) (*Server, error) {
 	p := PathsOf(base)
+	if len(p.Socket) > maxSocketPath {
+		return nil, fmt.Errorf("the daemon's socket path %s is %d bytes, more than a Unix socket allows (%d); set SYNAPS_BASE_DIR to a shorter directory", p.Socket, len(p.Socket), maxSocketPath)
+	}
 	if err := p.ensureDir(); err != nil {
 		return nil, err
 	}
@@ -249,7 +264,7 @@ func (s *Server) shutdown() {
 // end stops a session's UI: SIGTERM (it saves and ends its extensions),
 // SIGKILL to its group after stopGrace.
 func (s *Server) end(h *hosted, why string) {
-	s.logf("ending session %s (%s): %s", h.handle, h.id, why)
+	s.logf("ending session %s (pid %d): %s", h.handle, h.cmd.Process.Pid, why)
 	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGTERM)
 	select {
 	case <-h.ended:
@@ -402,6 +417,10 @@ func (s *Server) send(name, text string) *Frame {
 	s.refreshIDs()
 	s.mu.Lock()
 	h, err := s.find(name)
+	var id string
+	if h != nil {
+		id = h.id
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return &Frame{Type: TypeError, Error: err.Error()}
@@ -409,7 +428,7 @@ func (s *Server) send(name, text string) *Frame {
 	if err := writeLink(h.link, linkMsg{Input: text}); err != nil {
 		return &Frame{Type: TypeError, Error: fmt.Sprintf("session %s did not take the text: %v", name, err)}
 	}
-	return &Frame{Type: TypeOK, Session: h.id}
+	return &Frame{Type: TypeOK, Session: id}
 }
 
 // attach starts (new) or finds (attach) a session and relays it to cl
@@ -430,7 +449,7 @@ func (s *Server) attach(cl *client, f *Frame) {
 		return
 	}
 	cl.out = make(chan *Frame, outQueue)
-	go cl.pump()
+	go s.pump(cl)
 
 	s.mu.Lock()
 	select {
@@ -459,7 +478,7 @@ func (s *Server) attach(cl *client, f *Frame) {
 	}
 	cl.sess, cl.mode = h, mode
 	s.queue(cl, &Frame{Type: TypeAttached, Session: h.id, Mode: mode, Text: h.handle})
-	for b := h.replay; len(b) > 0; {
+	for b := replayTail(h.replay); len(b) > 0; {
 		n := min(len(b), chunk)
 		s.queue(cl, &Frame{Type: TypeOutput, Data: b[:n:n]})
 		b = b[n:]
@@ -499,22 +518,31 @@ func (s *Server) resize(h *hosted, cols, rows int) {
 	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGWINCH)
 }
 
-// queue hands f to cl's writer without waiting; a client too far behind
-// is dropped. Called with s.mu held.
+// queue hands f to cl's writer without waiting. Output for a client too
+// far behind is dropped (it lags, and resync brings it back); a control
+// frame that does not fit drops the client. Called with s.mu held.
 func (s *Server) queue(cl *client, f *Frame) {
-	if cl.gone {
+	if cl.gone || cl.lagging && f.Type == TypeOutput {
 		return
 	}
 	select {
 	case cl.out <- f:
 	default:
-		s.logf("dropping a client that does not read (%d frames behind)", outQueue)
+		if f.Type == TypeOutput {
+			s.logf("a client is %d frames behind: its output is skipped until it catches up", outQueue)
+			cl.lagging = true
+			return
+		}
+		s.logf("dropping a client that does not read")
 		s.detachLocked(cl)
+		cl.nc.Close() // its writer may be stuck in a write to it
 	}
 }
 
-// pump writes cl's queued frames; a write error ends the client.
-func (cl *client) pump() {
+// pump writes cl's queued frames; a write error ends the client. When it
+// has written everything and its output was skipped, it asks for the
+// screen again.
+func (s *Server) pump(cl *client) {
 	for f := range cl.out {
 		if err := cl.c.write(f); err != nil {
 			cl.nc.Close()
@@ -522,8 +550,30 @@ func (cl *client) pump() {
 			}
 			return
 		}
+		if len(cl.out) == 0 {
+			s.resync(cl)
+		}
 	}
 	cl.nc.Close()
+}
+
+// resync gives a client that lagged the screen again: cleared, then the
+// replay, then a redraw of the session's UI.
+func (s *Server) resync(cl *client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := cl.sess
+	if !cl.lagging || cl.gone || h == nil {
+		return
+	}
+	cl.lagging = false
+	s.queue(cl, &Frame{Type: TypeOutput, Data: []byte(clearScreen)})
+	for b := replayTail(h.replay); len(b) > 0; {
+		n := min(len(b), chunk)
+		s.queue(cl, &Frame{Type: TypeOutput, Data: b[:n:n]})
+		b = b[n:]
+	}
+	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGWINCH)
 }
 
 // drop removes cl from its session (its connection ended).
@@ -632,18 +682,34 @@ func (s *Server) readOutput(h *hosted) {
 	}
 }
 
-// appendReplay appends data to the replay, dropping the oldest output
-// beyond ReplayLimit (from a line start, so the replay starts cleanly).
+// appendReplay appends data to the replay. It is trimmed to its last
+// ReplayLimit bytes only when it has grown to twice that, so a session
+// that prints a lot copies each byte a bounded number of times
+// (trimming at every append copied 4 MiB per chunk).
 func appendReplay(replay, data []byte) []byte {
 	replay = append(replay, data...)
-	if over := len(replay) - ReplayLimit; over > 0 {
-		cut := over
-		if i := indexByteFrom(replay, '\n', over); i >= 0 && i-over < 64<<10 {
-			cut = i + 1
-		}
-		replay = append(replay[:0:0], replay[cut:]...)
+	if len(replay) >= 2*ReplayLimit {
+		replay = append(make([]byte, 0, 2*ReplayLimit), replayTail(replay)...)
 	}
 	return replay
+}
+
+// replayTail is what a client that attaches gets: the replay's last
+// ReplayLimit bytes, from a line start when one is near, so the replay
+// starts cleanly.
+func replayTail(replay []byte) []byte {
+	over := len(replay) - ReplayLimit
+	if over <= 0 {
+		return replay
+	}
+	cut := over
+	if replay[over-1] == '\n' {
+		return replay[cut:]
+	}
+	if i := indexByteFrom(replay, '\n', over); i >= 0 && i-over < 64<<10 {
+		cut = i + 1
+	}
+	return replay[cut:]
 }
 
 func indexByteFrom(b []byte, c byte, from int) int {
@@ -695,7 +761,7 @@ func (s *Server) wait(h *hosted) {
 	if err != nil {
 		why += " (" + err.Error() + ")"
 	}
-	s.logf("session %s (%s): %s", h.handle, h.id, why)
+	s.logf("session %s (pid %d): %s", h.handle, h.cmd.Process.Pid, why)
 	s.mu.Lock()
 	delete(s.sessions, h.handle)
 	close(h.ended)
