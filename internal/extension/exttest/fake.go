@@ -96,9 +96,12 @@ type Spec struct {
 
 // Rule is one input-dependent hook answer (see Spec.Rules).
 type Rule struct {
-	Hook          string          `json:"hook"`
-	InputContains string          `json:"input_contains"`
-	Result        json.RawMessage `json:"result"`
+	Hook          string `json:"hook"`
+	InputContains string `json:"input_contains"`
+	// MessageContains, when set, must also occur in params.message (a
+	// before_message hook that judges by the user's words).
+	MessageContains string          `json:"message_contains,omitempty"`
+	Result          json.RawMessage `json:"result"`
 	// Crash: exit (status 4, without answering) instead, as a guard whose
 	// parser chokes on the input would.
 	Crash bool `json:"crash,omitempty"`
@@ -192,12 +195,13 @@ func Run() int {
 			var p struct {
 				Kind      string
 				ToolInput json.RawMessage `json:"tool_input"`
+				Message   string          `json:"message"`
 			}
 			_ = json.Unmarshal(req.Params, &p)
 			key = "hook:" + p.Kind
 			result = spec.Results[key]
 			for _, r := range spec.Rules {
-				if r.Hook == p.Kind && strings.Contains(string(p.ToolInput), r.InputContains) {
+				if r.Hook == p.Kind && strings.Contains(string(p.ToolInput), r.InputContains) && strings.Contains(p.Message, r.MessageContains) {
 					if r.Crash {
 						fmt.Fprintf(os.Stderr, "fake: crashing on input holding %q\n", r.InputContains)
 						return 4
