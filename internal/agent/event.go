@@ -29,6 +29,10 @@ const (
 	// Between them, the child's own events arrive with Subagent set.
 	EventSubagentStart EventType = "subagent_start"
 	EventSubagentEnd   EventType = "subagent_end"
+	// EventOutput is output of a command the user ran (a plugin's
+	// interactive command), as it comes: Text, and Stream saying which
+	// kind — text, system, error or task (progress).
+	EventOutput EventType = "output"
 )
 
 // Event is what the agent tells a UI. Events arrive in order on the
@@ -50,6 +54,8 @@ type Event struct {
 	// Subagent is the child loop the event comes from (its id, type and
 	// the parent's tool call); nil for the main loop's own events.
 	Subagent *hook.Subagent
+	// Stream is the kind of an EventOutput.
+	Stream string
 }
 
 // ToolCall describes one tool call as it runs and after.

@@ -109,8 +109,12 @@ type App struct {
 	// env is the scrubbed environment of the tools, hooks and commands
 	// synaps runs (toolEnv, computed once at Open).
 	env []string
-	// Commands are the slash commands written as Markdown files.
+	// Commands are the slash commands: Markdown files, and the commands
+	// SynapsCLI manifests declare (Command.Declared).
 	Commands *command.Set
+	// Help and Keys are the help entries and keybinds plugins declare.
+	Help []HelpItem
+	Keys []KeyBinding
 	// Agents are the subagent definitions found (listed by /agents).
 	Agents []command.Agent
 	// subagents configures the agent tool from Agents.

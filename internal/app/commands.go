@@ -35,13 +35,16 @@ func (a *App) openCommands() {
 	for _, r := range roots {
 		agentRoots = append(agentRoots, cmdRoot{filepath.Join(filepath.Dir(r.dir), "agents"), r.plugin, r.source})
 	}
+	var declared []command.Command
 	if !a.opts.NoExtensions {
 		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
 			Disabled: a.Config.List("disabled_plugins"),
 		})
+		a.Help, a.Keys = nil, nil
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
+				declared = append(declared, a.declaredCommands(p)...)
 				// commands/ and agents/, and the paths a Claude Code
 				// manifest adds (bad ones are the plugin's warnings).
 				cmds, _ := p.CommandPaths()
@@ -64,7 +67,7 @@ func (a *App) openCommands() {
 			a.Notes = append(a.Notes, "command not loaded: "+w)
 		}
 	}
-	a.Commands = command.NewSet(all)
+	a.Commands = command.NewSet(append(all, declared...))
 }
 
 // cmdRoot is a directory (or one file) of commands or agents.
@@ -126,6 +129,16 @@ func (a *App) ExpandCommand(ctx context.Context, line string) (CommandPrompt, bo
 	c, found, err := a.Commands.Resolve(name)
 	if err != nil || !found {
 		return CommandPrompt{}, found, err
+	}
+	if c.Declared != nil {
+		if c.Declared.Kind != plugin.CommandSkill {
+			return CommandPrompt{}, true, fmt.Errorf("/%s is a plugin command that runs in a session, not a prompt", c.Qualified())
+		}
+		res, err := a.runDeclared(ctx, c, strings.TrimSpace(args))
+		if err != nil || res.Command == nil {
+			return CommandPrompt{}, true, err
+		}
+		return *res.Command, true, nil
 	}
 	cp := CommandPrompt{Command: c}
 	for _, r := range c.AllowedTools {

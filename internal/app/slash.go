@@ -87,6 +87,7 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			fmt.Fprintf(w, "%s\t%s (%s)\n", name, c.Description, where)
 		}
 		w.Flush()
+		a.formatPluginHelp(&b)
 		return SlashResult{Output: b.String()}, nil
 	case "/extensions", "/ext":
 		return a.slashExtensions(ctx, f[1:])
@@ -155,6 +156,11 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			return SlashResult{}, err
 		}
 		return SlashResult{Output: fmt.Sprintf("compacted %s into new session %s", old, a.Session.ID)}, nil
+	}
+	if name, args, _ := strings.Cut(strings.TrimSpace(line)[1:], " "); a.Commands != nil {
+		if c, found, err := a.Commands.Resolve(name); found && err == nil && c.Declared != nil {
+			return a.runDeclared(ctx, c, strings.TrimSpace(args))
+		}
 	}
 	cp, found, err := a.ExpandCommand(ctx, line)
 	if err != nil {

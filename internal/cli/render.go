@@ -75,6 +75,17 @@ func (r *renderer) event(ev agent.Event) {
 	case agent.EventNotice:
 		r.endText()
 		fmt.Fprintln(r.out, r.style("33", "! "+ev.Text))
+	case agent.EventOutput:
+		// A plugin command's output, as it streams.
+		r.endText()
+		switch ev.Stream {
+		case "error":
+			fmt.Fprintln(r.out, r.style("31", "error: "+ev.Text))
+		case "system", "task":
+			fmt.Fprintln(r.out, r.style("2", ev.Text))
+		default:
+			fmt.Fprintln(r.out, ev.Text)
+		}
 	}
 }
 

@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // Command is one slash command.
@@ -44,6 +46,12 @@ type Command struct {
 	// Model is the model the command asks for; synaps notes it and uses
 	// the session's (switch with /model).
 	Model string
+	// Declared is set for a command a SynapsCLI manifest declares in
+	// "commands" instead of a Markdown file: running it does what its
+	// shape says (a program, a tool, a skill prompt, the extension), and
+	// Dir is its plugin's directory. Such a command has no body.
+	Declared *plugin.Command
+	Dir      string
 
 	body string
 }

@@ -198,6 +198,10 @@ const (
 	// capabilities say streaming: the answer comes as
 	// provider.stream.event notifications, then the final result.
 	MethodProviderStream = "provider.stream"
+	// MethodCommandInvoke runs a plugin's interactive command (a
+	// manifest "commands" entry with "interactive": true): its output
+	// comes as command.output and task.* notifications.
+	MethodCommandInvoke = "command.invoke"
 )
 
 // MethodDeadlines are the default deadlines per method. Shutdown's is the
@@ -210,6 +214,7 @@ var MethodDeadlines = map[string]time.Duration{
 	MethodShutdown:         2 * time.Second,
 	MethodInfoGet:          5 * time.Second,
 	MethodProviderStream:   60 * time.Second,
+	MethodCommandInvoke:    120 * time.Second,
 }
 
 // Requests an extension may send to the runtime.
@@ -253,6 +258,24 @@ const (
 	// a provider.stream answer.
 	NotifyProviderStreamEvent = "provider.stream.event"
 )
+
+// Notifications an extension sends while command.invoke runs.
+const (
+	// NotifyCommandOutput is one piece of a command's output:
+	// {request_id, event: {kind: text|system|error|table|done, ...}}
+	// (or the event's keys flat beside request_id).
+	NotifyCommandOutput = "command.output"
+	// NotifyTaskStart, NotifyTaskUpdate, NotifyTaskLog and NotifyTaskDone
+	// report the progress of a long task: {id, label, kind?};
+	// {id, current?, total?, message?}; {id, line}; {id, error?}.
+	NotifyTaskStart  = "task.start"
+	NotifyTaskUpdate = "task.update"
+	NotifyTaskLog    = "task.log"
+	NotifyTaskDone   = "task.done"
+)
+
+// CommandNotifications are the notifications read while a command runs.
+var CommandNotifications = []string{NotifyCommandOutput, NotifyTaskStart, NotifyTaskUpdate, NotifyTaskLog, NotifyTaskDone}
 
 // UnsupportedNotifications are notifications of SynapsCLI's runtime that
 // this one reads but does not act on; each is logged once per extension

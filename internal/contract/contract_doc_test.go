@@ -169,7 +169,7 @@ func expectedContract() contractDoc {
 		HostMethods:             maps.Clone(contract.HostMethods),
 		PermissionDeniedCode:    contract.CodePermissionDenied,
 		HostNotifications:       []string{contract.NotifyConfigChanged},
-		ExtensionNotifications:  []string{contract.NotifyLog, contract.NotifyNotify},
+		ExtensionNotifications:  append([]string{contract.NotifyLog, contract.NotifyNotify}, contract.CommandNotifications...),
 		ActionPermissions:       map[string]string{},
 		Actions:                 allActions(),
 		Matchers:                slices.Clone(contract.MatcherKeys),
@@ -358,7 +358,7 @@ func TestContractNamesAppearInDocs(t *testing.T) {
 			t.Errorf("permissions.md does not mention `%s`", perm)
 		}
 	}
-	for _, n := range []string{contract.NotifyConfigChanged, contract.NotifyLog, contract.NotifyNotify} {
+	for _, n := range append([]string{contract.NotifyConfigChanged, contract.NotifyLog, contract.NotifyNotify}, contract.CommandNotifications...) {
 		if !strings.Contains(protocol, "`"+n+"`") {
 			t.Errorf("protocol.md does not mention the notification `%s`", n)
 		}

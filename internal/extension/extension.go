@@ -123,6 +123,9 @@ type Extension struct {
 	// stream receives provider.stream.event notifications while a
 	// provider.stream call runs; nil otherwise. Guarded by mu.
 	stream *streamSink
+	// commands receive command.output and task.* notifications while
+	// command.invoke calls run, by request id. Guarded by mu.
+	commands map[string]*commandSink
 	// info is the info.get answer, nil until one came. Guarded by mu.
 	info json.RawMessage
 	// infoDone is closed when the info.get call has ended; nil when none

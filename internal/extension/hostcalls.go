@@ -250,6 +250,9 @@ func (e *Extension) handleNotification(method string, params json.RawMessage) {
 		}
 		return
 	}
+	if e.commandNotification(method, params) {
+		return
+	}
 	if method == contract.NotifyProviderStreamEvent {
 		e.mu.Lock()
 		sink := e.stream

@@ -113,6 +113,11 @@ type Manifest struct {
 	// ClaudePaths are a Claude Code manifest's extra component paths
 	// ("commands", "agents", "skills", "mcpServers"); zero for others.
 	ClaudePaths ClaudePaths
+	// Commands, Help and Keybinds are SynapsCLI's "commands",
+	// "help_entries" and "keybinds" (manifest_commands.go).
+	Commands []Command
+	Help     []HelpEntry
+	Keybinds []Keybind
 	// Warnings are non-fatal notes, each "<file>: <field>: <note>": unknown
 	// keys inside "extension", a defaulted protocol version, duplicated
 	// permissions, ...
@@ -267,6 +272,8 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 	}
 	if m.Claude {
 		p.parseClaudePaths(m, top)
+	} else {
+		p.parseUserParts(m, top)
 	}
 	m.Warnings = p.warns
 	if len(p.errs) > 0 {

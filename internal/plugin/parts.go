@@ -105,7 +105,7 @@ func (p *Plugin) Parts() []Part {
 	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil || (p.Manifest != nil && len(p.Manifest.ClaudeHooks) > 0) {
 		parts = append(parts, PartClaudeHooks)
 	}
-	if paths, _ := p.CommandPaths(); hasAny(paths) {
+	if paths, _ := p.CommandPaths(); hasAny(paths) || (p.Manifest != nil && len(p.Manifest.Commands) > 0) {
 		parts = append(parts, PartCommands)
 	}
 	if paths, _ := p.AgentPaths(); hasAny(paths) {

@@ -133,8 +133,15 @@ func readState(a *app.App) state {
 	if e := a.Effort(); e != "" && a.Model != "" {
 		s.model += " (effort " + string(e) + ")" // /effort sets it
 	}
+	bare := map[string]int{}
+	for _, c := range a.Commands.All() {
+		bare[c.Name]++
+	}
 	for _, c := range a.Commands.All() {
 		name := "/" + c.Qualified()
+		if c.Declared != nil && bare[c.Name] == 1 {
+			name = "/" + c.Name // unique: the bare name reaches it
+		}
 		if c.ArgumentHint != "" {
 			name += " [ARGS]"
 		}
@@ -505,10 +512,51 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	}
+	if kb, ok := m.pluginKey(k.String()); ok {
+		return m.runPluginKey(kb)
+	}
 	m.quitArmed = time.Time{} // any other key disarms the second ctrl+c
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return cmd
+}
+
+// pluginKey finds the plugin keybind bound to key (app.KeyBinding: only
+// keys that clash with none of synaps's own are bound).
+func (m *model) pluginKey(key string) (app.KeyBinding, bool) {
+	if m.app == nil || m.asking != promptNone {
+		return app.KeyBinding{}, false
+	}
+	for _, kb := range m.app.Keys {
+		if kb.Refused == "" && kb.Name() == key {
+			return kb, true
+		}
+	}
+	return app.KeyBinding{}, false
+}
+
+// runPluginKey does what a plugin's keybind says: run a slash command
+// (queued while work runs, as typed input is), put a prompt into the
+// input, or run the plugin's script.
+func (m *model) runPluginKey(kb app.KeyBinding) tea.Cmd {
+	slash, text := kb.KeyAction()
+	switch {
+	case slash != "":
+		m.input.SetValue(slash)
+		return m.submit()
+	case text != "":
+		m.input.SetValue(m.input.Value() + text)
+		return nil
+	}
+	if m.busy != "" {
+		m.print(m.st.dim.Render("· " + kb.Key + " runs a script of plugin " + kb.Plugin + "; wait until the work ends"))
+		return nil
+	}
+	a := m.app
+	return m.work("running "+kb.Script, func(ctx context.Context) workDoneMsg {
+		out, err := a.RunKeyScript(ctx, kb)
+		return workDoneMsg{out: out, err: err}
+	})
 }
 
 // ctrlC is ctrl+c (and SIGINT), as in Claude Code and pi: it takes back
@@ -1018,6 +1066,16 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		m.print(m.st.dim.Render("· " + sanitize(ev.Text)))
 	case agent.EventSteer:
 		m.steered(ev.Text)
+	case agent.EventOutput:
+		// A plugin command's output, as it streams.
+		switch ev.Stream {
+		case "error":
+			m.print(m.st.bad.Render("error: ") + sanitize(ev.Text))
+		case "system", "task":
+			m.print(m.st.dim.Render(sanitize(ev.Text)))
+		default:
+			m.print(sanitize(ev.Text))
+		}
 	case agent.EventInject:
 		// Injected context never reaches the model unseen.
 		where := "your message"
