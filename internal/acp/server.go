@@ -27,6 +27,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/permission"
 )
@@ -186,19 +187,21 @@ func (s *Server) open(ctx context.Context, cwd, resume string, clientMCP []sdk.M
 		o.Terminal = editorTerminal{ss}
 	}
 	o.Confirmer = permissioner{ss}
+	// The editor hears every event in order, as the turn makes it.
 	o.OnEvent = ss.event
-	a, err := app.Open(ctx, o)
+	hs, err := host.New().Open(ctx, o)
 	if err != nil {
 		return nil, sdk.NewInternalError(err.Error())
 	}
+	a := hs.App()
 	if a.Agent == nil {
-		_ = a.Close(context.WithoutCancel(ctx))
+		_ = hs.Close(context.WithoutCancel(ctx))
 		return nil, sdk.NewInternalError("no model: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or `model` in synaps's config, for the editor's environment")
 	}
 	for _, n := range a.Notes {
 		s.logf("%s", n)
 	}
-	ss.app, ss.id = a, sdk.SessionId(a.Session.ID)
+	ss.hs, ss.app, ss.id = hs, a, sdk.SessionId(hs.ID())
 	s.mu.Lock()
 	s.sessions[ss.id] = ss
 	s.mu.Unlock()

@@ -15,66 +15,54 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
-// session is one open synaps session on the connection. turn serialises
-// prompts (the protocol allows one at a time per session); mu guards the
-// fields after it.
+// session is one open synaps session on the connection: a client of a
+// host.Session, which runs one turn at a time. mu guards the fields
+// after it.
 type session struct {
 	srv *Server
 	id  sdk.SessionId
+	hs  *host.Session
+	// app is hs's, for what the host does not wrap (the permission mode,
+	// the work dir).
 	app *app.App
 
-	turn sync.Mutex
-
-	mu     sync.Mutex
-	cancel context.CancelFunc // the running turn's; nil when idle
+	mu sync.Mutex
 	// tools maps a tool name to its latest running call, so that a
 	// confirm (which names the tool) points the editor at the call.
 	tools map[string]string
 }
 
-// prompt runs one user turn.
+// prompt runs one user turn; session/cancel (or the request's end)
+// stops it.
 func (ss *session) prompt(ctx context.Context, text string) (sdk.PromptResponse, error) {
-	if !ss.turn.TryLock() {
-		return sdk.PromptResponse{}, sdk.NewInvalidRequest("a prompt is already running in this session: wait for its answer or send session/cancel")
-	}
-	defer ss.turn.Unlock()
-	ctx, cancel := context.WithCancel(ctx)
-	ss.mu.Lock()
-	ss.cancel = cancel
-	ss.mu.Unlock()
-	defer func() {
-		ss.mu.Lock()
-		ss.cancel = nil
-		ss.mu.Unlock()
-		cancel()
-	}()
 	// The session's MCP servers (the editor's among them) start in the
 	// background; the first prompt waits for them, each bounded by its
 	// start timeout, so that the model sees their tools.
 	if err := ss.app.WaitMCP(ctx); err != nil && ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
-	err := ss.app.Agent.Send(ctx, text)
+	err := ss.hs.Run(ctx, host.Input{Text: text})
+	if errors.Is(err, host.ErrBusy) {
+		return sdk.PromptResponse{}, sdk.NewInvalidRequest("a prompt is already running in this session: wait for its answer or send session/cancel")
+	}
+	if errors.Is(err, context.Canceled) && ctx.Err() == nil {
+		// session/cancel aborted the turn: the prompt ends "cancelled".
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
 	reason, err := stopReason(ctx, err)
 	return sdk.PromptResponse{StopReason: reason}, err
 }
 
-func (ss *session) cancelTurn() {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.cancel != nil {
-		ss.cancel()
-	}
-}
+func (ss *session) cancelTurn() { ss.hs.Abort() }
 
 func (ss *session) close(ctx context.Context) {
-	ss.cancelTurn()
-	if err := ss.app.Close(ctx); err != nil {
+	if err := ss.hs.Close(ctx); err != nil {
 		ss.srv.logf("session %s: %v", ss.id, err)
 	}
 }
