@@ -32,6 +32,12 @@ type Hooks interface {
 	AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output string, isError bool, sessionID string) hook.Decision
 }
 
+// ToolWaiter is implemented by Hooks whose tools may still be arriving
+// (an extension host started in the background, extension.Host.Begin):
+// before each model request the agent waits for the extensions that may
+// register tools, so no request goes out without them.
+type ToolWaiter interface{ AwaitTools(ctx context.Context) }
+
 // Config wires an Agent. Zero values take the documented defaults.
 type Config struct {
 	Provider llm.Provider
@@ -277,6 +283,9 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 	for turn := 0; a.cfg.MaxTurns <= 0 || turn < a.cfg.MaxTurns; turn++ {
 		if err := a.overBudget(); err != nil {
 			return err
+		}
+		if w, ok := a.cfg.Hooks.(ToolWaiter); ok {
+			w.AwaitTools(ctx)
 		}
 		req := a.request()
 		// partial is the answer streamed so far: an interrupted turn

@@ -62,6 +62,13 @@ type Options struct {
 	// Progress hears which extensions are still starting (see
 	// extension.Options.Progress).
 	Progress func(starting []string)
+	// Background starts the extensions without waiting for them
+	// (extension.Host.Begin): Open returns at once, a request waits only
+	// for the extensions that may change it, and a start that fails is a
+	// notice. The terminal UI sets it; -p and chat wait for every
+	// extension, so their first request has every tool and the
+	// start-up notes come first.
+	Background bool
 	// Files, when set, reads and writes text files for the built-in
 	// read, write and edit tools (an editor's buffers, over ACP); nil:
 	// the disk.
@@ -230,7 +237,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 			// extensions, rebuilt at every start and reload.
 			Links: a.claude.table,
 		})
-		if err := a.Host.Start(ctx); err != nil {
+		if o.Background {
+			a.Host.Begin(ctx)
+		} else if err := a.Host.Start(ctx); err != nil {
 			if a.MCP != nil {
 				a.MCP.Close()
 			}

@@ -12,26 +12,72 @@ import (
 	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 )
 
-// BenchmarkStartToFirstRequest measures what a headless run costs before
-// the model answers: app.Open (config, built-in tools, skills, every
-// extension spawned and initialised in parallel, the session file) and the
-// first model request (a one-turn script). Shutting down is not timed.
-// Target (architecture.md): ≤ 150 ms with 10 extensions.
+// BenchmarkStartToFirstRequest measures what a run costs before the
+// model answers: app.Open (config, built-in tools, skills, every
+// extension spawned, the session file) and, for "first-request", the
+// first model request (a one-turn script). "wait" is -p and chat: Open
+// waits for every extension. "background" is the terminal UI
+// (Options.Background): "open" is when it takes input, and the first
+// request waits only for extensions that may change it — these are guards
+// of tool calls, so none. Shutting down is not timed. Target
+// (architecture.md): ≤ 150 ms with 10 extensions.
 func BenchmarkStartToFirstRequest(b *testing.B) {
-	for _, n := range []int{0, 10} {
-		b.Run(fmt.Sprintf("extensions=%d", n), func(b *testing.B) {
+	for _, what := range []string{"open", "first-request"} {
+		for _, mode := range []string{"wait", "background"} {
+			for _, n := range []int{0, 1, 4, 16} {
+				b.Run(fmt.Sprintf("%s/%s/extensions=%d", what, mode, n), func(b *testing.B) {
+					base, work := b.TempDir(), b.TempDir()
+					for i := 0; i < n; i++ {
+						exttest.Plugin(b, base, fmt.Sprintf("g%02d", i), map[string]any{
+							"permissions": []string{"tools.intercept"},
+							"hooks":       []map[string]any{{"hook": "before_tool_call"}, {"hook": "after_tool_call"}},
+						}, exttest.Spec{})
+					}
+					writeFile(b, filepath.Join(work, "turns.jsonl"), `{"text":"hi"}`+"\n")
+					ctx := context.Background()
+					b.ReportAllocs()
+					for b.Loop() {
+						a, err := Open(ctx, Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "bench", Background: mode == "background"})
+						if err != nil {
+							b.Fatal(err)
+						}
+						if what == "first-request" {
+							if err := a.Agent.Send(ctx, "hi"); err != nil {
+								b.Fatal(err)
+							}
+						}
+						b.StopTimer()
+						if sts := a.Statuses(); len(sts) != n {
+							b.Fatalf("%d plugins", len(sts))
+						}
+						a.Close(ctx)
+						b.StartTimer()
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkFirstRequestSlowGuards: four guards of tool calls that each
+// take a second to initialise (InitMode "slow": waiting, not computing,
+// as an extension that loads a model or checks a service does). -p and
+// chat ("wait") wait for them; the terminal UI ("background") sends the
+// first request at once, and a tool call would wait for them.
+func BenchmarkFirstRequestSlowGuards(b *testing.B) {
+	for _, mode := range []string{"wait", "background"} {
+		b.Run(mode, func(b *testing.B) {
 			base, work := b.TempDir(), b.TempDir()
-			for i := 0; i < n; i++ {
+			for i := 0; i < 4; i++ {
 				exttest.Plugin(b, base, fmt.Sprintf("g%02d", i), map[string]any{
 					"permissions": []string{"tools.intercept"},
-					"hooks":       []map[string]any{{"hook": "before_tool_call"}, {"hook": "after_tool_call"}},
-				}, exttest.Spec{})
+					"hooks":       []map[string]any{{"hook": "before_tool_call"}},
+				}, exttest.Spec{InitMode: "slow"})
 			}
 			writeFile(b, filepath.Join(work, "turns.jsonl"), `{"text":"hi"}`+"\n")
 			ctx := context.Background()
-			b.ReportAllocs()
 			for b.Loop() {
-				a, err := Open(ctx, Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "bench"})
+				a, err := Open(ctx, Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "bench", Background: mode == "background"})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -39,9 +85,6 @@ func BenchmarkStartToFirstRequest(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StopTimer()
-				if sts := a.Statuses(); len(sts) != n {
-					b.Fatalf("%d plugins", len(sts))
-				}
 				a.Close(ctx)
 				b.StartTimer()
 			}

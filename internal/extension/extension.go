@@ -77,6 +77,11 @@ type Extension struct {
 	providers   json.RawMessage
 	config      map[string]any
 	initialized bool
+	// startDone is closed when the first start has ended, started or
+	// failed: the fields above are final then. Hook links and tool
+	// lookups of a host started in the background (Host.Begin) wait on
+	// it.
+	startDone chan struct{}
 	// envOwners are the config variable names of every discovered plugin,
 	// set before start, so a name two plugins share is never read.
 	envOwners envOwners
@@ -139,7 +144,27 @@ var errNotRunning = errors.New("extension is not running")
 
 func newExtension(p *plugin.Plugin, env *hostEnv) *Extension {
 	life, cancel := context.WithCancel(context.Background())
-	return &Extension{plugin: p, env: env, log: newLogSink(env.logDir, p.ID), state: StateStarting, life: life, cancelLife: cancel}
+	return &Extension{plugin: p, env: env, log: newLogSink(env.logDir, p.ID), state: StateStarting, life: life, cancelLife: cancel, startDone: make(chan struct{})}
+}
+
+// started reports whether the first start has ended (started or failed).
+func (e *Extension) started() bool {
+	select {
+	case <-e.startDone:
+		return true
+	default:
+		return false
+	}
+}
+
+// awaitStart waits until the first start has ended, or ctx ends (false).
+func (e *Extension) awaitStart(ctx context.Context) bool {
+	select {
+	case <-e.startDone:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // ID is the plugin id.
@@ -148,6 +173,7 @@ func (e *Extension) ID() string { return e.plugin.ID }
 // start spawns and initialises the first process. A failure leaves the
 // extension failed with the reason and the tail of its stderr.
 func (e *Extension) start(ctx context.Context) {
+	defer close(e.startDone)
 	cfg, warnings, err := resolveConfig(configSources{getenv: e.env.getenv, global: e.env.config, projectDir: e.env.projectDir, owners: e.envOwners}, e.plugin)
 	for _, w := range warnings {
 		e.log.note("%s", w)

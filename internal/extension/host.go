@@ -185,8 +185,23 @@ func (h *Host) Registry() *tool.Registry { return h.registry }
 // that may one day need it.
 func (h *Host) Start(ctx context.Context) error {
 	plugins, err := plugin.Discover(h.discoverOptions())
-	h.startWith(ctx, plugins, unjoinStrings(err))
+	h.startWith(ctx, plugins, unjoinStrings(err), true)
 	return nil
+}
+
+// Begin is Start without the wait: the extensions start in the
+// background and each joins as soon as it is ready (its tools registered,
+// its hooks exact in the chain). Meanwhile a starting extension already
+// holds a place in the chain for every hook its permissions cover, and
+// that place waits for its start (within the hook's deadline) before
+// answering, so no call it would have judged goes by unjudged; a
+// request's tools wait for the extensions that may register some
+// (AwaitTools). A start that fails is said through Options.Notify. The
+// terminal UI uses it: the user types and the first request goes out
+// while guards that only watch tool calls are still starting.
+func (h *Host) Begin(ctx context.Context) {
+	plugins, err := plugin.Discover(h.discoverOptions())
+	h.startWith(ctx, plugins, unjoinStrings(err), false)
 }
 
 func (h *Host) discoverOptions() plugin.DiscoverOptions {
@@ -201,8 +216,11 @@ func (h *Host) discoverOptions() plugin.DiscoverOptions {
 }
 
 // startWith starts the extensions of discovered plugins and makes them the
-// running set.
-func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings []string) {
+// running set. With wait it returns when every start has ended and
+// registers the tools in plugin-id order (so a name clash always goes to
+// the same plugin); without, each extension's tools and hooks join when
+// its start ends.
+func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings []string, wait bool) {
 	owners := configEnvOwners(plugins)
 	var exts []*Extension
 	for _, p := range plugins {
@@ -211,6 +229,24 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 			e.envOwners = owners
 			exts = append(exts, e)
 		}
+	}
+	var links hook.Table
+	if h.opts.Links != nil {
+		links = h.opts.Links(plugins)
+	}
+	table := func() hook.Table {
+		t := buildTable(exts, plugins)
+		for name, entries := range links {
+			t[name] = append(t[name], entries...)
+		}
+		t.Sort()
+		return t
+	}
+	h.mu.Lock()
+	h.plugins, h.exts, h.toolNames, h.warnings = plugins, exts, map[string][]string{}, warnings
+	h.mu.Unlock()
+	if !wait {
+		h.chain.Set(table()) // starting extensions hold their places
 	}
 	progress := h.opts.Progress
 	if progress == nil {
@@ -232,34 +268,67 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 			e.start(ctx)
 			pmu.Lock()
 			defer pmu.Unlock()
+			if !wait && h.current(e) {
+				h.register(e)
+				h.chain.Set(table())
+				if state, reason, _, _, _ := e.snapshot(); state == StateFailed {
+					if i := strings.IndexByte(reason, '\n'); i >= 0 {
+						reason = reason[:i] + " …"
+					}
+					h.env.notify.say("extension %s failed to load: %s", e.ID(), reason)
+				}
+			}
 			waiting = slices.DeleteFunc(waiting, func(id string) bool { return id == e.ID() })
 			progress(slices.Clone(waiting))
 		}()
 	}
-	wg.Wait()
-
-	names := map[string][]string{}
-	for _, e := range exts {
-		for _, d := range e.tools {
-			spec, err := h.registry.Add(&extTool{ext: e, decl: d})
-			if err != nil {
-				e.log.note("tool %s not registered: %v", d.Name, err)
-				continue
-			}
-			names[e.ID()] = append(names[e.ID()], spec.Name)
-		}
+	if !wait {
+		return
 	}
-	table := buildTable(exts, plugins)
-	if h.opts.Links != nil {
-		for name, entries := range h.opts.Links(plugins) {
-			table[name] = append(table[name], entries...)
+	wg.Wait()
+	for _, e := range exts {
+		h.register(e)
+	}
+	h.chain.Set(table())
+}
+
+// current reports whether e belongs to the running set (not replaced by
+// a reload or removed by a shutdown while it started).
+func (h *Host) current(e *Extension) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Contains(h.exts, e)
+}
+
+// register adds e's tools to the registry.
+func (h *Host) register(e *Extension) {
+	var names []string
+	for _, d := range e.tools {
+		spec, err := h.registry.Add(&extTool{ext: e, decl: d})
+		if err != nil {
+			e.log.note("tool %s not registered: %v", d.Name, err)
+			continue
 		}
-		table.Sort()
+		names = append(names, spec.Name)
 	}
 	h.mu.Lock()
-	h.plugins, h.exts, h.toolNames, h.warnings = plugins, exts, names, warnings
+	h.toolNames[e.ID()] = names
 	h.mu.Unlock()
-	h.chain.Set(table)
+}
+
+// AwaitTools waits until every extension still starting that may register
+// tools (its manifest grants tools.register) has started or failed, or ctx
+// ends. The agent calls it before each model request, so no request goes
+// out without the tools of an extension started in the background (Begin).
+func (h *Host) AwaitTools(ctx context.Context) {
+	h.mu.Lock()
+	exts := h.exts
+	h.mu.Unlock()
+	for _, e := range exts {
+		if !e.started() && e.plugin.Manifest.Extension.Permissions.Has(contract.PermToolsRegister) {
+			e.awaitStart(ctx)
+		}
+	}
 }
 
 // Warnings are the problems of the last discovery that did not stop it: a
@@ -320,7 +389,7 @@ func (h *Host) Reload(ctx context.Context) error {
 		return fmt.Errorf("reload failed, so the %d extension(s) already running keep running: %w", n, err)
 	}
 	h.Shutdown()
-	h.startWith(ctx, plugins, nil)
+	h.startWith(ctx, plugins, nil, true)
 	return nil
 }
 
@@ -401,6 +470,9 @@ func (h *Host) Statuses() []Status {
 			st.Warnings = append(append([]string(nil), st.Warnings...), problems...)
 			st.Tools = names[p.ID]
 			st.Info = e.Info()
+			if !e.started() {
+				break // its subscriptions are not known yet
+			}
 			for _, s := range e.subs {
 				if !slices.Contains(st.Hooks, s.Hook) {
 					st.Hooks = append(st.Hooks, s.Hook)

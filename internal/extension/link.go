@@ -34,6 +34,16 @@ func (l *link) ID() string { return l.ext.ID() }
 // modify is a block. An event beyond the send bounds is not sent.
 func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Event, params json.RawMessage) (hook.Result, error) {
 	e := l.ext
+	if !e.started() {
+		// Started in the background (Host.Begin): wait for it, within
+		// the hook's deadline, then answer only for what it subscribed to.
+		if !e.awaitStart(ctx) {
+			return hook.Result{}, l.fault(spec, fmt.Errorf("still starting: %w", ctx.Err()), 0)
+		}
+		if !e.holds(spec, ev) {
+			return hook.Result{Action: contract.ActionContinue}, nil
+		}
+	}
 	if !withinSendBounds(params) {
 		err := checkSendable("the "+spec.Name+" event", params)
 		e.log.note("%s: %v", spec.Name, err)
@@ -152,28 +162,7 @@ func buildTable(exts []*Extension, plugins []*plugin.Plugin) hook.Table {
 	for _, e := range exts {
 		m := e.plugin.Manifest.Extension
 		closed := m.FailurePolicy == "closed"
-		byHook := map[string][]hook.Subscription{}
-		var order []string
-		add := func(s hook.Subscription) {
-			if _, ok := byHook[s.Hook]; !ok {
-				order = append(order, s.Hook)
-			}
-			byHook[s.Hook] = append(byHook[s.Hook], s)
-		}
-		subs := e.subs
-		if !e.initialized {
-			subs = m.Hooks
-		}
-		for _, s := range subs {
-			add(s)
-		}
-		if closed && !e.initialized {
-			for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
-				if _, ok := byHook[h]; !ok && m.Permissions.PermitsHook(h) {
-					add(hook.Subscription{Hook: h})
-				}
-			}
-		}
+		byHook, order := e.tableSubs()
 		transform := m.Permissions.Has(contract.PermToolsTransformOutput)
 		l := &link{ext: e, transform: transform, closed: closed}
 		for _, h := range order {
@@ -182,4 +171,59 @@ func buildTable(exts []*Extension, plugins []*plugin.Plugin) hook.Table {
 	}
 	t.Sort()
 	return t
+}
+
+// tableSubs are e's places in the chain's table, by hook, in the order
+// first met. An initialised extension holds what it subscribed to. One
+// that never initialised holds its manifest's hooks, and, when fail-closed,
+// the tool hooks its permissions cover (so its failure blocks). One still
+// starting (Host.Begin) holds every hook its permissions cover: its link
+// waits for the start and then answers only for what it subscribed to
+// (link.Handle), so nothing it would have judged slips past meanwhile.
+func (e *Extension) tableSubs() (map[string][]hook.Subscription, []string) {
+	m := e.plugin.Manifest.Extension
+	byHook := map[string][]hook.Subscription{}
+	var order []string
+	add := func(s hook.Subscription) {
+		if _, ok := byHook[s.Hook]; !ok {
+			order = append(order, s.Hook)
+		}
+		byHook[s.Hook] = append(byHook[s.Hook], s)
+	}
+	if !e.started() {
+		for _, spec := range contract.Hooks {
+			if m.Permissions.PermitsHook(spec.Name) && (spec.MinProtocol <= 1 || m.ProtocolVersion >= spec.MinProtocol) {
+				add(hook.Subscription{Hook: spec.Name})
+			}
+		}
+		return byHook, order
+	}
+	subs := e.subs
+	if !e.initialized {
+		subs = m.Hooks
+	}
+	for _, s := range subs {
+		add(s)
+	}
+	if m.FailurePolicy == "closed" && !e.initialized {
+		for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
+			if _, ok := byHook[h]; !ok && m.Permissions.PermitsHook(h) {
+				add(hook.Subscription{Hook: h})
+			}
+		}
+	}
+	return byHook, order
+}
+
+// holds reports whether e, now started, has a place for ev in the chain
+// (tableSubs): the check a link makes after waiting for a start, since
+// the table it was called from was built before.
+func (e *Extension) holds(spec contract.HookSpec, ev *hook.Event) bool {
+	byHook, _ := e.tableSubs()
+	for _, s := range byHook[spec.Name] {
+		if !spec.ToolFilter || s.Matches(ev.ToolName, ev.ToolRuntimeName, ev.ToolInput) {
+			return true
+		}
+	}
+	return false
 }

@@ -101,6 +101,9 @@ func (h *Host) Provider(model string) (llm.Provider, error) {
 	if ext == nil {
 		return nil, fmt.Errorf("model %q: no running extension %q provides models; `synaps extensions list` shows what is loaded", model, pluginID)
 	}
+	// Started in the background (Begin): its providers are known when
+	// its start ends, which its initialize deadline bounds.
+	ext.awaitStart(context.Background())
 	decls, err := decodeProviders(ext.providers)
 	if ext.providers == nil {
 		return nil, fmt.Errorf("model %q: extension %s declares no providers (it needs the %q permission and capabilities.providers in its initialize result)", model, pluginID, contract.PermProvidersRegister)
@@ -364,8 +367,8 @@ func (h *Host) Models() []ProviderModel {
 	h.mu.Unlock()
 	var out []ProviderModel
 	for _, e := range exts {
-		if e.providers == nil {
-			continue
+		if !e.started() || e.providers == nil {
+			continue // still starting (Begin): not listed yet
 		}
 		decls, err := decodeProviders(e.providers)
 		if err != nil {

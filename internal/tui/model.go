@@ -319,7 +319,9 @@ func (m *model) header(version string) string {
 // opened takes the open session, greets, and runs what was typed
 // while it opened.
 func (m *model) opened(msg openedMsg) tea.Cmd {
-	m.opening, m.starting = false, nil
+	// The extensions may still be starting (app.Options.Background):
+	// m.starting keeps what progressMsg said until they are all up.
+	m.opening = false
 	if msg.err != nil {
 		return m.quit() // Run returns the error; the command line prints it
 	}
@@ -1319,6 +1321,8 @@ func (m *model) View() tea.View {
 			what += " (starting " + strings.Join(m.starting, ", ") + ")"
 		}
 		status = m.spin.View() + " " + what + hint + m.st.dim.Render(" · ") + status
+	case len(m.starting) > 0:
+		status = m.st.dim.Render("starting extensions: "+strings.Join(m.starting, ", ")+" · ") + status
 	}
 	parts = append(parts, fit(status, w))
 	lines := strings.Split(strings.Join(parts, "\n"), "\n")

@@ -63,6 +63,11 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	opts.Confirmer = br
 	opts.NoModelOK = true // the UI opens and says how to configure one
 	opts.Progress = func(starting []string) { br.send(progressMsg{starting}) }
+	// Extensions start in the background: the first request waits only
+	// for those that may change it (their tools, their on_session_start
+	// and before_message hooks); a guard of tool calls is waited for at
+	// the first tool call it may judge.
+	opts.Background = true
 
 	environ := os.Environ()
 	if opts.Getenv != nil {

@@ -42,7 +42,8 @@ type Spec struct {
 	Init json.RawMessage `json:"init,omitempty"`
 	// InitMode: "" answers; "crash" exits; "hang" never answers; "crash-once"
 	// exits the first time only; "slow" takes a second, noting when it
-	// began and ended in init-start and init-end.
+	// began and ended in init-start and init-end; "gate" answers once a
+	// file named "go" exists in the plugin root (a test opens the gate).
 	InitMode string `json:"init_mode,omitempty"`
 	// Results answer tool.call ("tool:<name>") and hook.handle
 	// ("hook:<kind>"); default {} for hooks, {"output":"ok"} for tools.
@@ -170,6 +171,13 @@ func Run() int {
 				stamp("init-start")
 				time.Sleep(time.Second)
 				stamp("init-end")
+			case "gate":
+				for {
+					if _, err := os.Stat("go"); err == nil {
+						break
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
 			}
 			if spec.Record {
 				_ = os.WriteFile("init.json", req.Params, 0o644)
