@@ -1,6 +1,7 @@
 package host
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/synaps-cli/synaps/internal/agent"
@@ -13,6 +14,7 @@ import (
 // nothing; so the loop reads too.)
 func BenchmarkFanOut3(b *testing.B) {
 	s := &Session{subs: map[*Subscription]struct{}{}, id: "bench"}
+	s.idle = sync.NewCond(&s.mu)
 	subs := []*Subscription{s.Subscribe(0), s.Subscribe(0), s.Subscribe(0)}
 	ev := agent.Event{Type: agent.EventText, Text: " word"}
 	b.ReportAllocs()

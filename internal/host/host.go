@@ -38,6 +38,7 @@ func New() *Host { return &Host{} }
 // Everyone else subscribes (Session.Subscribe).
 func (h *Host) Open(ctx context.Context, o app.Options) (*Session, error) {
 	s := &Session{host: h, observe: o.OnEvent, subs: map[*Subscription]struct{}{}, opened: time.Now()}
+	s.idle = sync.NewCond(&s.mu)
 	// Extensions may report (a notice) while they start: the session
 	// hears them before it is open, and has no subscriber yet.
 	o.OnEvent = s.onAgent

@@ -277,3 +277,41 @@ func TestNewSession(t *testing.T) {
 		t.Errorf("Stats after New = %+v", st)
 	}
 }
+
+// Close during a turn stops it and waits for it: subscribers see the
+// turn end, then their subscription closes with ErrClosed; nothing
+// starts on a closed session.
+func TestCloseMidTurn(t *testing.T) {
+	hold := make(chan struct{})
+	defer close(hold)
+	srv := hosttest.NewModelServer(t, reply{Text: "never", Hold: hold})
+	h := New()
+	s, err := h.Open(context.Background(), srv.Options(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := s.Subscribe(0)
+	if err := s.Prompt(Input{Text: "slow"}); err != nil {
+		t.Fatal(err)
+	}
+	srv.WaitRequest(t, 1)
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for ev := range sub.C {
+		got = append(got, string(ev.Type))
+	}
+	if diff := cmp.Diff([]string{"prompt", "notice", "done"}, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if !errors.Is(sub.Err(), ErrClosed) {
+		t.Errorf("subscription ended with %v, want ErrClosed", sub.Err())
+	}
+	if err := s.Prompt(Input{Text: "more"}); !errors.Is(err, ErrClosed) {
+		t.Errorf("Prompt after Close = %v, want ErrClosed", err)
+	}
+	if len(h.Sessions()) != 0 {
+		t.Error("the host still lists the closed session")
+	}
+}

@@ -59,8 +59,10 @@ type Session struct {
 	// what never changes after Open; see App.
 	app *app.App
 
-	// mu guards everything below, and Subscription.err.
+	// mu guards everything below, and Subscription.err; idle is
+	// signalled (on mu) whenever an activity ends.
 	mu       sync.Mutex
+	idle     *sync.Cond
 	id       string
 	model    string
 	file     *session.Session
@@ -154,6 +156,7 @@ func (s *Session) end() {
 
 func (s *Session) endLocked() {
 	s.activity = ""
+	s.idle.Broadcast()
 	if s.app.Session != s.file {
 		s.file = s.app.Session
 		s.id = s.file.ID
@@ -201,7 +204,7 @@ func (s *Session) Steer(text string) (steered bool, err error) {
 		return false, errors.New("nothing to steer with: the text is empty")
 	}
 	s.mu.Lock()
-	if s.activity == "turn" && !s.closed {
+	if s.turn != nil && !s.closed {
 		// Under s.mu: the turn's last look for steered text happens
 		// under it too, so nothing steered here is left behind.
 		s.app.Agent.Steer(text)
@@ -245,26 +248,34 @@ func (s *Session) Wait(ctx context.Context) error {
 
 // start claims the session for a turn and runs it on a goroutine.
 func (s *Session) start(ctx context.Context, in Input, steered bool) (*turn, error) {
-	if s.app.Agent == nil {
-		return nil, s.app.NoModel()
-	}
 	if in.Command == nil && strings.TrimSpace(in.Text) == "" && len(in.Attachments) == 0 && len(in.Images) == 0 {
 		return nil, errors.New("the message is empty: give text or attachments")
 	}
+	s.mu.Lock()
+	if err := s.beginLocked("turn"); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	// The session is this turn's now: its app is ours to read.
+	noAgent, model := s.app.Agent == nil, s.model
+	s.mu.Unlock()
+	fail := func(err error) (*turn, error) {
+		s.end()
+		return nil, err
+	}
+	if noAgent {
+		return fail(s.app.NoModel())
+	}
 	if len(in.Attachments) > 0 {
-		text, images, err := readAttachments(in.Attachments, s.app.WorkDir, s.app.Model)
+		text, images, err := readAttachments(in.Attachments, s.app.WorkDir, model)
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
-		in.Text = strings.TrimRight(in.Text+"\n\n"+text, "\n")
-		in.Text = strings.TrimPrefix(in.Text, "\n\n")
+		in.Text = strings.TrimPrefix(strings.TrimRight(in.Text+"\n\n"+text, "\n"), "\n\n")
 		in.Images = append(in.Images, images...)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.beginLocked("turn"); err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	t := &turn{tag: in.Tag, cancel: cancel, done: make(chan struct{})}
 	s.turn = t
@@ -445,14 +456,17 @@ func (s *Session) Close(ctx context.Context) error {
 		return nil
 	}
 	s.closed = true // nothing new starts
-	t := s.turn
+	if s.turn != nil {
+		s.turn.cancel()
+	}
 	s.mu.Unlock()
 	s.stop()
-	if t != nil {
-		t.cancel()
-		<-t.done
-	}
 	s.mu.Lock()
+	// The turn, or a compaction, a model switch …, ends first: the app
+	// is closed by no one else.
+	for s.activity != "" {
+		s.idle.Wait()
+	}
 	for sub := range s.subs {
 		s.dropLocked(sub, ErrClosed)
 	}
