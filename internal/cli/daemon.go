@@ -463,13 +463,13 @@ func newDaemonCmd(stdio Stdio) *cobra.Command {
 				fmt.Fprintf(stdio.Err, "ended session %s\n", name)
 				return nil
 			}
-			// Wait until it has let go of its lock: its sessions are saved.
+			// Wait until it has let go of its lock: its sessions have
+			// ended and are saved (each has stopGrace, then is killed).
 			base, _ := baseDir()
-			for i := 0; i < 200; i++ {
-				if _, err := daemon.Dial(base); errors.Is(err, daemon.ErrNotRunning) {
-					break
+			for deadline := time.Now().Add(time.Minute); daemon.Running(base); time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					return errors.New("the daemon did not stop within a minute; see " + daemon.PathsOf(base).Log)
 				}
-				time.Sleep(50 * time.Millisecond)
 			}
 			fmt.Fprintln(stdio.Err, "stopped the synaps daemon")
 			return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // Paths are a base dir's daemon files, all in run/ (0700).
@@ -41,4 +42,19 @@ func (p Paths) ensureDir() error {
 		}
 	}
 	return nil
+}
+
+// Running reports whether a daemon holds base's lock: alive, possibly
+// still ending its sessions after it stopped listening.
+func Running(base string) bool {
+	f, err := os.Open(PathsOf(base).Lock)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
 }
