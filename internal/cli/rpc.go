@@ -35,9 +35,18 @@ Nobody is there to answer a confirm or a permission question: they are
 refused unless allowed (--auto-approve-confirms, --permission-mode,
 --allowedTools).`,
 		Example: `  printf '%s\n' '{"type":"prompt","id":"1","message":"what does this repo do?"}' | synaps rpc
-  synaps rpc --resume 20260101-120000-ab12cd`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+  synaps rpc --resume 20260101-120000-ab12cd
+  synaps rpc --continue 20260101-120000-ab12cd   (SynapsCLI's spelling of --resume)`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// SynapsCLI's bridges start `synaps rpc --continue ID`: there
+			// --continue takes the session; here it is --resume's.
+			if len(args) == 1 {
+				if !g.cont || g.resume != "" {
+					return usageError{fmt.Errorf("rpc takes no arguments but %q; to resume a session give --resume ID (or --continue ID)", args[0])}
+				}
+				g.cont, g.resume = false, args[0]
+			}
 			return runRPC(cmd.Context(), g, stdio)
 		},
 	}
