@@ -21,7 +21,7 @@ import (
 // test writes, so the turn runs exactly as long as the test needs.
 
 const daemonScript = `{"text":"Starting the slow work.","tool_calls":[{"name":"bash","input":{"command":"while [ ! -f ../release ]; do sleep 0.05; done; echo tool-done-$((40+2))"}}]}
-{"text":"The slow turn is finished."}
+{"text":"The slow turn is finished.","expect":{"last_user_contains":"also mention the tests"}}
 {"text":"Got the sent text."}
 `
 
@@ -105,8 +105,16 @@ func TestDaemonDetachAttach(t *testing.T) {
 	// An observer: the replay shows the turn so far, then it goes on live.
 	obs := e.other(t, "attach", id, "--observe")
 	obs.waitFor("the replay, mid-turn", contains("› do the slow thing"), contains("Starting the slow work."), absent("The slow turn is finished."))
+
+	// synaps send mid-turn steers it: the words wait above the input,
+	// then join the turn's next model request (the script's expect checks
+	// the request has them).
+	if out, err := e.synaps(t, "send", id, "also mention the tests"); err != nil || !strings.Contains(out, "sent to "+id) {
+		t.Fatalf("synaps send mid-turn: %v\n%s", err, out)
+	}
+	obs.waitFor("the steering waiting", contains("also mention the tests"))
 	writeFile(t, filepath.Join(e.tmp, "release"), "go")
-	obs.waitFor("the turn finishing, live", contains("tool-done-42"), contains("The slow turn is finished."))
+	obs.waitFor("the turn finishing, live, steered", contains("tool-done-42"), contains("also mention the tests  · steered into the turn"), contains("The slow turn is finished."))
 
 	// The owner comes back: the finished turn is on the screen.
 	owner := e.other(t, "attach")
@@ -134,7 +142,7 @@ func TestDaemonDetachAttach(t *testing.T) {
 		t.Fatalf("daemon stop: %v\n%s", err, out)
 	}
 	text := e.sessionText(t, id)
-	for _, want := range []string{"do the slow thing", "tool-done-42", "The slow turn is finished.", "a note from cron", "Got the sent text."} {
+	for _, want := range []string{"do the slow thing", "tool-done-42", "also mention the tests", "The slow turn is finished.", "a note from cron", "Got the sent text."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the session file lacks %q:\n%s", want, text)
 		}

@@ -36,11 +36,18 @@ func (m *model) noteBusy() {
 	}
 }
 
-// remoteInput takes sent text as typed text: run now when idle, else
-// queued for when the work ends, as enter does.
+// remoteInput takes sent text as enter takes typed text, without
+// touching what the user is typing: run now when idle; while a turn runs,
+// plain words steer it (they join its next model request); anything else
+// is queued for when the work ends.
 func (m *model) remoteInput(text string) tea.Cmd {
 	m.hist.add(text)
 	if m.busy != "" || m.opening || m.asking != promptNone {
+		if m.busy != "" && m.app != nil && m.app.Agent != nil && m.steerable(text) {
+			m.app.Agent.Steer(text)
+			m.steering = append(m.steering, text)
+			return nil
+		}
 		m.queue = append(m.queue, text)
 		return nil
 	}
