@@ -164,9 +164,10 @@ func relay(ctx context.Context, base string, a *daemon.Attachment, stdio Stdio) 
 	}()
 	reason, err := a.Relay(in, stdio.Out)
 	term.Restore(in.Fd(), state)
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		return err
 	}
+	// Ended from outside (SIGTERM, SIGHUP): this client detached.
 	id := a.Session
 	if id == "" {
 		id = sessionOf(base, a.Handle)

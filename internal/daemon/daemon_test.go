@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -377,4 +378,55 @@ func TestEnsureStartsOneDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitGone(t, pids[0])
+}
+
+// Sessions of one daemon each run where, and with the environment, their
+// client asked for; a client that dies frees the input for the next one.
+func TestSessionsOwnCwdEnvAndInput(t *testing.T) {
+	base, _ := startServer(t, Options{IdleExit: -1})
+	var as []*Attachment
+	var dirs []string
+	for i := range 2 {
+		dir, _ := filepath.EvalSymlinks(t.TempDir())
+		cl, err := Dial(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := cl.NewSession(os.Args[0], nil, dir, append(os.Environ(), fakeUIEnv+"=1", fmt.Sprintf("DAEMON_TEST_MARK=m%d", i)), 80, 24)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitOutput(t, a, "fake ui ready")
+		as, dirs = append(as, a), append(dirs, dir)
+	}
+	for i, a := range as {
+		a.Input([]byte("where\r"))
+		waitOutput(t, a, fmt.Sprintf("cwd %s mark m%d", dirs[i], i))
+	}
+
+	// The first session's owner dies (its socket closes with no detach):
+	// the session goes on, and the next client owns its input.
+	as[0].Close()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		cl, _ := Dial(base)
+		list, _ := cl.Sessions()
+		if len(list) == 2 && list[0].Handle == "s1" && !list[0].Owner {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the dead owner still owns the input: %+v", list)
+		}
+	}
+	cl, _ := Dial(base)
+	a, err := cl.Attach("s1", "", 80, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.Mode != ModeOwner {
+		t.Errorf("after the owner died the next client is %s, want owner", a.Mode)
+	}
+	a.Input([]byte("still mine\r"))
+	waitOutput(t, a, "echo: still mine")
+	as[1].Close()
 }

@@ -55,6 +55,7 @@ func serve(base string) int {
 //
 //	busy, idle   tell the daemon (Link.Busy)
 //	quit         ask the daemon to detach the owner (Link.Detach)
+//	where        "cwd DIR mark $DAEMON_TEST_MARK"
 //	exit         end the process
 //	lock         create a session file (its lock) in $SYNAPS_BASE_DIR:
 //	             "locked ID"
@@ -102,6 +103,9 @@ func fakeUI() int {
 				fmt.Print(line + "\r\n")
 			}
 			fmt.Print("flood done\r\n")
+		case "where":
+			wd, _ := os.Getwd()
+			fmt.Printf("cwd %s mark %s\r\n", wd, os.Getenv("DAEMON_TEST_MARK"))
 		case "exit":
 			fmt.Print("bye\r\n")
 			return 0
