@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -118,6 +119,8 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 			q.Always = p.Suggest(call)
 		}
 	}
+	// Claude Code's Notification: a notifier tells the user synaps waits.
+	a.Notify(ctx, "permission_prompt", "synaps needs your permission to use "+spec.Name)
 	// One question at a time, whichever call asks.
 	a.ask.Lock()
 	answer := askUser(ctx, c, q)
@@ -185,4 +188,17 @@ func headlessRefusal(spec tool.Spec, why, rule string) string {
 	return fmt.Sprintf("%s was not run: it needs permission (%s) and there is no interactive user to ask. "+
 		"Allow it with --allowedTools '%s', or with `permissions.allow = %s` in the config (~/.synaps-cli/config, or .synaps/config in a trusted project), or run with --permission-mode %s.",
 		spec.Name, why, rule, rule, mode)
+}
+
+// Notify fires on_notification: synaps wants the user's attention (kind
+// "permission_prompt" before a question, "idle_prompt" when the terminal
+// UI waits for input). It does not wait for the hooks: the question is
+// asked meanwhile, and their answers change nothing.
+func (a *Agent) Notify(ctx context.Context, kind, message string) {
+	if a.cfg.Hooks == nil {
+		return
+	}
+	data, _ := json.Marshal(map[string]string{"notification_type": kind, "title": "synaps"})
+	ev := hook.Event{Kind: contract.HookOnNotification, SessionID: a.cfg.Session.ID, Message: &message, Data: data}
+	go a.cfg.Hooks.RunHook(context.WithoutCancel(ctx), ev)
 }

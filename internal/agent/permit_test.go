@@ -1,15 +1,19 @@
 package agent
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/permission"
 )
@@ -182,5 +186,51 @@ func TestPermitModes(t *testing.T) {
 				t.Errorf("result %q, want it to contain %q", res[0].Content, tc.content)
 			}
 		})
+	}
+}
+
+// Before a question, on_notification tells a notifier that synaps waits
+// for the user (Claude Code's Notification, permission_prompt); no
+// question, no notification.
+func TestPermitNotifiesBeforeAsking(t *testing.T) {
+	base := t.TempDir()
+	dir := exttest.Plugin(t, base, "notifier", map[string]any{"permissions": []string{"hooks.on_notification"}, "hooks": []map[string]any{{"hook": "on_notification"}}},
+		exttest.Spec{Record: true})
+	r := newRig(t, base, touchScript+touchScript, &asker{answer: AnswerYes})
+	withPolicy(t, r, permission.Default, "")
+	if err := r.agent.Send(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	var ev struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+		Data    struct {
+			Type  string `json:"notification_type"`
+			Title string `json:"title"`
+		} `json:"data"`
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "record.jsonl"))
+		if err == nil && json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &ev) == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no on_notification reached the notifier")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if ev.Kind != "on_notification" || ev.Message != "synaps needs your permission to use bash" || ev.Data.Type != "permission_prompt" || ev.Data.Title != "synaps" {
+		t.Errorf("event = %+v", ev)
+	}
+	// Allowed by a rule: nothing is asked, nobody is notified.
+	os.Remove(filepath.Join(dir, "record.jsonl"))
+	withPolicy(t, r, permission.Default, "Bash(touch:*)")
+	if err := r.agent.Send(context.Background(), "again"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(dir, "record.jsonl")); err == nil {
+		t.Error("notified although nothing was asked")
 	}
 }

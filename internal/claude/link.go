@@ -59,6 +59,7 @@ var eventFor = map[string]string{
 	contract.HookOnSessionEnd:      "SessionEnd",
 	// A subagent's final answer.
 	contract.HookOnSubagentComplete: "SubagentStop",
+	contract.HookOnNotification:     "Notification",
 }
 
 // Subscriptions lists the synaps hooks the link needs: those whose Claude
@@ -186,6 +187,15 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 		}
 	case contract.HookOnCompaction:
 		e.Trigger = "manual"
+	case contract.HookOnNotification:
+		if ev.Message != nil {
+			e.Message = *ev.Message
+		}
+		var d struct {
+			Type string `json:"notification_type"`
+		}
+		_ = json.Unmarshal(ev.Data, &d)
+		e.NotificationType = d.Type
 	}
 	if s := ev.Subagent; s != nil {
 		// Claude Code names the subagent in every payload from inside

@@ -187,3 +187,25 @@ func TestLinkInTheChain(t *testing.T) {
 		}
 	})
 }
+
+// on_notification is Claude's Notification: the matcher is tested
+// against notification_type, and the payload has the message.
+func TestLinkNotification(t *testing.T) {
+	c, _, dir := chainWith(t, `{"hooks":{"Notification":[
+		{"matcher":"permission_prompt","hooks":[{"type":"command","command":"cat > $D/asked.json"}]},
+		{"matcher":"idle_prompt","hooks":[{"type":"command","command":"touch $D/idle"}]}]}}`, false)
+	msg := "synaps needs your permission to use bash"
+	c.Run(context.Background(), hook.Event{Kind: contract.HookOnNotification, SessionID: "s", Message: &msg,
+		Data: json.RawMessage(`{"notification_type":"permission_prompt","title":"synaps"}`)})
+	var got map[string]any
+	b, err := os.ReadFile(filepath.Join(dir, "asked.json"))
+	if err != nil || json.Unmarshal(b, &got) != nil {
+		t.Fatalf("the permission_prompt hook did not run: %v %s", err, b)
+	}
+	if got["hook_event_name"] != "Notification" || got["message"] != msg || got["notification_type"] != "permission_prompt" {
+		t.Errorf("payload = %s", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "idle")); err == nil {
+		t.Error("the idle_prompt group ran for a permission_prompt")
+	}
+}

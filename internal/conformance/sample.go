@@ -48,6 +48,10 @@ func SampleEvent(s hook.Subscription) *hook.Event {
 		ev.Subagent = &hook.Subagent{ID: "a0123456789abcdef", Type: "general-purpose", ParentToolUseID: "toolu_extensions_test"}
 	case contract.HookOnCompaction:
 		ev.Data = json.RawMessage(`{"old_session_id":"old","new_session_id":"extensions-test","message_count":4,"source":"manual"}`)
+	case contract.HookOnNotification:
+		msg := "synaps needs your permission to use bash"
+		ev.Message = &msg
+		ev.Data = json.RawMessage(`{"notification_type":"permission_prompt","title":"synaps"}`)
 	case contract.HookOnSessionEnd:
 		ev.Transcript = json.RawMessage(`[{"role":"user","content":[{"type":"text","text":"hi"}]}]`)
 	}

@@ -44,6 +44,10 @@ const (
 	// HookOnSubagentComplete fires when a subagent (the agent tool's
 	// child loop) gives its final answer: Claude Code's SubagentStop.
 	HookOnSubagentComplete = "on_subagent_complete"
+	// HookOnNotification fires when synaps wants the user's attention
+	// (a permission question, an idle prompt): Claude Code's
+	// Notification. Observe only.
+	HookOnNotification = "on_notification"
 )
 
 // Action is what a hook handler asks the runtime to do. "allow", "{}" and
@@ -127,6 +131,8 @@ var Hooks = []HookSpec{
 	// on_message_complete keeps the main loop going (SubagentStop's
 	// decision:block).
 	{HookOnSubagentComplete, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
+	// on_notification: synaps wants the user's attention; observe only.
+	{HookOnNotification, PermSessionLifecycle, false, nil, 1},
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.
