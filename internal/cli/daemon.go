@@ -167,7 +167,7 @@ func relay(ctx context.Context, base string, a *daemon.Attachment, stdio Stdio) 
 	if err != nil && ctx.Err() == nil {
 		return err
 	}
-	// Ended from outside (SIGTERM, SIGHUP): this client detached.
+	// Ended from outside (SIGTERM): this client detached.
 	id := a.Session
 	if id == "" {
 		id = sessionOf(base, a.Handle)

@@ -291,6 +291,7 @@ func (s *Server) handle(nc net.Conn) {
 	}()
 	f, err := c.read()
 	if err != nil {
+		tellBad(c, err)
 		return
 	}
 	if f.Type != TypeHello || f.Version != Protocol {
@@ -302,6 +303,7 @@ func (s *Server) handle(nc net.Conn) {
 	}
 	f, err = c.read()
 	if err != nil {
+		tellBad(c, err)
 		return
 	}
 	switch f.Type {
@@ -317,6 +319,15 @@ func (s *Server) handle(nc net.Conn) {
 		s.attach(cl, f)
 	default:
 		c.write(&Frame{Type: TypeError, Error: fmt.Sprintf("unknown request %q", f.Type)})
+	}
+}
+
+// tellBad answers a frame that could not be understood with an error
+// saying why; a connection that broke gets nothing.
+func tellBad(c *conn, err error) {
+	var bad badFrame
+	if errors.As(err, &bad) {
+		c.write(&Frame{Type: TypeError, Error: bad.Error()})
 	}
 }
 
@@ -491,6 +502,12 @@ func (s *Server) attach(cl *client, f *Frame) {
 	for {
 		in, err := cl.c.read()
 		if err != nil {
+			var bad badFrame
+			if errors.As(err, &bad) {
+				s.mu.Lock()
+				s.queue(cl, &Frame{Type: TypeError, Error: bad.Error()})
+				s.mu.Unlock()
+			}
 			return
 		}
 		s.mu.Lock()

@@ -116,13 +116,19 @@ func (c *conn) read() (*Frame, error) {
 	}
 	var f Frame
 	if err := json.Unmarshal(body, &f); err != nil {
-		return nil, fmt.Errorf("daemon wire: a frame that is not a JSON object: %v", err)
+		return nil, badFrame{fmt.Sprintf("a frame that is not a JSON object of the daemon's wire (%v); docs/daemon.md lists the frames", err)}
 	}
 	if f.Type == "" {
-		return nil, fmt.Errorf("daemon wire: a frame without a type")
+		return nil, badFrame{`a frame without a "type"; docs/daemon.md lists the frames`}
 	}
 	return &f, nil
 }
+
+// badFrame is a frame that could be read but not understood: the peer is
+// told so before the connection closes.
+type badFrame struct{ msg string }
+
+func (e badFrame) Error() string { return "daemon wire: " + e.msg }
 
 func (c *conn) write(f *Frame) error {
 	b, err := json.Marshal(f)

@@ -185,20 +185,27 @@ func processesWith(s string) []string {
 	return pids
 }
 
-// kill -9 of the daemon mid-turn: its client says so; no synaps, no tool
-// command is left; the session file is valid; attach starts a new daemon
+// kill -9 of the daemon mid-turn: its client says so; no synaps, no
+// extension, no tool command is left; the session file is valid; attach starts a new daemon
 // and offers the session; attach ID resumes it and it goes on.
 func TestDaemonKilledMidTurn(t *testing.T) {
 	e, bin := daemonE2E(t, daemonScript)
 	resume := filepath.Join(e.work, "resume.jsonl")
 	writeFile(t, resume, `{"text":"Carrying on after the crash."}`+"\n")
 	writeFile(t, filepath.Join(e.base, "config"), "model = script:"+resume+"\n")
-	e.start(t, 100, 30, "--detachable", "--no-extensions")
-	e.waitFor("the prompt", contains("Ask anything"))
+	// An extension too: it must not outlive the daemon either.
+	guard := goBuild(t, repoRoot(t), filepath.Join(e.tmp, "guardext"), "./internal/tui/testdata/guardext")
+	writeFile(t, filepath.Join(e.base, "plugins", "guard", ".synaps-plugin", "plugin.json"), fmt.Sprintf(
+		`{"name":"guard","version":"0.1.0","extension":{"command":%q,"permissions":["hooks.before_tool_call"]}}`, guard))
+	e.start(t, 100, 30, "--detachable")
+	e.waitFor("the prompt", contains("Ask anything"), contains("ext 1 o"))
 	e.send("do the slow thing")
 	e.waitFor("the slow turn running", contains("Starting the slow work."), contains("bash"))
 	if len(processesWith("../release")) == 0 {
 		t.Fatal("the tool command is not running")
+	}
+	if len(processesRunning(guard)) == 0 {
+		t.Fatal("the extension is not running")
 	}
 	pid := daemonPID(e)
 	if pid <= 0 {
@@ -213,6 +220,7 @@ func TestDaemonKilledMidTurn(t *testing.T) {
 		t.Errorf("the client did not say it lost the daemon: %q", stderr)
 	}
 	waitNoProcess(t, bin)
+	waitNoProcess(t, guard)
 	for deadline := time.Now().Add(e2eWait); len(processesWith("../release")) > 0; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the tool command outlived the daemon: %v", processesWith("../release"))
