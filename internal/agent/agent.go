@@ -32,6 +32,14 @@ type Hooks interface {
 	AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output string, isError bool, sessionID string) hook.Decision
 }
 
+// ResultHooks is implemented by Hooks that give after_tool_call links the
+// tool's whole result (its Diff and the file's text before), not only its
+// text: extension.Host, for Claude PostToolUse hooks' originalFile and
+// structuredPatch.
+type ResultHooks interface {
+	AfterToolResult(ctx context.Context, spec tool.Spec, input json.RawMessage, res tool.Result, sessionID string) hook.Decision
+}
+
 // ToolWaiter is implemented by Hooks whose tools may still be arriving
 // (an extension host started in the background, extension.Host.Begin):
 // before each model request the agent waits for the extensions that may
@@ -591,7 +599,12 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	// will get, and what the model gets is what the hooks saw.
 	res.Output = a.capped(res.Output)
 	if a.cfg.Hooks != nil {
-		d := a.cfg.Hooks.AfterToolCall(ctx, spec, input, res.Output, res.IsError, a.cfg.Session.ID)
+		var d hook.Decision
+		if rh, ok := a.cfg.Hooks.(ResultHooks); ok {
+			d = rh.AfterToolResult(ctx, spec, input, res, a.cfg.Session.ID)
+		} else {
+			d = a.cfg.Hooks.AfterToolCall(ctx, spec, input, res.Output, res.IsError, a.cfg.Session.ID)
+		}
 		if d.Output != nil {
 			// A replacement is re-sent with every later request and saved
 			// at the cap, so it is held to the same cap: the model gets

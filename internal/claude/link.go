@@ -12,6 +12,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // Link runs one file's Claude command hooks as a link of synaps's hook
@@ -231,7 +232,12 @@ func (l *Link) complete(e *Event, ev *hook.Event) {
 	case "PostToolUseFailure":
 		e.Error = ErrorText(out)
 	case "PostToolUse":
-		e.ToolResponse = ToolResponse(ev.ToolRuntimeName, e.ToolInput, out, nil, nil)
+		var before *string
+		var patch []Hunk
+		if r, ok := ev.ToolDetail.(tool.Result); ok {
+			before, patch = r.Before, PatchFromDiff(r.Diff)
+		}
+		e.ToolResponse = ToolResponse(ev.ToolRuntimeName, e.ToolInput, out, before, patch)
 	}
 }
 

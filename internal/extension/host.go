@@ -550,3 +550,9 @@ func (h *Host) RecordDeclined(spec tool.Spec, sessionID, id string) {
 func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, output string, isError bool, sessionID string) hook.Decision {
 	return h.chain.AfterToolCall(ctx, spec.Name, spec.RuntimeName, input, output, isError, sessionID)
 }
+
+// AfterToolResult is AfterToolCall with the tool's whole result, which
+// links that report more than its text read (hook.Event.ToolDetail).
+func (h *Host) AfterToolResult(ctx context.Context, spec tool.Spec, input json.RawMessage, res tool.Result, sessionID string) hook.Decision {
+	return h.chain.AfterToolResult(ctx, spec.Name, spec.RuntimeName, input, res.Output, res.IsError, sessionID, res)
+}

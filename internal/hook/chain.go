@@ -194,10 +194,17 @@ func (c *Chain) RecordDeclined(runtimeName, sessionID, id string) {
 // AfterToolCall runs after_tool_call; Decision.Output is the replaced
 // output when a link replaced it.
 func (c *Chain) AfterToolCall(ctx context.Context, toolName, runtimeName string, input json.RawMessage, output string, isError bool, sessionID string) Decision {
+	return c.AfterToolResult(ctx, toolName, runtimeName, input, output, isError, sessionID, nil)
+}
+
+// AfterToolResult is AfterToolCall with the tool's whole result (a
+// tool.Result, opaque here) as Event.ToolDetail, for links that report
+// more than its text.
+func (c *Chain) AfterToolResult(ctx context.Context, toolName, runtimeName string, input json.RawMessage, output string, isError bool, sessionID string, detail any) Decision {
 	if !c.subscribed(contract.HookAfterToolCall) {
 		return Decision{}
 	}
-	return c.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, ToolOutput: &output, ToolError: isError, SessionID: sessionID, Subagent: SubagentOf(ctx)})
+	return c.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, ToolOutput: &output, ToolError: isError, SessionID: sessionID, Subagent: SubagentOf(ctx), ToolDetail: detail})
 }
 
 // dispatch runs the chain for ev.

@@ -29,6 +29,11 @@ type Event struct {
 	// failures apart read it (a Claude PostToolUseFailure hook); the
 	// extension protocol's wire form does not carry it.
 	ToolError bool
+	// ToolDetail is the tool's whole result (a tool.Result) on
+	// after_tool_call, for links that report more than its text (a Claude
+	// PostToolUse hook's originalFile and structuredPatch); nil when the
+	// caller had none. Not on the extension wire.
+	ToolDetail any
 	// Message is the user's message (before_message) or the assistant's
 	// text (on_message_complete); nil elsewhere.
 	Message    *string

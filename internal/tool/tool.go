@@ -38,6 +38,11 @@ type Result struct {
 	// Diff is what the call changed in a file, for people only (see
 	// Diff); nil when it changed none.
 	Diff *Diff
+	// Before is the file's text before the call, for hooks that report
+	// it (a Claude PostToolUse hook's originalFile); nil when the tool
+	// changed no text file or the file was new. Dropped with the Result:
+	// nothing keeps it.
+	Before *string
 	// Media is what the result carries besides text (an MCP tool's
 	// images, which reach the model as image blocks); nil for most tools.
 	// A pointer, so that Result stays comparable.

@@ -12,9 +12,10 @@ import (
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
-// ignoreDiff leaves a result's Diff to TestEditAndWriteShowADiff: the
-// other tests are about what the model gets.
-var ignoreDiff = cmpopts.IgnoreFields(tool.Result{}, "Diff")
+// ignoreDiff leaves a result's Diff to TestEditAndWriteShowADiff and its
+// Before to TestEditAndWriteKeepBefore: the other tests are about what the
+// model gets.
+var ignoreDiff = cmpopts.IgnoreFields(tool.Result{}, "Diff", "Before")
 
 // diffLines renders a Diff's lines as "OLD NEW KIND TEXT".
 func diffLines(d *tool.Diff) []string {
@@ -72,5 +73,30 @@ func TestEditAndWriteShowADiff(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "c.txt")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// edit and write hand hooks the file's text before the call (Result.Before,
+// a Claude PostToolUse hook's originalFile); a new file has none.
+func TestEditAndWriteKeepBefore(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.txt": "one\ntwo\n", "b.txt": "keep\n"})
+	ts := tools(t, Options{WorkDir: dir})
+	str := func(s string) *string { return &s }
+	for _, tc := range []struct {
+		name, tool, input string
+		want              *string
+	}{
+		{"edit", "edit", `{"path":"a.txt","old_string":"two","new_string":"2"}`, str("one\ntwo\n")},
+		{"overwrite", "write", `{"path":"b.txt","content":"new\n"}`, str("keep\n")},
+		{"create", "write", `{"path":"c.txt","content":"fresh\n"}`, nil},
+		{"failed edit", "edit", `{"path":"a.txt","old_string":"absent","new_string":"x"}`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := run(t, ts[tc.tool], tc.input)
+			if d := cmp.Diff(tc.want, got.Before); d != "" {
+				t.Errorf("Before (-want +got):\n%s", d)
+			}
+		})
 	}
 }

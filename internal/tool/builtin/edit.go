@@ -137,6 +137,7 @@ func (e *editTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	return tool.Result{
 		Output: fmt.Sprintf("edited %s: replaced %s (%s)", name, plural(count, "occurrence"), listLines(lines)),
 		Diff:   tool.NewDiff(name, content, updated),
+		Before: &content,
 	}, nil
 }
 

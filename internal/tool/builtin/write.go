@@ -92,7 +92,7 @@ func (w *writeTool) Run(ctx context.Context, input json.RawMessage) (tool.Result
 	} else if err := writeFileAtomic(p, []byte(*in.Content), mode); err != nil {
 		return fsError(name, err), nil
 	}
-	res := tool.Result{Output: verb + " " + name + " (" + plural(len(*in.Content), "byte") + " written)"}
+	res := tool.Result{Output: verb + " " + name + " (" + plural(len(*in.Content), "byte") + " written)", Before: before}
 	switch {
 	case verb == "created":
 		res.Diff = tool.NewFileDiff(name, *in.Content)
