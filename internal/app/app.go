@@ -122,6 +122,8 @@ type App struct {
 	// Help and Keys are the help entries and keybinds plugins declare.
 	Help []HelpItem
 	Keys []KeyBinding
+	// side are the plugins' sidecars (sidecars.go).
+	side sidecars
 	// Agents are the subagent definitions found (listed by /agents).
 	Agents []command.Agent
 	// subagents configures the agent tool from Agents.

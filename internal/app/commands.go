@@ -42,6 +42,7 @@ func (a *App) openCommands() {
 			Disabled: a.Config.List("disabled_plugins"),
 		})
 		a.Help, a.Keys = nil, nil
+		a.side.reset()
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
 				declared = append(declared, a.declaredCommands(p)...)

@@ -84,6 +84,7 @@ func (a *App) Close(ctx context.Context) error {
 	mcpDone := make(chan struct{})
 	go func() {
 		defer close(mcpDone)
+		a.stopSidecars()
 		if a.MCP != nil {
 			a.MCP.Close()
 		}

@@ -60,6 +60,7 @@ func (a *App) declaredCommands(p *plugin.Plugin) []command.Command {
 	for _, k := range m.Keybinds {
 		a.Keys = append(a.Keys, a.bindKey(p.ID, p.Dir, k))
 	}
+	a.declareSidecar(p)
 	return out
 }
 

@@ -27,6 +27,8 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/extensions reload", "restart every extension, picking up added, removed and edited plugins"},
 	{"/extensions enable ID", "enable a plugin (saved) and reload"},
 	{"/extensions disable ID", "disable a plugin (saved) and reload"},
+	{"/settings [ID [KEY [VALUE]]]", "list the plugins' settings, or set one (a custom one opens its plugin's editor)"},
+	{"/sidecar [ID] [toggle|status]", "toggle a plugin's sidecar (the first, without ID), or show its status; a plugin's lifecycle word (/WORD) does the same"},
 	{"/mcp", "list MCP servers with state, tools and the file each came from"},
 	{"/model [NAME]", "list the models available, or switch to NAME for the rest of the session"},
 	{"/mode [NAME]", "show the permission mode, or switch to NAME: default, acceptEdits, plan, bypassPermissions (shift+tab cycles in the TUI)"},
@@ -66,7 +68,27 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 	if len(f) == 0 {
 		return SlashResult{}, nil
 	}
+	// A sidecar's lifecycle word comes first, as in SynapsCLI: /word or
+	// /word toggle toggles it, /word status shows it; other words go to
+	// the plugin command of that name.
+	if id, ok := a.side.claim(strings.TrimPrefix(f[0], "/")); ok && (len(f) == 1 || f[1] == "toggle" || f[1] == "status") {
+		sub := ""
+		if len(f) > 1 {
+			sub = f[1]
+		}
+		return a.slashSidecar(ctx, id, sub)
+	}
 	switch f[0] {
+	case "/sidecar":
+		id, sub := "", ""
+		for _, w := range f[1:] {
+			if w == "toggle" || w == "status" {
+				sub = w
+			} else {
+				id = w
+			}
+		}
+		return a.slashSidecar(ctx, id, sub)
 	case "/quit", "/exit":
 		return SlashResult{Quit: true}, nil
 	case "/help":
@@ -93,6 +115,8 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		return a.slashExtensions(ctx, f[1:])
 	case "/mcp":
 		return SlashResult{Output: a.formatMCP()}, nil
+	case "/settings":
+		return a.slashSettings(ctx, f[1:])
 	case "/model":
 		if len(f) == 1 {
 			return SlashResult{Output: a.formatModels(ctx)}, nil

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/plugin"
@@ -70,14 +72,15 @@ against the key's type; an empty VALUE removes the key.`,
 			if p == nil {
 				return fmt.Errorf("no plugin %q in %s; `synaps extensions list` shows the installed ones", id, config.PluginsDir(base))
 			}
-			if p.Manifest == nil || p.Manifest.Extension == nil {
+			settings := app.PluginSettings(p)
+			if p.Manifest == nil || (p.Manifest.Extension == nil && len(settings) == 0) {
 				if err := p.LoadErr(); err != nil {
 					return fmt.Errorf("plugin %s cannot be read: %v", id, err)
 				}
-				return fmt.Errorf("plugin %s has no extension, so it has no config", id)
+				return fmt.Errorf("plugin %s has no extension and no settings, so it has no config", id)
 			}
 			if len(args) == 3 {
-				file, err := extension.SetConfig(p, args[1], args[2], false)
+				file, err := extension.SetConfig(p, args[1], args[2], p.Manifest.SettingsField(args[1]) != nil)
 				if err != nil {
 					return err
 				}
@@ -88,11 +91,20 @@ against the key's type; an empty VALUE removes the key.`,
 				}
 				return nil
 			}
-			values, err := extension.ConfigValues(p, os.Getenv, global, wd)
-			if err != nil {
-				return err
+			var values []extension.ConfigValue
+			if p.Manifest.Extension != nil {
+				values, err = extension.ConfigValues(p, os.Getenv, global, wd)
+				if err != nil {
+					return err
+				}
 			}
 			if len(args) == 2 {
+				for _, v := range settings {
+					if v.Field.Key == args[1] && !slices.ContainsFunc(values, func(c extension.ConfigValue) bool { return c.Key == args[1] }) {
+						fmt.Fprintln(stdio.Out, v.Value)
+						return nil
+					}
+				}
 				for _, v := range values {
 					if v.Key == args[1] {
 						fmt.Fprintln(stdio.Out, v.String())
@@ -127,6 +139,10 @@ against the key's type; an empty VALUE removes the key.`,
 				return enc.Encode(rows)
 			}
 			if len(values) == 0 {
+				if len(settings) > 0 {
+					fmt.Fprint(stdio.Out, "settings:\n"+app.FormatSettings(settings))
+					return nil
+				}
 				fmt.Fprintf(stdio.Out, "plugin %s declares no config\n", id)
 				return nil
 			}
@@ -151,7 +167,13 @@ against the key's type; an empty VALUE removes the key.`,
 				}
 				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", v.Key, typ, shown, from)
 			}
-			return w.Flush()
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if len(settings) > 0 {
+				fmt.Fprint(stdio.Out, "\nsettings:\n"+app.FormatSettings(settings))
+			}
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

@@ -79,6 +79,9 @@ func (r *renderer) event(ev agent.Event) {
 		// A plugin command's output, as it streams.
 		r.endText()
 		switch ev.Stream {
+		case "insert":
+			// A sidecar's text; chat has no input line to put it in.
+			fmt.Fprintln(r.out, r.style("2", "» "+ev.Text))
 		case "error":
 			fmt.Fprintln(r.out, r.style("31", "error: "+ev.Text))
 		case "system", "task":

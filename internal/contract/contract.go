@@ -208,6 +208,16 @@ const (
 	// manifest "commands" entry with "interactive": true): its output
 	// comes as command.output and task.* notifications.
 	MethodCommandInvoke = "command.invoke"
+	// MethodSettingsEditorOpen, Key and Commit drive a plugin's custom
+	// settings editor: open renders rows for {category, field}, key
+	// sends one key and may re-render, commit sends the chosen value and
+	// the reply says what to write.
+	MethodSettingsEditorOpen   = "settings.editor.open"
+	MethodSettingsEditorKey    = "settings.editor.key"
+	MethodSettingsEditorCommit = "settings.editor.commit"
+	// MethodSidecarSpawnArgs asks a plugin's extension for the
+	// arguments of its sidecar: {args?: [...]}.
+	MethodSidecarSpawnArgs = "sidecar.spawn_args"
 )
 
 // MethodDeadlines are the default deadlines per method. Shutdown's is the
@@ -221,6 +231,11 @@ var MethodDeadlines = map[string]time.Duration{
 	MethodInfoGet:          5 * time.Second,
 	MethodProviderStream:   60 * time.Second,
 	MethodCommandInvoke:    120 * time.Second,
+
+	MethodSettingsEditorOpen:   5 * time.Second,
+	MethodSettingsEditorKey:    5 * time.Second,
+	MethodSettingsEditorCommit: 5 * time.Second,
+	MethodSidecarSpawnArgs:     5 * time.Second,
 }
 
 // Requests an extension may send to the runtime.

@@ -153,14 +153,7 @@ func (s *commandSink) close() {
 // when the extension has answered (the answer itself carries nothing for
 // the user) or the 120 s deadline passes.
 func (h *Host) InvokeCommand(ctx context.Context, id, name string, args []string, on func(CommandEvent)) error {
-	h.mu.Lock()
-	var e *Extension
-	for _, x := range h.exts {
-		if x.ID() == id {
-			e = x
-		}
-	}
-	h.mu.Unlock()
+	e := h.extension(id)
 	if e == nil {
 		return fmt.Errorf("the extension of plugin %s is not running (`synaps extensions list` says why), so /%s:%s cannot run", id, id, name)
 	}

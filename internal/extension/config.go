@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -246,19 +247,34 @@ func SetConfig(p *plugin.Plugin, key, value string, undeclared bool) (string, er
 	if err := CheckConfigKey(key); err != nil {
 		return "", err
 	}
-	if p.Manifest == nil || p.Manifest.Extension == nil {
-		return "", fmt.Errorf("plugin %s has no extension, so it has no config", p.ID)
+	if p.Manifest == nil || (p.Manifest.Extension == nil && len(p.Manifest.Settings) == 0) {
+		return "", fmt.Errorf("plugin %s has no extension and no settings, so it has no config", p.ID)
 	}
 	var entry *plugin.ConfigEntry
 	var keys []string
-	for i := range p.Manifest.Extension.Config {
-		e := &p.Manifest.Extension.Config[i]
-		keys = append(keys, e.Key)
-		if e.Key == key {
-			entry = e
+	if p.Manifest.Extension != nil {
+		for i := range p.Manifest.Extension.Config {
+			e := &p.Manifest.Extension.Config[i]
+			keys = append(keys, e.Key)
+			if e.Key == key {
+				entry = e
+			}
 		}
 	}
-	if entry == nil && !undeclared {
+	for _, c := range p.Manifest.Settings {
+		for _, f := range c.Fields {
+			if !slices.Contains(keys, f.Key) {
+				keys = append(keys, f.Key)
+			}
+		}
+	}
+	field := p.Manifest.SettingsField(key)
+	if field != nil && value != "" {
+		if err := field.Check(value); err != nil {
+			return "", fmt.Errorf("plugin %s: %v", p.ID, err)
+		}
+	}
+	if entry == nil && field == nil && !undeclared {
 		known := "it declares none"
 		if len(keys) > 0 {
 			known = "it declares " + strings.Join(keys, ", ")

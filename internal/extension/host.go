@@ -124,6 +124,9 @@ type Host struct {
 	// warnings are the non-fatal problems of the last discovery. Guarded
 	// by mu.
 	warnings []string
+	// editors are the open settings editors' last renders, by plugin id
+	// and field. Guarded by mu.
+	editors map[string]EditorState
 }
 
 // NewHost prepares a host; Start spawns the extensions.

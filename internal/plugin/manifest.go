@@ -118,6 +118,11 @@ type Manifest struct {
 	Commands []Command
 	Help     []HelpEntry
 	Keybinds []Keybind
+	// Settings and Sidecar are SynapsCLI's "settings" and
+	// "provides.sidecar" (manifest_settings.go); Sidecar is nil when
+	// there is none.
+	Settings []SettingsCategory
+	Sidecar  *Sidecar
 	// Warnings are non-fatal notes, each "<file>: <field>: <note>": unknown
 	// keys inside "extension", a defaulted protocol version, duplicated
 	// permissions, ...
@@ -274,6 +279,7 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 		p.parseClaudePaths(m, top)
 	} else {
 		p.parseUserParts(m, top)
+		p.parseProvided(m, top)
 	}
 	m.Warnings = p.warns
 	if len(p.errs) > 0 {

@@ -1071,6 +1071,14 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 	case agent.EventOutput:
 		// A plugin command's output, as it streams.
 		switch ev.Stream {
+		case "insert":
+			// Text a sidecar produced (dictation): it goes into the
+			// input, for the user to edit and send.
+			v := m.input.Value()
+			if v != "" && !strings.HasSuffix(v, " ") && !strings.HasSuffix(v, "\n") {
+				v += " "
+			}
+			m.input.SetValue(v + sanitize(ev.Text))
 		case "error":
 			m.print(m.st.bad.Render("error: ") + sanitize(ev.Text))
 		case "system", "task":

@@ -1,0 +1,119 @@
+package sidecar
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The test binary is the sidecar: with SIDECAR_FAKE set, TestMain runs
+// fakeSidecar instead of the tests. SIDECAR_FAKE says how it behaves:
+// "ok" (protocol 2, ready after init), "old" (protocol 1), "mute" (no
+// hello: it exits).
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("SIDECAR_FAKE"); mode != "" {
+		fakeSidecar(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func fakeSidecar(mode string) {
+	say := func(v map[string]any) {
+		b, _ := json.Marshal(v)
+		fmt.Println(string(b))
+	}
+	switch mode {
+	case "mute":
+		return
+	case "old":
+		say(map[string]any{"type": "hello", "protocol_version": 1})
+	default:
+		say(map[string]any{"type": "hello", "protocol_version": 2, "capabilities": []string{"ready_after_init"}})
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m struct{ Type, Name string }
+		json.Unmarshal(sc.Bytes(), &m)
+		switch {
+		case m.Type == "init":
+			say(map[string]any{"type": "status", "state": "ready"})
+		case m.Type == "trigger" && m.Name == "press":
+			say(map[string]any{"type": "custom", "x": 1})
+			say(map[string]any{"type": "insert_text", "text": "part", "mode": "append"})
+			say(map[string]any{"type": "insert_text", "text": " hello ", "mode": "final"})
+			say(map[string]any{"type": "status", "state": "recording", "label": "listening"})
+		case m.Type == "trigger" && m.Name == "release":
+			say(map[string]any{"type": "error", "message": "mic lost"})
+			say(map[string]any{"type": "status", "state": "idle"})
+		case m.Type == "shutdown":
+			return
+		}
+	}
+}
+
+func spec(t *testing.T, mode string) Spec {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Spec{Plugin: "voice", Display: "Dictation", Command: self, Env: append(os.Environ(), "SIDECAR_FAKE="+mode)}
+}
+
+// TestLifecycle: hello, init, ready; a press brings its text (final only,
+// trimmed) and status; a release an error and idle; shutdown at the end.
+func TestLifecycle(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	s, err := Start(spec(t, "ok"), func(ev Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, strings.TrimSpace(fmt.Sprintf("%s %s %s %s %s", ev.Kind, ev.State, ev.Label, ev.Text, ev.Message)))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Status(); st != "idle" {
+		t.Errorf("status after start = %q", st)
+	}
+	if trig, err := s.Toggle(); trig != "press" || err != nil {
+		t.Fatalf("toggle = %q, %v", trig, err)
+	}
+	if st := s.Status(); st != "active (listening)" {
+		t.Errorf("status after press = %q", st)
+	}
+	if trig, _ := s.Toggle(); trig != "release" {
+		t.Fatalf("second toggle = %q", trig)
+	}
+	s.Stop()
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"status ready", "insert_text   hello", "status recording listening", "error    mic lost", "status idle"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("events (-want +got):\n%s", d)
+	}
+}
+
+// TestStartFailures: a sidecar that is too old or says nothing is
+// refused, naming the plugin and why.
+func TestStartFailures(t *testing.T) {
+	for mode, want := range map[string]string{
+		"old":  "sidecar of plugin voice: its protocol version 1 is too old (synaps speaks 2)",
+		"mute": "sidecar of plugin voice: it exited before saying hello",
+	} {
+		_, err := Start(spec(t, mode), nil)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: err = %v, want %q", mode, err, want)
+		}
+	}
+	_, err := Start(Spec{Plugin: "voice", Command: "/no/such/sidecar"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot start /no/such/sidecar") {
+		t.Errorf("missing binary: %v", err)
+	}
+}
