@@ -59,7 +59,7 @@ func (l *lines) ReadFrame(context.Context) ([]byte, error) {
 	for {
 		chunk, err := l.r.ReadSlice('\n')
 		if !tooLarge {
-			if len(buf)+len(chunk) > MaxFrame+1 { // +1: the newline
+			if len(buf)+len(chunk) > MaxFrame+2 { // +2: \r\n
 				tooLarge, buf = true, nil
 			} else {
 				buf = append(buf, chunk...)
@@ -73,10 +73,11 @@ func (l *lines) ReadFrame(context.Context) ([]byte, error) {
 		case err != nil:
 			return nil, err
 		}
-		if tooLarge {
+		frame := bytes.TrimRight(buf, "\r\n")
+		if tooLarge || len(frame) > MaxFrame {
 			return nil, ErrFrameTooLarge
 		}
-		return bytes.TrimRight(buf, "\r\n"), nil
+		return frame, nil
 	}
 }
 
