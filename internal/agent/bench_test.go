@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -71,3 +72,54 @@ func benchmarkToolTurn(b *testing.B, hooks int) {
 func BenchmarkToolTurnNoHooks(b *testing.B)   { benchmarkToolTurn(b, 0) }
 func BenchmarkToolTurnOneHook(b *testing.B)   { benchmarkToolTurn(b, 1) }
 func BenchmarkToolTurnFiveHooks(b *testing.B) { benchmarkToolTurn(b, 5) }
+
+// benchmarkSubagentTurn measures one user message with one tool round:
+// with subagent, the model starts a subagent whose one request answers
+// (three script-model requests); without, it calls the noop tool (two).
+// The difference is what a subagent round trip adds beyond its model
+// call: the child loop, its registry, its records in the session file (a
+// subagent record and two messages), its events — and one script-model
+// request. The session is on /dev/shm when there is one, so that the
+// fsync at the turn's end (one in each) does not drown it in noise.
+func benchmarkSubagentTurn(b *testing.B, subagent bool) {
+	base := b.TempDir()
+	if shm, err := os.MkdirTemp("/dev/shm", "synaps-bench"); err == nil {
+		base = shm
+		defer os.RemoveAll(shm)
+	}
+	reg := tool.NewRegistry()
+	reg.Add(noop{})
+	subs := &Subagents{}
+	reg.Add(subs.Tool())
+	var sb strings.Builder
+	for i := 0; i < b.N; i++ {
+		if subagent {
+			sb.WriteString(`{"tool_calls":[{"name":"agent","input":{"description":"d","prompt":"p"}}]}` + "\n" + `{"text":"child done"}` + "\n")
+		} else {
+			sb.WriteString(`{"tool_calls":[{"name":"noop","input":{"x":1}}]}` + "\n")
+		}
+		sb.WriteString(`{"text":"done"}` + "\n")
+	}
+	sp, err := script.Parse("bench.jsonl", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess, err := session.Create(base, "script", base)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := New(Config{Provider: sp, Model: "script", Tools: reg, Session: sess, Subagents: subs})
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := a.Send(ctx, "go"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	a.End(ctx)
+}
+
+func BenchmarkSubagentTurn(b *testing.B)     { benchmarkSubagentTurn(b, true) }
+func BenchmarkSubagentTurnNoop(b *testing.B) { benchmarkSubagentTurn(b, false) }

@@ -19,6 +19,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/llm/anthropic"
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/tool"
 	"github.com/synaps-cli/synaps/internal/tool/builtin"
@@ -32,6 +33,8 @@ import (
 
 // modelReq is a request as the model server read it.
 type modelReq struct {
+	// ctx ends when the client leaves.
+	ctx    context.Context
 	System string
 	// First is the text of the first user message (a child's prompt),
 	// Last the last message's blocks as raw JSON.
@@ -98,7 +101,7 @@ func (m *modelServer) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		http.Error(w, err.Error(), 400)
 		return
 	}
-	r := modelReq{Body: string(body)}
+	r := modelReq{Body: string(body), ctx: hr.Context()}
 	for _, s := range wire.System {
 		r.System += s.Text
 	}
@@ -436,4 +439,102 @@ func TestSubagentErrors(t *testing.T) {
 func jsonText(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
+}
+
+// Stopping the turn stops the children: both are waiting on the model
+// when the user cancels; each agent call ends "cancelled", Send returns
+// the cancellation, and the session holds a result for every call.
+func TestSubagentsCancelled(t *testing.T) {
+	var both sync.WaitGroup
+	both.Add(2)
+	m := newModelServer(t, func(r modelReq) turn {
+		if isParent(r) {
+			return turn{calls: []call{agentCall("toolu_A", "", "wait A"), agentCall("toolu_B", "", "wait B")}}
+		}
+		both.Done()
+		<-r.ctx.Done() // answered only by the client going away
+		return turn{status: 500}
+	})
+	r := newSubRig(t, t.TempDir(), m, &Subagents{}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { both.Wait(); cancel() }()
+	err := r.agent.Send(ctx, "USER: wait")
+	if err != context.Canceled {
+		t.Fatalf("Send = %v, want context.Canceled", err)
+	}
+	var got []string
+	for _, msg := range r.sess.Messages() {
+		for _, b := range msg.Content {
+			if b.Type == llm.BlockToolResult {
+				got = append(got, fmt.Sprintf("%s %v %s", b.ToolUseID, b.IsError, strings.SplitN(b.Content, "\n", 2)[0]))
+			}
+		}
+	}
+	want := []string{
+		"toolu_A true agent general-purpose was cancelled by the user before it finished.",
+		"toolu_B true agent general-purpose was cancelled by the user before it finished.",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("results (-want +got):\n%s", d)
+	}
+}
+
+// kidAsker answers every question yes, noting who asked and whether
+// another question was open at the same time.
+type kidAsker struct {
+	mu       sync.Mutex
+	open     int
+	overlaps int
+	agents   []string
+}
+
+func (a *kidAsker) Confirm(ctx context.Context, tool string, msgs []hook.Confirm) bool {
+	return a.Ask(ctx, Question{Tool: tool, Messages: msgs}) != AnswerNo
+}
+
+func (a *kidAsker) Ask(ctx context.Context, q Question) Answer {
+	a.mu.Lock()
+	a.open++
+	if a.open > 1 {
+		a.overlaps++
+	}
+	a.agents = append(a.agents, fmt.Sprintf("%s %s", strings.SplitN(q.Agent, " (", 2)[0], q.Tool))
+	a.mu.Unlock()
+	time.Sleep(20 * time.Millisecond) // leave room for a second question to barge in (none may)
+	a.mu.Lock()
+	a.open--
+	a.mu.Unlock()
+	return AnswerYes
+}
+
+// Two children ask the user at the same time (the permission mode asks
+// before bash): the questions come one at a time, each naming its child.
+func TestSubagentQuestionsOneAtATimeNamingTheChild(t *testing.T) {
+	var both sync.WaitGroup
+	both.Add(2)
+	m := newModelServer(t, func(r modelReq) turn {
+		switch {
+		case isParent(r) && len(r.Results) == 0:
+			return turn{calls: []call{agentCall("toolu_A", "", "touch A"), agentCall("toolu_B", "", "touch B")}}
+		case isParent(r):
+			return turn{text: "ok"}
+		case len(r.Results) == 0:
+			both.Done()
+			both.Wait()
+			return turn{calls: []call{{"toolu_" + r.First[len(r.First)-1:], "bash", `{"command":"true"}`}}}
+		}
+		return turn{text: "done"}
+	})
+	ask := &kidAsker{}
+	r := newSubRig(t, t.TempDir(), m, &Subagents{}, ask)
+	r.agent.cfg.Permissions = permission.New(permission.Config{Mode: permission.Default, WorkDir: t.TempDir()})
+	if err := r.agent.Send(context.Background(), "USER: touch both"); err != nil {
+		t.Fatal(err)
+	}
+	if ask.overlaps != 0 {
+		t.Errorf("%d questions were asked while another was open", ask.overlaps)
+	}
+	if d := cmp.Diff([]string{"agent general-purpose bash", "agent general-purpose bash"}, ask.agents); d != "" {
+		t.Errorf("questions (-want +got):\n%s", d)
+	}
 }
