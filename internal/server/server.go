@@ -40,15 +40,25 @@ type Options struct {
 	// "*.example.com", or with a scheme "https://app.example.com") of
 	// browser pages let in besides the server's own origin.
 	AllowOrigins []string
+	// MaxClients bounds the connections open at once (0: DefaultMaxClients);
+	// one more is refused with 503.
+	MaxClients int
 	// Log hears connections coming and going; nil: nothing.
 	Log io.Writer
 }
+
+// DefaultMaxClients is how many clients a server takes at once unless
+// told otherwise: many more than people watch one session, few enough
+// that a runaway script cannot exhaust the process.
+const DefaultMaxClients = 64
 
 // Server is an http.Handler for one session's WebSocket clients.
 type Server struct {
 	s    *host.Session
 	opts Options
 	n    atomic.Int64
+	// open counts the connections being served.
+	open atomic.Int64
 	wg   sync.WaitGroup
 	// ctx ends every connection (Close).
 	ctx    context.Context
@@ -64,6 +74,9 @@ func New(s *host.Session, o Options) (*Server, error) {
 		if _, err := path.Match(p, ""); err != nil {
 			return nil, fmt.Errorf("--allow-origin %q is not a valid pattern: %v", p, err)
 		}
+	}
+	if o.MaxClients <= 0 {
+		o.MaxClients = DefaultMaxClients
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{s: s, opts: o, ctx: ctx, cancel: cancel}, nil
@@ -91,6 +104,12 @@ func (sv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("origin %s is not allowed; start synaps server with --allow-origin %s to let its pages in", origin, hostOf(origin)), http.StatusForbidden)
 		return
 	}
+	if sv.open.Add(1) > int64(sv.opts.MaxClients) {
+		sv.open.Add(-1)
+		http.Error(w, fmt.Sprintf("too many clients: this server takes %d at once; try again when one has gone", sv.opts.MaxClients), http.StatusServiceUnavailable)
+		return
+	}
+	defer sv.open.Add(-1)
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: sv.opts.AllowOrigins})
 	if err != nil {
 		return // Accept answered the request

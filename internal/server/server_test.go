@@ -267,3 +267,31 @@ func TestNewRefusesNoToken(t *testing.T) {
 		t.Errorf("bad pattern: %v", err)
 	}
 }
+
+// One client more than MaxClients is refused with 503; when one goes,
+// the next gets in.
+func TestMaxClients(t *testing.T) {
+	web, _, _ := serve(t, Options{MaxClients: 1})
+	a, _, err := dial(t, wsURL(web), bearer(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, resp, err := dial(t, wsURL(web), bearer(token)); err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("second client: err %v resp %v; want 503", err, resp)
+	}
+	a.send(`{"type":"shutdown"}`)
+	for range a.frames {
+	}
+	// The handler counts the connection out once it has closed it.
+	for {
+		c, resp, err := dial(t, wsURL(web), bearer(token))
+		if err == nil {
+			c.send(`{"type":"get_state","id":"s"}`)
+			c.until("response", "s")
+			return
+		}
+		if resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("after the first client went: %v", err)
+		}
+	}
+}
