@@ -198,15 +198,17 @@ func (s *Session) Run(ctx context.Context, in Input) error {
 // next model request, after the tool results in flight, without
 // restarting (agent.Agent.Steer; EventSteer when it joins); an idle
 // session takes it as a new message (EventPrompt with Steered). steered
-// says which happened.
+// says which happened. ErrBusy while another activity (a compaction, a
+// model switch) runs.
 func (s *Session) Steer(text string) (steered bool, err error) {
 	if strings.TrimSpace(text) == "" {
 		return false, errors.New("nothing to steer with: the text is empty")
 	}
 	s.mu.Lock()
-	if s.turn != nil && !s.closed {
+	if s.activity == "turn" && s.app.Agent != nil && !s.closed {
 		// Under s.mu: the turn's last look for steered text happens
-		// under it too, so nothing steered here is left behind.
+		// under it too, so nothing steered here is left behind. (While
+		// a turn runs, nothing else changes the agent.)
 		s.app.Agent.Steer(text)
 		s.mu.Unlock()
 		return true, nil
@@ -260,7 +262,16 @@ func (s *Session) start(ctx context.Context, in Input, steered bool) (*turn, err
 	noAgent, model := s.app.Agent == nil, s.model
 	s.mu.Unlock()
 	fail := func(err error) (*turn, error) {
-		s.end()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		var left []string
+		if s.app.Agent != nil {
+			left = s.app.Agent.TakeSteers() // steered while it started
+		}
+		for _, text := range left {
+			s.publishLocked(Event{Event: agent.Event{Type: agent.EventNotice, Text: "not sent, the message it was to join was refused: " + text}})
+		}
+		s.endLocked()
 		return nil, err
 	}
 	if noAgent {
