@@ -248,7 +248,8 @@ func TestIdleRule(t *testing.T) {
 		t.Error("idle with a client attached")
 	}
 	a.Input([]byte("busy\r"))
-	waitOutput(t, a, "working")
+	// The link and the terminal are two channels: wait for the link.
+	waitBusy(t, base, true)
 	a.Close()
 	waitNoClient(t, srv)
 	if idle() {
@@ -260,12 +261,27 @@ func TestIdleRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Input([]byte("idle\r"))
-	waitOutput(t, b, "resting")
+	waitBusy(t, base, false)
 	b.Close()
 	waitNoClient(t, srv)
 	if !idle() {
 		t.Error("not idle with no client and no turn running")
 	}
+}
+
+// waitBusy waits until the daemon's one session is (not) busy.
+func waitBusy(t *testing.T, base string, busy bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		cl, err := Dial(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if list, _ := cl.Sessions(); len(list) == 1 && list[0].Busy == busy {
+			return
+		}
+	}
+	t.Fatalf("the session never became busy=%v", busy)
 }
 
 func waitNoClient(t *testing.T, srv *Server) {
