@@ -217,6 +217,10 @@ func (a *Agent) runSubagent(ctx context.Context, t *agentTool, callID string, in
 	if a.child != nil {
 		return fail("a subagent cannot start subagents; do the task yourself")
 	}
+	if a.cfg.Provider == nil {
+		// synaps mcp serve without a model: nothing to run a child on.
+		return fail("agent: there is no model to run a subagent on; start synaps with a model (--model)")
+	}
 	var in agentInput
 	if err := json.Unmarshal(input, &in); err != nil {
 		return fail("agent: the input is not {description, prompt, subagent_type}: %v", err)

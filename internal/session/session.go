@@ -91,6 +91,9 @@ type Session struct {
 	// Warnings say what Open found damaged in the file and how the
 	// conversation was repaired, each naming the file (and line).
 	Warnings []string
+	// Subagents are the subagents of the earlier runs of a session Open
+	// read (their transcripts, for showing); nil for a new session.
+	Subagents []*Subagent
 
 	mu sync.Mutex
 	// f is the open file, appended to; guarded by mu. It is nil until
@@ -237,6 +240,7 @@ func Open(baseDir, id string) (s *Session, err error) {
 	if data.Compaction != nil {
 		s.Summary = data.Compaction.Summary
 	}
+	s.Subagents = data.Subagents
 	// A session stopped while tools ran ends with tool calls that have no
 	// results; the model APIs refuse such a conversation. Answer them, in
 	// the file too, so the resumed session is whole.

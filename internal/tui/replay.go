@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/llm"
 )
@@ -43,9 +45,27 @@ func (m *model) printHistory(msgs []llm.Message) {
 				if _, more := preview(tc.Output, previewLines); more > 0 {
 					m.collapsed = tc
 				}
+				m.printKids(b.ID)
 			}
 		}
 	}
 	m.hist.seed(prompts)
 	m.print(m.st.dim.Render("· the conversation above was resumed; it goes on from here"))
+}
+
+// printKids shows, collapsed, the subagents an earlier agent call
+// started: one line each (`synaps sessions show` prints their
+// transcripts).
+func (m *model) printKids(callID string) {
+	if m.app == nil || m.app.Session == nil {
+		return
+	}
+	for _, sa := range m.app.Session.Subagents {
+		if sa.ParentToolUseID != callID {
+			continue
+		}
+		line := fmt.Sprintf("  ⎿ agent %s (%s) · %s · %d messages · %s tokens", sanitize(sa.Type), sa.ID,
+			oneLine(sa.Description, 40), len(sa.Messages), formatTokens(sa.Usage.InputTokens+sa.Usage.OutputTokens))
+		m.print(m.st.dim.Render(line))
+	}
 }
