@@ -538,3 +538,68 @@ func TestSubagentQuestionsOneAtATimeNamingTheChild(t *testing.T) {
 		t.Errorf("questions (-want +got):\n%s", d)
 	}
 }
+
+// A definition's model runs the child: its requests go to that model's
+// server, the parent's to the parent's.
+func TestSubagentOwnModel(t *testing.T) {
+	parent := newModelServer(t, func(r modelReq) turn {
+		if len(r.Results) == 0 {
+			return turn{calls: []call{agentCall("toolu_P", "fast", "quick look")}}
+		}
+		return turn{text: "parent got " + r.Results[0]}
+	})
+	other := newModelServer(t, func(r modelReq) turn { return turn{text: "answered by the other model"} })
+	var asked []string
+	subs := &Subagents{
+		Definitions: []Definition{{Name: "fast", Model: "other-model"}},
+		Resolve: func(m string) (llm.Provider, string, string, error) {
+			asked = append(asked, m)
+			return other.provider(), "other-id", "", nil
+		},
+	}
+	r := newSubRig(t, t.TempDir(), parent, subs, nil)
+	if err := r.agent.Send(context.Background(), "USER: look"); err != nil {
+		t.Fatal(err)
+	}
+	if len(other.reqs) != 1 || len(parent.reqs) != 2 || !strings.Contains(other.reqs[0].Body, `"model":"other-id"`) {
+		t.Fatalf("requests: %d to the parent's model, %d to the other (want 2 and 1, the other's with model other-id)", len(parent.reqs), len(other.reqs))
+	}
+	if !strings.Contains(parent.reqs[1].Results[0], "answered by the other model") || fmt.Sprint(asked) != "[other-model]" {
+		t.Errorf("the parent got %q; Resolve was asked %v", parent.reqs[1].Results[0], asked)
+	}
+}
+
+// on_subagent_complete's block keeps the child going with the reason,
+// as on_message_complete's keeps the main loop going, at most
+// MaxStopBlocks times; the parent then gets the child's last answer.
+func TestSubagentCompleteBlockKeepsTheChildGoing(t *testing.T) {
+	base := t.TempDir()
+	exttest.Plugin(t, base, "nag", map[string]any{
+		"permissions": []string{"privacy.llm_content"},
+		"hooks":       []map[string]any{{"hook": "on_subagent_complete"}},
+	}, exttest.Spec{Results: map[string]json.RawMessage{"hook:on_subagent_complete": json.RawMessage(`{"action":"block","reason":"also run the linter"}`)}})
+	n := 0
+	m := newModelServer(t, func(r modelReq) turn {
+		switch {
+		case isParent(r) && len(r.Results) == 0:
+			return turn{calls: []call{agentCall("toolu_P", "", "test it")}}
+		case isParent(r):
+			return turn{text: "ok"}
+		}
+		n++
+		if n > 1 && !strings.Contains(r.Body, "also run the linter") {
+			t.Errorf("child request %d lacks the hook's feedback", n)
+		}
+		return turn{text: fmt.Sprintf("answer %d", n)}
+	})
+	r := newSubRig(t, base, m, &Subagents{}, nil)
+	if err := r.agent.Send(context.Background(), "USER: test"); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1+MaxStopBlocks {
+		t.Errorf("the child made %d requests, want %d", n, 1+MaxStopBlocks)
+	}
+	if last := m.reqs[len(m.reqs)-1]; !strings.HasPrefix(strings.Trim(last.Results[0], `"`), fmt.Sprintf("answer %d", n)) {
+		t.Errorf("the parent got %q, want the child's last answer", last.Results[0])
+	}
+}
