@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestTUIUpstreamPlugins drives the TUI with two SynapsCLI-shaped
+// fixtures (examples/upstream/commands and voice): an interactive
+// command's output and task progress appear as they stream, a plugin
+// keybind runs its slash command, another puts its prompt in the input,
+// and a sidecar's dictated text lands in the input.
+func TestTUIUpstreamPlugins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds binaries and drives tmux")
+	}
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("the fixtures are Python")
+	}
+	root := repoRoot(t)
+	tmp := t.TempDir()
+	argv := tuiCommand(t, root, tmp)
+	base := filepath.Join(tmp, "base")
+	work := filepath.Join(tmp, "work")
+	writeFile(t, filepath.Join(work, "README"), "x")
+	for _, fx := range []string{"commands", "voice"} {
+		dst := filepath.Join(base, "plugins", fx)
+		writeFile(t, filepath.Join(dst, ".keep"), "")
+		if out, err := exec.Command("cp", "-r", filepath.Join(root, "examples", "upstream", fx)+"/.", dst).CombinedOutput(); err != nil {
+			t.Fatalf("cp: %v %s", err, out)
+		}
+	}
+	script := filepath.Join(tmp, "script.jsonl")
+	writeFile(t, script, `{"text":"ok"}`+"\n")
+	tm := startTmux(t, tmuxPath, tmp, work, []string{
+		"HOME=" + filepath.Join(tmp, "home"),
+		"SYNAPS_BASE_DIR=" + base,
+		"TERM=xterm-256color",
+	}, append(argv, "script:"+script))
+	tm.waitFor("the extensions up", contains("ext 2 ok"))
+
+	tm.send("/models download tiny")
+	tm.waitFor("the streamed output and task progress",
+		contains("[task download tiny] started"), contains("[task download tiny] 50/100 (50%)"),
+		contains("[task download tiny] done"), contains("downloaded tiny"), contains("saved to models/tiny"))
+
+	tm.keys("C-y") // keybind: slash_command "models list"
+	tm.waitFor("the keybind's command ran", matches(`(?m)^› /models list\s*$`), contains("MODEL  SIZE"), contains("base  142M"))
+
+	tm.keys("M-h") // keybind: inject_prompt
+	tm.waitFor("the keybind's prompt in the input", matches(`(?m)Write a haiku about\s*$`))
+	tm.keys("C-c") // clear it
+
+	tm.send("/dictate")
+	tm.waitFor("the sidecar on, its text in the input",
+		contains("Dictation: on, active (lang en)"), matches(`(?m)hello in en\s*$`))
+}
