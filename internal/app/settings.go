@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -95,62 +96,63 @@ func FormatSettings(vals []SettingValue) string {
 	return b.String()
 }
 
-// slashSettings is /settings [ID [KEY [VALUE|KEYNAME]]]: list every
-// plugin's settings; set one; for a custom (or picker) field, open the
-// extension's editor, send it a key (Up, Down, Enter, Esc, Char(x)…),
-// and commit what it chose.
-func (a *App) slashSettings(ctx context.Context, args []string) (SlashResult, error) {
+// settingsPlugins are the session's plugins that may have settings.
+func (a *App) settingsPlugins() []*plugin.Plugin {
 	plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 		BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
 		Disabled: a.Config.List("disabled_plugins"),
 	})
-	var vals []SettingValue
-	var target *plugin.Plugin
-	for _, p := range plugins {
-		if p.Err != nil || p.Disabled || p.Untrusted {
-			continue
-		}
-		vals = append(vals, PluginSettings(p)...)
-		if len(args) > 0 && p.ID == args[0] {
-			target = p
-		}
-	}
-	if len(args) == 0 {
-		if len(vals) == 0 {
-			return SlashResult{Output: "no plugin has settings\n"}, nil
-		}
-		return SlashResult{Output: FormatSettings(vals) + "/settings ID KEY VALUE sets one (a custom field: /settings ID KEY opens its editor)\n"}, nil
-	}
-	if target == nil {
-		return SlashResult{}, fmt.Errorf("/settings: no plugin %q with settings; /settings lists them", args[0])
-	}
-	if len(args) == 1 {
-		return SlashResult{Output: FormatSettings(PluginSettings(target))}, nil
-	}
-	f := target.Manifest.SettingsField(args[1])
-	if f == nil {
-		return SlashResult{}, fmt.Errorf("/settings: plugin %s has no setting %q; /settings %s lists them", target.ID, args[1], target.ID)
-	}
-	if f.Editor == "custom" || (f.Editor == "picker" && len(args) == 2) {
-		return a.editSetting(ctx, target, f, args[2:])
-	}
-	if len(args) < 3 {
-		return SlashResult{}, fmt.Errorf("usage: /settings %s %s VALUE", target.ID, f.Key)
-	}
-	value := strings.Join(args[2:], " ")
-	file, err := extension.SetConfig(target, f.Key, value, true)
-	if err != nil {
-		return SlashResult{}, fmt.Errorf("/settings: %w", err)
-	}
-	return SlashResult{Output: fmt.Sprintf("set %s = %s in %s\n", f.Key, value, file)}, nil
+	return slices.DeleteFunc(plugins, func(p *plugin.Plugin) bool { return p.Err != nil || p.Disabled || p.Untrusted })
 }
 
-// editSetting drives a custom editor: with no key it opens the editor and
-// shows its rows; with a key name it sends settings.editor.key and shows
-// the new rows; a commit (Enter on most editors) writes the chosen value.
-func (a *App) editSetting(ctx context.Context, p *plugin.Plugin, f *plugin.SettingsField, keys []string) (SlashResult, error) {
+// SettingsValues lists every plugin's settings with their values.
+func (a *App) SettingsValues() []SettingValue {
+	var vals []SettingValue
+	for _, p := range a.settingsPlugins() {
+		vals = append(vals, PluginSettings(p)...)
+	}
+	return vals
+}
+
+// settingsTarget finds plugin id and its field key.
+func (a *App) settingsTarget(id, key string) (*plugin.Plugin, *plugin.SettingsField, error) {
+	for _, p := range a.settingsPlugins() {
+		if p.ID != id {
+			continue
+		}
+		if f := p.Manifest.SettingsField(key); f != nil {
+			return p, f, nil
+		}
+		return p, nil, fmt.Errorf("plugin %s has no setting %q; /settings %s lists them", id, key, id)
+	}
+	return nil, nil, fmt.Errorf("no plugin %q with settings; /settings lists them", id)
+}
+
+// SetSetting writes a text, cycler or picker setting (checked against
+// the field) and says where.
+func (a *App) SetSetting(id, key, value string) (string, error) {
+	p, f, err := a.settingsTarget(id, key)
+	if err != nil {
+		return "", err
+	}
+	file, err := extension.SetConfig(p, f.Key, value, true)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("set %s = %s in %s", f.Key, value, file), nil
+}
+
+// EditSetting drives a custom (or picker) field's editor, which its
+// extension renders: key "" opens it, a key name (Up, Down, Enter, Esc,
+// Char(x)) is sent to it. When the editor commits, the value is written
+// and note says so.
+func (a *App) EditSetting(ctx context.Context, id, key, keyName string) (ed extension.EditorState, note string, err error) {
+	p, f, err := a.settingsTarget(id, key)
+	if err != nil {
+		return ed, "", err
+	}
 	if a.Host == nil {
-		return SlashResult{}, fmt.Errorf("/settings: the %s editor of %s is its extension's, and extensions are off", f.Key, p.ID)
+		return ed, "", fmt.Errorf("the %s editor of %s is its extension's, and extensions are off", f.Key, p.ID)
 	}
 	cat := ""
 	for _, c := range p.Manifest.Settings {
@@ -160,19 +162,20 @@ func (a *App) editSetting(ctx context.Context, p *plugin.Plugin, f *plugin.Setti
 			}
 		}
 	}
-	var (
-		ed  extension.EditorState
-		err error
-	)
-	if len(keys) == 0 {
-		ed, err = a.Host.SettingsEditor(ctx, p.ID, cat, f.Key, "")
-	} else {
-		ed, err = a.Host.SettingsEditor(ctx, p.ID, cat, f.Key, keys[0])
+	ed, err = a.Host.SettingsEditor(ctx, p.ID, cat, f.Key, keyName)
+	if err != nil || ed.Value == nil {
+		return ed, "", err
 	}
+	file, err := extension.SetConfig(p, ed.Key, *ed.Value, true)
 	if err != nil {
-		return SlashResult{}, fmt.Errorf("/settings: %w", err)
+		return ed, "", err
 	}
-	var b strings.Builder
+	return ed, fmt.Sprintf("set %s = %s in %s", ed.Key, *ed.Value, file), nil
+}
+
+// EditorLines renders an editor's rows, the cursor's marked "> ".
+func EditorLines(ed extension.EditorState) []string {
+	var out []string
 	for i, r := range ed.Rows {
 		mark := "  "
 		if ed.Cursor != nil && *ed.Cursor == i {
@@ -181,19 +184,66 @@ func (a *App) editSetting(ctx context.Context, p *plugin.Plugin, f *plugin.Setti
 		if r.Marker != "" {
 			mark += r.Marker + " "
 		}
-		b.WriteString(mark + r.Label + "\n")
+		out = append(out, mark+r.Label)
 	}
 	if ed.Footer != "" {
-		b.WriteString(ed.Footer + "\n")
+		out = append(out, ed.Footer)
 	}
-	if ed.Value != nil {
-		file, err := extension.SetConfig(p, ed.Key, *ed.Value, true)
+	return out
+}
+
+// slashSettings is /settings [ID [KEY [VALUE|KEYNAME]]]: list every
+// plugin's settings; set one; for a custom (or picker) field, open the
+// extension's editor, send it a key (Up, Down, Enter, Esc, Char(x)…),
+// and commit what it chose. (The TUI's /settings opens a screen.)
+func (a *App) slashSettings(ctx context.Context, args []string) (SlashResult, error) {
+	if len(args) == 0 {
+		vals := a.SettingsValues()
+		if len(vals) == 0 {
+			return SlashResult{Output: "no plugin has settings\n"}, nil
+		}
+		return SlashResult{Output: FormatSettings(vals) + "/settings ID KEY VALUE sets one (a custom field: /settings ID KEY opens its editor)\n"}, nil
+	}
+	if len(args) == 1 {
+		var vals []SettingValue
+		for _, v := range a.SettingsValues() {
+			if v.Plugin == args[0] {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			return SlashResult{}, fmt.Errorf("/settings: no plugin %q with settings; /settings lists them", args[0])
+		}
+		return SlashResult{Output: FormatSettings(vals)}, nil
+	}
+	_, f, err := a.settingsTarget(args[0], args[1])
+	if err != nil {
+		return SlashResult{}, fmt.Errorf("/settings: %w", err)
+	}
+	if f.Editor == "custom" || (f.Editor == "picker" && len(args) == 2) {
+		key := ""
+		if len(args) > 2 {
+			key = args[2]
+		}
+		ed, note, err := a.EditSetting(ctx, args[0], f.Key, key)
 		if err != nil {
 			return SlashResult{}, fmt.Errorf("/settings: %w", err)
 		}
-		fmt.Fprintf(&b, "set %s = %s in %s\n", ed.Key, *ed.Value, file)
-	} else if !ed.Closed {
-		fmt.Fprintf(&b, "(/settings %s %s KEY sends a key: Up, Down, Enter, Esc, Char(x))\n", p.ID, f.Key)
+		out := strings.Join(EditorLines(ed), "\n")
+		switch {
+		case note != "":
+			out += "\n" + note
+		case !ed.Closed:
+			out += fmt.Sprintf("\n(/settings %s %s KEY sends a key: Up, Down, Enter, Esc, Char(x))", args[0], f.Key)
+		}
+		return SlashResult{Output: strings.TrimLeft(out, "\n") + "\n"}, nil
 	}
-	return SlashResult{Output: b.String()}, nil
+	if len(args) < 3 {
+		return SlashResult{}, fmt.Errorf("usage: /settings %s %s VALUE", args[0], f.Key)
+	}
+	note, err := a.SetSetting(args[0], f.Key, strings.Join(args[2:], " "))
+	if err != nil {
+		return SlashResult{}, fmt.Errorf("/settings: %w", err)
+	}
+	return SlashResult{Output: note + "\n"}, nil
 }

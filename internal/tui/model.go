@@ -241,6 +241,8 @@ type model struct {
 	attached []llm.Image
 	// pick is the session picker /resume opens; nil when closed.
 	pick *picker
+	// settings is the /settings screen while it is open, nil otherwise.
+	settings *settingsScreen
 
 	// The transcript: entries[:printed] are on the terminal; the rest
 	// wait while a print is in flight, so that lines reach the terminal
@@ -447,6 +449,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.pick != nil {
 		return m.pickKey(k)
+	}
+	if m.settings != nil {
+		return m.settingsKey(k)
 	}
 	switch k.String() {
 	case "ctrl+c":
@@ -683,6 +688,10 @@ func (m *model) submit() tea.Cmd {
 		}
 		// Queued, as in Claude Code: it runs when the work ends.
 		m.queue = append(m.queue, text)
+		return nil
+	}
+	if strings.TrimSpace(text) == "/settings" && m.app != nil {
+		m.settings = newSettingsScreen(m.app.SettingsValues())
 		return nil
 	}
 	if strings.TrimSpace(text) == "/resume" && m.app != nil {
@@ -1272,6 +1281,10 @@ func (m *model) View() tea.View {
 	}
 	if m.pick != nil {
 		parts = append(parts, m.pick.lines()...)
+	} else if m.settings != nil {
+		for _, l := range m.settings.lines(m.st) {
+			parts = append(parts, fit(l, w))
+		}
 	} else {
 		parts = append(parts, m.input.View())
 	}

@@ -59,4 +59,24 @@ func TestTUIUpstreamPlugins(t *testing.T) {
 	tm.send("/dictate")
 	tm.waitFor("the sidecar on, its text in the input",
 		contains("Dictation: on, active (lang en)"), matches(`(?m)hello in en\s*$`))
+	tm.keys("C-c")
+
+	// The settings screen: a cycler changes in place and is saved; a
+	// custom field opens the extension's editor, which takes the keys.
+	tm.send("/settings")
+	tm.waitFor("the settings screen", contains("Voice (plugin voice)"), contains("▸ Language: en (default)  ‹en|de|fr›"),
+		contains("Model: [enter opens its editor]"))
+	tm.keys("Enter")
+	tm.waitFor("the cycler saved", contains("▸ Language: de"), contains("set language = de in "))
+	tm.keys("Down", "Down", "Down", "Enter")
+	tm.waitFor("the custom editor", matches(`(?m)^> \* tiny\s*$`), contains("Up/Down choose, Enter selects"))
+	tm.keys("Down")
+	tm.waitFor("the editor re-rendered", matches(`(?m)^> \* base\s*$`))
+	tm.keys("Enter")
+	tm.waitFor("the editor committed", contains("set model = base in "), contains("Model: base [enter opens its editor]"))
+	tm.keys("Up", "Enter")
+	tm.waitFor("a text field asks for its value", matches(`(?m)/settings voice greeting\s*$`))
+	tm.keys("-l", "hi there")
+	tm.keys("Enter")
+	tm.waitFor("the text setting saved", contains("set greeting = hi there in "))
 }
