@@ -34,8 +34,10 @@ func New() *Host { return &Host{} }
 // resumes (o.Resume, o.Continue), in o.WorkDir with o.Getenv/o.Environ.
 // o.OnEvent, when set, hears every agent event synchronously, in order,
 // before any subscriber, and may slow the turn down: it is for an
-// in-process front-end that must not miss an event (-p's JSON stream).
-// Everyone else subscribes (Session.Subscribe).
+// in-process front-end that must not miss an event (-p's JSON stream,
+// the terminal UI). It also hears EventPrompt when text steered into a
+// turn that ended before taking it is sent as a message of its own (see
+// Session.Steer). Everyone else subscribes (Session.Subscribe).
 func (h *Host) Open(ctx context.Context, o app.Options) (*Session, error) {
 	s := &Session{host: h, observe: o.OnEvent, subs: map[*Subscription]struct{}{}, opened: time.Now()}
 	s.idle = sync.NewCond(&s.mu)

@@ -204,18 +204,38 @@ func (s *Session) Steer(text string) (steered bool, err error) {
 	if strings.TrimSpace(text) == "" {
 		return false, errors.New("nothing to steer with: the text is empty")
 	}
-	s.mu.Lock()
-	if s.activity == "turn" && s.app.Agent != nil && !s.closed {
-		// Under s.mu: the turn's last look for steered text happens
-		// under it too, so nothing steered here is left behind. (While
-		// a turn runs, nothing else changes the agent.)
-		s.app.Agent.Steer(text)
-		s.mu.Unlock()
+	if s.Join(text) {
 		return true, nil
 	}
-	s.mu.Unlock()
 	_, err = s.start(s.base, Input{Text: text}, true)
 	return false, err
+}
+
+// Join adds text to the running turn as Steer does, and only that: it
+// reports false, sending nothing, when no turn runs. A front-end with a
+// queue of its own (the terminal UI) keeps the text for its next message.
+func (s *Session) Join(text string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.activity != "turn" || s.app.Agent == nil || s.closed {
+		return false
+	}
+	// Under s.mu: the turn's last look for steered text happens under
+	// it too, so nothing joined here is left behind. (While a turn runs,
+	// nothing else changes the agent.)
+	s.app.Agent.Steer(text)
+	return true
+}
+
+// Unsteer takes back what was steered into the running turn and has not
+// joined it yet, oldest first (an interrupt gives it back to the user).
+func (s *Session) Unsteer() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.activity != "turn" || s.app.Agent == nil {
+		return nil
+	}
+	return s.app.Agent.TakeSteers()
 }
 
 // Abort stops the running turn, as Ctrl-C does: the partial answer and
@@ -320,9 +340,15 @@ func (s *Session) run(ctx context.Context, t *turn, in Input) {
 		}
 		s.mu.Unlock()
 		for i, text := range left {
+			prompt := agent.Event{Type: EventPrompt, Text: text}
 			s.mu.Lock()
-			s.publishLocked(Event{Event: agent.Event{Type: EventPrompt, Text: text}, Steered: true})
+			s.publishLocked(Event{Event: prompt, Steered: true})
 			s.mu.Unlock()
+			if s.observe != nil {
+				// In order with the agent's events: the front-end that
+				// steered shows the text as the message it now is.
+				s.observe(prompt)
+			}
 			if err = s.app.Send(ctx, text); err != nil {
 				// What was not sent is said, not lost.
 				for _, text := range left[i+1:] {

@@ -43,8 +43,7 @@ func (m *model) noteBusy() {
 func (m *model) remoteInput(text string) tea.Cmd {
 	m.hist.add(text)
 	if m.busy != "" || m.opening || m.asking != promptNone {
-		if m.busy != "" && m.app != nil && m.app.Agent != nil && m.steerable(text) {
-			m.app.Agent.Steer(text)
+		if m.busy != "" && m.hs != nil && m.steerable(text) && m.hs.Join(text) {
 			m.steering = append(m.steering, text)
 			return nil
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/daemon"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/session"
@@ -103,7 +104,7 @@ type (
 	resizedMsg struct{ n int }
 	// openedMsg: the session is open (or failed to open).
 	openedMsg struct {
-		app *app.App
+		hs  *host.Session
 		err error
 	}
 	// progressMsg: these extensions are still starting.
@@ -170,8 +171,10 @@ type running struct {
 
 type model struct {
 	ctx context.Context // Run's; work contexts derive from it
-	// app is touched only here when idle, or by the worker; nil until
-	// the session is open (opening).
+	// hs is the session, owned by a host as every front-end's is; app is
+	// its app, touched only here when idle, or by the worker. Both nil
+	// until the session is open (opening).
+	hs       *host.Session
 	app      *app.App
 	opening  bool
 	starting []string // extensions still starting (at open, and on reload)
@@ -261,9 +264,13 @@ type model struct {
 	resizes  int
 }
 
-func newModel(ctx context.Context, a *app.App, br *bridge, profile colorprofile.Profile, environ []string) *model {
+func newModel(ctx context.Context, hs *host.Session, br *bridge, profile colorprofile.Profile, environ []string) *model {
+	var a *app.App
+	if hs != nil {
+		a = hs.App()
+	}
 	m := &model{
-		ctx: ctx, app: a, br: br, st: newStyles(), profile: profile,
+		ctx: ctx, hs: hs, app: a, br: br, st: newStyles(), profile: profile,
 		wg: &sync.WaitGroup{}, width: 80, height: 24, opening: a == nil,
 	}
 	m.environ = environ
@@ -327,7 +334,7 @@ func (m *model) opened(msg openedMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.quit() // Run returns the error; the command line prints it
 	}
-	m.app = msg.app
+	m.hs, m.app = msg.hs, msg.hs.App()
 	m.state = readState(m.app)
 	m.cands = defaultCandidates(m.state)
 	m.greet()
@@ -628,8 +635,10 @@ func (m *model) interrupt() {
 	}
 	m.interrupted = true
 	m.busy = "interrupting"
-	m.cancel()
+	// What has not reached the model comes back before the turn stops,
+	// so that the host does not send it as a message of its own.
 	m.unqueue()
+	m.cancel()
 }
 
 // quit ends the program once everything queued is printed.
@@ -679,10 +688,9 @@ func (m *model) submit() tea.Cmd {
 		if cmd := strings.TrimSpace(text); cmd == "/quit" || cmd == "/exit" {
 			return m.leave()
 		}
-		if m.steerable(text) {
+		if m.steerable(text) && m.hs.Join(text) {
 			// Steering: the text joins the running turn at its next
 			// model request, after the tool results in flight.
-			m.app.Agent.Steer(text)
 			m.steering = append(m.steering, text)
 			return nil
 		}
@@ -775,9 +783,9 @@ func (m *model) next() tea.Cmd {
 // there, so that an interrupt runs nothing the user did not see coming
 // and loses nothing they typed.
 func (m *model) unqueue() {
-	if m.turn && m.app != nil && m.app.Agent != nil {
+	if m.turn && m.hs != nil {
 		// Steering that has not joined the turn yet comes back too.
-		taken := m.app.Agent.TakeSteers()
+		taken := m.hs.Unsteer()
 		m.steering = nil
 		m.queue = append(taken, m.queue...)
 	}
@@ -875,7 +883,7 @@ func (m *model) startTurn(text string) tea.Cmd {
 		m.shellContext = nil
 	}
 	cmd := m.work("thinking", func(ctx context.Context) workDoneMsg {
-		return workDoneMsg{err: m.app.Send(ctx, text, images...)}
+		return workDoneMsg{err: m.hs.Run(ctx, host.Input{Text: text, Images: images})}
 	})
 	m.turn = true
 	return cmd
@@ -921,14 +929,14 @@ func (m *model) startSlash(line string) tea.Cmd {
 		return m.next()
 	}
 	return m.work("running "+strings.Fields(line)[0], func(ctx context.Context) workDoneMsg {
-		res, err := m.app.Slash(ctx, line)
+		res, err := m.hs.Slash(ctx, line)
 		out := res.Output
 		if err == nil && res.Command != nil {
 			// A Markdown command: its prompt is this turn's message.
 			for _, n := range res.Command.Notes {
 				m.app.Notice(n)
 			}
-			return workDoneMsg{err: m.app.SendCommand(ctx, *res.Command)}
+			return workDoneMsg{err: m.hs.Run(ctx, host.Input{Command: res.Command})}
 		}
 		if err == nil && strings.Fields(line)[0] == "/help" {
 			out = strings.TrimRight(out, "\n") + "\n" + keysHelp
@@ -943,12 +951,12 @@ func (m *model) startSlash(line string) tea.Cmd {
 
 // startTrust trusts the project and reloads the extensions.
 func (m *model) startTrust() tea.Cmd {
-	a := m.app
+	a, hs := m.app, m.hs
 	return m.work("trusting the project", func(ctx context.Context) workDoneMsg {
 		if _, err := app.Trust(a.BaseDir, a.WorkDir); err != nil {
 			return workDoneMsg{err: err}
 		}
-		res, err := a.Slash(ctx, "/extensions reload")
+		res, err := hs.Slash(ctx, "/extensions reload")
 		return workDoneMsg{out: "trusted " + a.WorkDir + "\n" + res.Output, err: err}
 	})
 }
@@ -970,11 +978,8 @@ func (m *model) work(label string, fn func(context.Context) workDoneMsg) tea.Cmd
 }
 
 func (m *model) workDone(msg workDoneMsg) tea.Cmd {
-	if m.turn && m.app.Agent != nil {
-		// Steering the turn ended before taking runs next, each its own
-		// message, before what was queued after it.
-		m.queue = append(m.app.Agent.TakeSteers(), m.queue...)
-	}
+	// Steering the turn ended before taking ran as messages of their own
+	// (the host sends them; EventPrompt showed each).
 	m.turn, m.steering = false, nil
 	m.busy, m.cancel, m.interrupted, m.retry = "", nil, false, nil
 	m.flushTurn()
@@ -1077,6 +1082,16 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		m.print(m.st.dim.Render("· " + sanitize(ev.Text)))
 	case agent.EventSteer:
 		m.steered(ev.Text)
+	case host.EventPrompt:
+		// Steering the turn finished before taking is its own message
+		// now: shown as the user's, as if sent after the answer.
+		for i, q := range m.steering {
+			if q == ev.Text {
+				m.steering = append(m.steering[:i], m.steering[i+1:]...)
+				break
+			}
+		}
+		m.print(m.userLines(ev.Text))
 	case agent.EventOutput:
 		// A plugin command's output, as it streams.
 		switch ev.Stream {

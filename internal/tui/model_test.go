@@ -18,6 +18,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
@@ -51,7 +52,7 @@ func openHarness(t *testing.T, dir, base, script string, extensions bool, width 
 	msgs := make(chan tea.Msg, 1000)
 	br.attach(func(msg tea.Msg) { msgs <- msg })
 	ctx := context.Background()
-	a, err := app.Open(ctx, app.Options{
+	hs, err := host.New().Open(ctx, app.Options{
 		Getenv: func(k string) string {
 			if extensions && k == "PATH" {
 				return os.Getenv(k)
@@ -67,11 +68,11 @@ func openHarness(t *testing.T, dir, base, script string, extensions bool, width 
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(ctx, a, br, colorprofile.ASCII, []string{"NO_COLOR=1"})
+	m := newModel(ctx, hs, br, colorprofile.ASCII, []string{"NO_COLOR=1"})
 	t.Cleanup(func() {
 		br.stop()
 		m.stopWork()
-		a.Close(context.Background())
+		hs.Close(context.Background())
 	})
 	m.Init()
 	m.update(tea.WindowSizeMsg{Width: width, Height: 30})
@@ -511,7 +512,7 @@ func TestModelQueuesInputWhileBusy(t *testing.T) {
 // it is open.
 func TestModelOpensWhileTyping(t *testing.T) {
 	h := newHarness(t, `{"text":"answered after the start"}`)
-	a := h.m.app
+	hs := h.m.hs
 	m := newModel(context.Background(), nil, h.m.br, colorprofile.ASCII, []string{"NO_COLOR=1"})
 	m.Init()
 	m.update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -525,7 +526,7 @@ func TestModelOpensWhileTyping(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "queued › early words") {
 		t.Errorf("input typed during start not queued:\n%s", v)
 	}
-	m.update(openedMsg{app: a})
+	m.update(openedMsg{hs: hs})
 	h.until("the queued message to run", isWorkDone)
 	if got := h.transcript(); !strings.Contains(got, "› early words") || !strings.Contains(got, "answered after the start") {
 		t.Errorf("queued message did not run:\n%s", got)
@@ -537,14 +538,14 @@ func TestModelWithoutModel(t *testing.T) {
 	br := newBridge()
 	msgs := make(chan tea.Msg, 100)
 	br.attach(func(msg tea.Msg) { msgs <- msg })
-	a, err := app.Open(context.Background(), app.Options{Getenv: func(string) string { return "" }, BaseDir: filepath.Join(dir, "base"),
+	hs, err := host.New().Open(context.Background(), app.Options{Getenv: func(string) string { return "" }, BaseDir: filepath.Join(dir, "base"),
 		WorkDir: dir, NoExtensions: true, NoModelOK: true, OnEvent: br.event, Confirmer: br})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(context.Background(), a, br, colorprofile.ASCII, nil)
+	m := newModel(context.Background(), hs, br, colorprofile.ASCII, nil)
 	h := &harness{t: t, m: m, msgs: msgs}
-	t.Cleanup(func() { br.stop(); m.stopWork(); a.Close(context.Background()) })
+	t.Cleanup(func() { br.stop(); m.stopWork(); hs.Close(context.Background()) })
 	m.Init()
 	if got := h.transcript(); !strings.Contains(got, "no model configured") || !strings.Contains(got, "/model NAME") {
 		t.Errorf("no word on configuring a model:\n%s", got)
@@ -650,7 +651,7 @@ func TestModelFollowsTerminalBackground(t *testing.T) {
 	if h.m.md.style != "dark" {
 		t.Errorf("dark background: style %q, want dark", h.m.md.style)
 	}
-	m := newModel(context.Background(), h.m.app, h.m.br, colorprofile.ANSI256, []string{"GLAMOUR_STYLE=dracula"})
+	m := newModel(context.Background(), h.m.hs, h.m.br, colorprofile.ANSI256, []string{"GLAMOUR_STYLE=dracula"})
 	m.update(tea.BackgroundColorMsg{Color: color.White})
 	if m.md.style != "dracula" {
 		t.Errorf("GLAMOUR_STYLE=dracula became %q", m.md.style)
@@ -705,7 +706,7 @@ func TestModelHistoryPersistsPerProject(t *testing.T) {
 	h.press(tea.KeyEnter, 0)
 	h.until("the turn", isWorkDone)
 
-	next := newModel(context.Background(), h.m.app, h.m.br, colorprofile.ASCII, nil)
+	next := newModel(context.Background(), h.m.hs, h.m.br, colorprofile.ASCII, nil)
 	next.Init()
 	h.m = next
 	h.press(tea.KeyUp, 0)

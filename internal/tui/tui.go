@@ -52,6 +52,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/daemon"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/host"
 )
 
 // Run opens the session described by opts (it sets opts.OnEvent and
@@ -127,9 +128,11 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	defer cancelOpen()
 	opened := make(chan openedMsg, 1)
 	go func() {
-		a, err := app.Open(octx, opts)
-		opened <- openedMsg{a, err}
-		br.send(openedMsg{a, err})
+		// The session is a host's, as every front-end's is: the UI is
+		// its client (turns, slash commands, steering).
+		hs, err := host.New().Open(octx, opts)
+		opened <- openedMsg{hs, err}
+		br.send(openedMsg{hs, err})
 	}()
 
 	_, runErr := p.Run()
@@ -147,7 +150,7 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	if res.err != nil {
 		return res.err
 	}
-	a := res.app
+	a := res.hs.App()
 	if n := len(a.Session.Messages()); n > 0 {
 		// As Codex does: the way back is on the screen when the UI is gone.
 		if a.Agent != nil {
@@ -163,7 +166,7 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	if ctx.Err() == nil {
 		a.EndReason = "prompt_input_exit" // the user quit (Claude's SessionEnd reason)
 	}
-	closeErr := a.Close(context.WithoutCancel(ctx))
+	closeErr := res.hs.Close(context.WithoutCancel(ctx))
 	if errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() != nil {
 		runErr = nil // cancelled from outside (signal): a normal end
 	}
