@@ -92,7 +92,7 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 		if err := os.Symlink(abs, target); err != nil {
 			return nil, err
 		}
-		return res, setup(ctx, target, ext, false, o.Output)
+		return res, setup(ctx, target, p.Manifest, false, o.Output)
 	}
 	tmp, err := os.MkdirTemp(pluginsDir, "."+id+".installing-")
 	if err != nil {
@@ -118,20 +118,28 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	if err := os.Rename(tmp, target); err != nil {
 		return nil, err
 	}
-	return res, setup(ctx, target, ext, unpacked, o.Output)
+	return res, setup(ctx, target, p.Manifest, unpacked, o.Output)
 }
 
-// setup runs the extension's setup script once, unless a prebuilt binary
-// was unpacked instead (SynapsCLI runs one or the other). A failure is a
-// *SetupError; the plugin stays installed.
-func setup(ctx context.Context, dir string, ext *plugin.ExtensionManifest, unpacked bool, out io.Writer) error {
-	if ext == nil || ext.Setup == "" || unpacked {
+// setup runs the plugin's setup script once: extension.setup, else
+// provides.sidecar.setup (SynapsCLI runs at most one), unless a prebuilt
+// binary was unpacked instead. A failure is a *SetupError; the plugin
+// stays installed.
+func setup(ctx context.Context, dir string, m *plugin.Manifest, unpacked bool, out io.Writer) error {
+	script := ""
+	if m.Extension != nil {
+		script = m.Extension.Setup
+	}
+	if script == "" && m.Sidecar != nil {
+		script = m.Sidecar.Setup
+	}
+	if script == "" || unpacked {
 		return nil
 	}
 	if out != nil {
-		fmt.Fprintf(out, "running its setup script: bash %s (in %s)\n", ext.Setup, dir)
+		fmt.Fprintf(out, "running its setup script: bash %s (in %s)\n", script, dir)
 	}
-	return runSetup(ctx, dir, ext.Setup, out)
+	return runSetup(ctx, dir, script, out)
 }
 
 func isGitURL(s string) bool {

@@ -152,3 +152,22 @@ func TestSetupFailureKeepsThePlugin(t *testing.T) {
 		t.Errorf("the plugin was not kept: %v", err)
 	}
 }
+
+// TestSidecarSetupRuns: without extension.setup, provides.sidecar.setup
+// is the one that runs at install.
+func TestSidecarSetupRuns(t *testing.T) {
+	if _, err := os.Stat("/bin/bash"); err != nil {
+		t.Skip("no bash")
+	}
+	src := filepath.Join(t.TempDir(), "src")
+	os.MkdirAll(filepath.Join(src, plugin.ManifestDir), 0o755)
+	os.WriteFile(filepath.Join(src, plugin.ManifestDir, plugin.ManifestFile), []byte(`{"name":"sc","provides":{"sidecar":{"command":"bin/sc","setup":"build.sh"}}}`), 0o644)
+	os.WriteFile(filepath.Join(src, "build.sh"), []byte("echo built > built.txt\n"), 0o644)
+	base := t.TempDir()
+	if _, err := Install(context.Background(), base, src, InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(base, "plugins", "sc", "built.txt")); err != nil || string(b) != "built\n" {
+		t.Errorf("built.txt = %q, %v", b, err)
+	}
+}

@@ -218,3 +218,17 @@ func (a *App) stopSidecars() {
 	}
 	wg.Wait()
 }
+
+// SidecarCommands are the sidecars' lifecycle words as slash commands,
+// for completion.
+func (a *App) SidecarCommands() []struct{ Name, Help string } {
+	a.side.mu.Lock()
+	defer a.side.mu.Unlock()
+	var out []struct{ Name, Help string }
+	for _, d := range a.side.decls {
+		if w := d.sc.Lifecycle; w != "" {
+			out = append(out, struct{ Name, Help string }{"/" + w, fmt.Sprintf("toggle %s (sidecar of plugin %s); /%s status shows it", cmpOr(d.sc.DisplayName, w), d.p.ID, w)})
+		}
+	}
+	return out
+}

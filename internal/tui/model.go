@@ -147,7 +147,13 @@ func readState(a *app.App) state {
 			name += " [ARGS]"
 		}
 		s.commands = append(s.commands, struct{ Name, Help string }{name, c.Description})
+		if c.Declared != nil {
+			for _, sub := range c.Declared.Subcommands {
+				s.commands = append(s.commands, struct{ Name, Help string }{name + " " + sub, c.Description})
+			}
+		}
 	}
+	s.commands = append(s.commands, a.SidecarCommands()...)
 	if a.Agent != nil {
 		s.usage = a.Agent.Usage()
 	}

@@ -44,6 +44,15 @@ func TestTUIUpstreamPlugins(t *testing.T) {
 	}, append(argv, "script:"+script))
 	tm.waitFor("the extensions up", contains("ext 2 ok"))
 
+	// Completion offers the commands, their subcommands and the
+	// sidecar's lifecycle word.
+	tm.keys("-l", "/models ")
+	tm.waitFor("the subcommands offered", contains("/models list"), contains("/models download"))
+	tm.keys("C-c")
+	tm.keys("-l", "/dict")
+	tm.waitFor("the lifecycle word offered", contains("/dictate"), contains("toggle Dictation (sidecar of plugin voice)"))
+	tm.keys("C-c")
+
 	tm.send("/models download tiny")
 	tm.waitFor("the streamed output and task progress",
 		contains("[task download tiny] started"), contains("[task download tiny] 50/100 (50%)"),
