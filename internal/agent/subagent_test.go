@@ -603,3 +603,40 @@ func TestSubagentCompleteBlockKeepsTheChildGoing(t *testing.T) {
 		t.Errorf("the parent got %q, want the child's last answer", last.Results[0])
 	}
 }
+
+// subagent_max_parallel bounds the children of one turn: with 1, the
+// second child starts only once the first has answered. Each child's
+// request waits a moment for company; none may come.
+func TestSubagentsParallelBound(t *testing.T) {
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	company := make(chan struct{}, 4)
+	m := newModelServer(t, func(r modelReq) turn {
+		switch {
+		case isParent(r) && len(r.Results) == 0:
+			return turn{calls: []call{agentCall("toolu_A", "", "one"), agentCall("toolu_B", "", "two")}}
+		case isParent(r):
+			return turn{text: "ok"}
+		}
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		company <- struct{}{}
+		select {
+		case <-time.After(300 * time.Millisecond): // room for a second child to barge in (it must not)
+		case <-r.ctx.Done():
+		}
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+		return turn{text: "done " + r.First}
+	})
+	r := newSubRig(t, t.TempDir(), m, &Subagents{MaxParallel: 1}, nil)
+	if err := r.agent.Send(context.Background(), "USER: two"); err != nil {
+		t.Fatal(err)
+	}
+	if most != 1 || len(company) != 2 {
+		t.Errorf("%d children's requests were in flight at once (of %d), want 1", most, len(company))
+	}
+}
