@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
@@ -90,29 +91,58 @@ const (
 )
 
 // commandSink passes one command's events to the UI in order without
-// blocking the connection's read loop: events queue in a channel that a
-// goroutine drains; beyond the budget they are counted and dropped.
+// blocking the connection's read loop: events queue (within the budget)
+// and a goroutine hands them on; beyond the budget they are counted and
+// dropped.
 type commandSink struct {
-	ch      chan CommandEvent
-	done    chan struct{}
-	labels  map[string]string // task id → label, for later task events
-	events  int
-	bytes   int
-	dropped int
-	sawDone bool
+	on     func(CommandEvent)
+	wake   chan struct{}     // a token when events were queued or the sink closed
+	done   chan struct{}     // closed when every event was handed on
+	labels map[string]string // task id → label, for later task events; read-loop only
+
+	// Counted on the read loop, under the extension's lock.
+	events, bytes, dropped int
+	sawDone                bool
+
+	mu     sync.Mutex // guards queue and closed
+	queue  []CommandEvent
+	closed bool
 }
 
 func newCommandSink(on func(CommandEvent)) *commandSink {
-	s := &commandSink{ch: make(chan CommandEvent, 256), done: make(chan struct{}), labels: map[string]string{}}
-	go func() {
-		defer close(s.done)
-		for ev := range s.ch {
-			if on != nil {
-				on(ev)
+	s := &commandSink{on: on, wake: make(chan struct{}, 1), done: make(chan struct{}), labels: map[string]string{}}
+	go s.run()
+	return s
+}
+
+func (s *commandSink) run() {
+	defer close(s.done)
+	for range s.wake {
+		for {
+			s.mu.Lock()
+			batch, closed := s.queue, s.closed
+			s.queue = nil
+			s.mu.Unlock()
+			for _, ev := range batch {
+				if s.on != nil {
+					s.on(ev)
+				}
+			}
+			if closed && len(batch) == 0 {
+				return
+			}
+			if len(batch) == 0 {
+				break
 			}
 		}
-	}()
-	return s
+	}
+}
+
+func (s *commandSink) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 }
 
 // push queues ev; it runs on the read loop (under the extension's lock).
@@ -133,18 +163,20 @@ func (s *commandSink) push(ev CommandEvent) {
 		s.dropped++
 		return
 	}
-	select {
-	case s.ch <- ev:
-		s.events++
-		s.bytes += size
-	default:
-		s.dropped++ // the UI is not keeping up
-	}
+	s.events++
+	s.bytes += size
+	s.mu.Lock()
+	s.queue = append(s.queue, ev)
+	s.mu.Unlock()
+	s.signal()
 }
 
 // close ends the stream and waits until the UI has seen every event.
 func (s *commandSink) close() {
-	close(s.ch)
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.signal()
 	<-s.done
 }
 

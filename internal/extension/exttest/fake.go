@@ -93,6 +93,10 @@ type Spec struct {
 	Stderr string `json:"stderr,omitempty"`
 	// Grandchild starts a sleeping grandchild that inherits the pipes.
 	Grandchild bool `json:"grandchild,omitempty"`
+	// CommandOutputs is how many command.output text events ("line 1",
+	// …) a command.invoke streams before a task.start/task.done pair, a
+	// done event and the answer.
+	CommandOutputs int `json:"command_outputs,omitempty"`
 }
 
 // Rule is one input-dependent hook answer (see Spec.Rules).
@@ -224,6 +228,20 @@ func Run() int {
 			if word, ok := strings.CutPrefix(spec.Modes[key], "redact:"); ok {
 				result = redact(req.Params, word, result)
 			}
+		case "command.invoke":
+			var p struct {
+				RequestID string `json:"request_id"`
+			}
+			_ = json.Unmarshal(req.Params, &p)
+			for i := 1; i <= spec.CommandOutputs; i++ {
+				send(map[string]any{"jsonrpc": "2.0", "method": "command.output", "params": map[string]any{
+					"request_id": p.RequestID, "event": map[string]any{"kind": "text", "content": fmt.Sprintf("line %d", i)}}})
+			}
+			send(map[string]any{"jsonrpc": "2.0", "method": "task.start", "params": map[string]any{"id": "t", "label": "work"}})
+			send(map[string]any{"jsonrpc": "2.0", "method": "task.done", "params": map[string]any{"id": "t"}})
+			send(map[string]any{"jsonrpc": "2.0", "method": "command.output", "params": map[string]any{"request_id": "someone-else", "kind": "text", "content": "not mine"}})
+			send(map[string]any{"jsonrpc": "2.0", "method": "command.output", "params": map[string]any{"request_id": p.RequestID, "kind": "done"}})
+			result = json.RawMessage(`{"ok":true}`)
 		case "tool.call":
 			var p struct {
 				Name  string
