@@ -34,7 +34,15 @@ type linkMsg struct {
 
 // linkPair makes a link: the daemon's end (close-on-exec) and the UI's.
 func linkPair() (ours, theirs *os.File, err error) {
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	// Close-on-exec before any other fork can see them (SOCK_CLOEXEC is
+	// not everywhere): exec.Cmd forks under ForkLock's write side.
+	syscall.ForkLock.RLock()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(fds[0])
+		syscall.CloseOnExec(fds[1])
+	}
+	syscall.ForkLock.RUnlock()
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot make the session's link: %w", err)
 	}
