@@ -465,7 +465,7 @@ func HealthLine(sts []extension.Status) string {
 		counts[s.State]++
 	}
 	parts := []string{fmt.Sprintf("ext %d ok", counts[extension.StateLoaded]+counts[extension.StateDegraded])}
-	for _, st := range []extension.State{extension.StateFailed, extension.StateRestarting, extension.StateUntrusted, extension.StateDisabled} {
+	for _, st := range []extension.State{extension.StateFailed, extension.StatePartial, extension.StateRestarting, extension.StateUntrusted, extension.StateDisabled} {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}

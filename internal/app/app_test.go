@@ -195,8 +195,8 @@ func TestSlashExtensionsEnableDisable(t *testing.T) {
 }
 
 func TestHealthLine(t *testing.T) {
-	sts := []extension.Status{{State: extension.StateLoaded}, {State: extension.StateDegraded}, {State: extension.StateFailed}, {State: extension.StateDisabled}}
-	if got := HealthLine(sts); got != "ext 2 ok · 1 failed · 1 disabled" {
+	sts := []extension.Status{{State: extension.StateLoaded}, {State: extension.StateDegraded}, {State: extension.StateFailed}, {State: extension.StatePartial}, {State: extension.StateDisabled}}
+	if got := HealthLine(sts); got != "ext 2 ok · 1 failed · 1 partial · 1 disabled" {
 		t.Errorf("HealthLine = %q", got)
 	}
 }
