@@ -173,10 +173,10 @@ func relay(ctx context.Context, base string, a *daemon.Attachment, stdio Stdio) 
 		id = sessionOf(base, a.Handle)
 	}
 	if strings.HasPrefix(reason, "ended") {
-		fmt.Fprintf(stdio.Err, "\r\nthe session %s: %s\n", id, reason)
+		fmt.Fprintf(stdio.Err, "the session %s: %s\n", id, reason)
 		return nil
 	}
-	fmt.Fprintf(stdio.Err, "\r\ndetached; the session goes on in the daemon: synaps attach %s\n", id)
+	fmt.Fprintf(stdio.Err, "detached; the session goes on in the daemon: synaps attach %s\n", id)
 	return nil
 }
 

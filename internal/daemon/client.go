@@ -235,11 +235,21 @@ func (a *Attachment) Detach() {
 // Close drops the connection (the daemon detaches this client).
 func (a *Attachment) Close() error { return a.c.Close() }
 
+// TerminalReset undoes what a session's UI set on the terminal and a
+// client leaves behind when it detaches mid-session: the cursor hidden,
+// bracketed paste, modifyOtherKeys and the kitty keyboard flags (with
+// those two on, a shell reads ctrl+c as an escape sequence), mouse and
+// focus reports, synchronized output.
+const TerminalReset = "\x1b[?2026l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l" +
+	"\x1b[?2004l\x1b[>4;0m\x1b[<u\x1b[0m\x1b[?25h\r\n"
+
 // Relay copies an attachment to a terminal until the daemon lets it go
 // (the user quit: detached), the session ends, or in closes. Keys from in
 // go to the session while this client owns the input; an observer's
-// ctrl+c, ctrl+d or q leaves instead. It returns why it ended.
+// ctrl+c, ctrl+d or q leaves instead. It returns why it ended, after
+// writing TerminalReset to out.
 func (a *Attachment) Relay(in io.Reader, out io.Writer) (reason string, err error) {
+	defer io.WriteString(out, TerminalReset)
 	frames := make(chan *Frame)
 	errc := make(chan error, 1)
 	go func() {

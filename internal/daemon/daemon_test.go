@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -445,4 +446,49 @@ func TestSessionsOwnCwdEnvAndInput(t *testing.T) {
 	a.Input([]byte("still mine\r"))
 	waitOutput(t, a, "echo: still mine")
 	as[1].Close()
+}
+
+// Relay, the client's side: keys to the session, output to the terminal,
+// and on the user's quit it returns "detached", leaving the terminal as
+// it found it (TerminalReset); an observer leaves on q.
+func TestRelay(t *testing.T) {
+	base, _ := startServer(t, Options{IdleExit: -1})
+	owner := newSession(t, base)
+	obs, err := attachAs(t, base, ModeObserve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		reason string
+		err    error
+		out    string
+	}
+	relay := func(a *Attachment) (io.WriteCloser, chan result) {
+		inR, inW := io.Pipe()
+		done := make(chan result, 1)
+		go func() {
+			var out bytes.Buffer
+			reason, err := a.Relay(inR, &out)
+			done <- result{reason, err, out.String()}
+		}()
+		return inW, done
+	}
+	keys, ownerDone := relay(owner)
+	obsKeys, obsDone := relay(obs)
+
+	io.WriteString(keys, "hello\r")
+	io.WriteString(keys, "quit\r")
+	r := <-ownerDone
+	if r.err != nil || r.reason != "detached" {
+		t.Fatalf("the owner's relay: %q, %v", r.reason, r.err)
+	}
+	if !strings.Contains(r.out, "echo: hello") || !strings.HasSuffix(r.out, TerminalReset) {
+		t.Errorf("the owner's terminal got %q; want the echo, then TerminalReset", lastBytes(r.out))
+	}
+
+	io.WriteString(obsKeys, "q")
+	r = <-obsDone
+	if r.err != nil || r.reason != "detached" || !strings.Contains(r.out, "echo: hello") || !strings.HasSuffix(r.out, TerminalReset) {
+		t.Errorf("the observer's relay: %q, %v, %q", r.reason, r.err, lastBytes(r.out))
+	}
 }
