@@ -51,6 +51,9 @@ func (a *App) declaredCommands(p *plugin.Plugin) []command.Command {
 		if desc == "" {
 			desc = string(c.Kind) + " command"
 		}
+		if IsBuiltinSlash(c.Name) {
+			a.Notes = append(a.Notes, fmt.Sprintf("plugin %s: command /%s is a synaps command, which wins; /%s:%s runs the plugin's", p.ID, c.Name, p.ID, c.Name))
+		}
 		out = append(out, command.Command{Name: c.Name, Plugin: p.ID, Source: "plugin", File: m.File,
 			Description: desc, Declared: &c, Dir: p.Dir})
 	}
@@ -229,4 +232,19 @@ func cmpOr(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// IsBuiltinSlash reports whether /name is one of synaps's own commands,
+// which a plugin's command of that name cannot take.
+func IsBuiltinSlash(name string) bool {
+	switch name {
+	case "exit", "ext", "attach", "sidecar", "settings":
+		return true
+	}
+	for _, c := range SlashCommands {
+		if strings.Fields(c.Name)[0] == "/"+name {
+			return true
+		}
+	}
+	return false
 }

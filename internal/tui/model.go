@@ -140,7 +140,7 @@ func readState(a *app.App) state {
 	}
 	for _, c := range a.Commands.All() {
 		name := "/" + c.Qualified()
-		if c.Declared != nil && bare[c.Name] == 1 {
+		if c.Declared != nil && bare[c.Name] == 1 && !app.IsBuiltinSlash(c.Name) {
 			name = "/" + c.Name // unique: the bare name reaches it
 		}
 		if c.ArgumentHint != "" {
