@@ -315,3 +315,31 @@ func TestCloseMidTurn(t *testing.T) {
 		t.Error("the host still lists the closed session")
 	}
 }
+
+// Resume goes back to a saved session: its messages are the session's
+// again, subscribers hear the change, and a bad id leaves the session as
+// it was, with an error naming the id.
+func TestResume(t *testing.T) {
+	srv := hosttest.NewModelServer(t, reply{Text: "first answer"})
+	s := openSession(t, New(), srv)
+	if err := s.Run(context.Background(), Input{Text: "remember this"}); err != nil {
+		t.Fatal(err)
+	}
+	first := s.ID()
+	if _, err := s.New(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sub := s.Subscribe(0)
+	if err := s.Resume(context.Background(), "20000101-000000-nope"); err == nil || !strings.Contains(err.Error(), "20000101-000000-nope") {
+		t.Errorf("Resume of a missing id: %v", err)
+	}
+	if err := s.Resume(context.Background(), first); err != nil {
+		t.Fatal(err)
+	}
+	if ev := <-sub.C; ev.Type != EventSessionChanged || ev.Text != first {
+		t.Errorf("event after Resume = %+v", ev)
+	}
+	if got := s.Messages(); len(got) != 2 || got[0].Text() != "remember this" {
+		t.Errorf("messages after Resume = %+v", got)
+	}
+}
