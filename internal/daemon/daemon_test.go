@@ -463,20 +463,27 @@ func TestRelay(t *testing.T) {
 		err    error
 		out    string
 	}
-	relay := func(a *Attachment) (io.WriteCloser, chan result) {
+	relay := func(a *Attachment) (io.WriteCloser, *syncBuffer, chan result) {
 		inR, inW := io.Pipe()
 		done := make(chan result, 1)
+		out := &syncBuffer{}
 		go func() {
-			var out bytes.Buffer
-			reason, err := a.Relay(inR, &out)
+			reason, err := a.Relay(inR, out)
 			done <- result{reason, err, out.String()}
 		}()
-		return inW, done
+		return inW, out, done
 	}
-	keys, ownerDone := relay(owner)
-	obsKeys, obsDone := relay(obs)
+	keys, ownerOut, ownerDone := relay(owner)
+	obsKeys, _, obsDone := relay(obs)
 
 	io.WriteString(keys, "hello\r")
+	// The quit comes over the link, the echo over the terminal: the echo
+	// first.
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(ownerOut.String(), "echo: hello"); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no echo: %q", ownerOut.String())
+		}
+	}
 	io.WriteString(keys, "quit\r")
 	r := <-ownerDone
 	if r.err != nil || r.reason != "detached" {
@@ -490,5 +497,43 @@ func TestRelay(t *testing.T) {
 	r = <-obsDone
 	if r.err != nil || r.reason != "detached" || !strings.Contains(r.out, "echo: hello") || !strings.HasSuffix(r.out, TerminalReset) {
 		t.Errorf("the observer's relay: %q, %v, %q", r.reason, r.err, lastBytes(r.out))
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// A session that printed more than the replay keeps: a client attaching
+// gets the session's first output (where its UI set the terminal's modes)
+// and then the newest ReplayLimit bytes, not everything.
+func TestReplayAfterALotOfOutput(t *testing.T) {
+	base, _ := startServer(t, Options{IdleExit: -1})
+	owner := newSession(t, base)
+	owner.Input([]byte("flood\r"))
+	waitOutput(t, owner, "flood done")
+	late, err := attachAs(t, base, ModeObserve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := waitOutput(t, late, "flood done")
+	if !strings.HasPrefix(out, "fake ui ready") {
+		t.Errorf("the replay does not start with the session's first output: %q", out[:min(len(out), 40)])
+	}
+	if len(out) > ReplayLimit+preludeLimit+1000 {
+		t.Errorf("the replay is %d bytes, more than the last %d and the prelude", len(out), ReplayLimit)
 	}
 }

@@ -29,6 +29,9 @@ const ReplayLimit = 4 << 20
 // client does, reading slowly or not at all, slows the session.
 const outQueue = 1024
 
+// preludeLimit bounds a session's prelude.
+const preludeLimit = 4 << 10
+
 // clearScreen starts a resync: home, clear, then the replay.
 const clearScreen = "\x1b[H\x1b[2J\x1b[3J"
 
@@ -83,9 +86,14 @@ type hosted struct {
 	outDone chan struct{} // closed when readOutput has read the last output
 
 	// Guarded by Server.mu.
-	id        string
-	busy      bool
-	replay    []byte
+	id     string
+	busy   bool
+	replay []byte
+	// prelude is the session's first output, up to preludeLimit: where
+	// its UI set the terminal's modes (bracketed paste, keyboard
+	// reports). A replay that no longer starts there sends it first.
+	prelude   []byte
+	trimmed   bool // the replay has lost its start
 	owner     *client
 	observers map[*client]bool
 }
@@ -489,11 +497,7 @@ func (s *Server) attach(cl *client, f *Frame) {
 	}
 	cl.sess, cl.mode = h, mode
 	s.queue(cl, &Frame{Type: TypeAttached, Session: h.id, Mode: mode, Text: h.handle})
-	for b := replayTail(h.replay); len(b) > 0; {
-		n := min(len(b), chunk)
-		s.queue(cl, &Frame{Type: TypeOutput, Data: b[:n:n]})
-		b = b[n:]
-	}
+	s.sendReplay(cl, h)
 	s.mu.Unlock()
 	if mode == ModeOwner {
 		s.resize(h, f.Cols, f.Rows)
@@ -585,11 +589,7 @@ func (s *Server) resync(cl *client) {
 	}
 	cl.lagging = false
 	s.queue(cl, &Frame{Type: TypeOutput, Data: []byte(clearScreen)})
-	for b := replayTail(h.replay); len(b) > 0; {
-		n := min(len(b), chunk)
-		s.queue(cl, &Frame{Type: TypeOutput, Data: b[:n:n]})
-		b = b[n:]
-	}
+	s.sendReplay(cl, h)
 	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGWINCH)
 }
 
@@ -683,6 +683,9 @@ func (s *Server) readOutput(h *hosted) {
 		if n > 0 {
 			data := append([]byte(nil), buf[:n]...)
 			s.mu.Lock()
+			if len(h.prelude) < preludeLimit {
+				h.prelude = append(h.prelude, data[:min(len(data), preludeLimit-len(h.prelude))]...)
+			}
 			h.replay = appendReplay(h.replay, data)
 			f := &Frame{Type: TypeOutput, Data: data}
 			if h.owner != nil {
@@ -696,6 +699,22 @@ func (s *Server) readOutput(h *hosted) {
 		if err != nil {
 			return // EIO once the UI and everything on its terminal ended
 		}
+	}
+}
+
+// sendReplay queues what a client that attaches (or resyncs) gets: the
+// prelude when the replay no longer starts with it, then the replay's
+// tail. Called with s.mu held.
+func (s *Server) sendReplay(cl *client, h *hosted) {
+	tail := replayTail(h.replay)
+	if len(tail) < len(h.replay) || len(h.replay) >= ReplayLimit || h.trimmed {
+		h.trimmed = true
+		s.queue(cl, &Frame{Type: TypeOutput, Data: h.prelude[:len(h.prelude):len(h.prelude)]})
+	}
+	for b := tail; len(b) > 0; {
+		n := min(len(b), chunk)
+		s.queue(cl, &Frame{Type: TypeOutput, Data: b[:n:n]})
+		b = b[n:]
 	}
 }
 
