@@ -140,6 +140,9 @@ saved and can be resumed).`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("print") {
+				if g.detachable {
+					return usageError{errors.New("--detachable is for the interactive UI; -p runs its prompt to the end in this process (synaps rpc or synaps server drive a session from a program)")}
+				}
 				return runPrint(cmd.Context(), g, prompt, args, printFlags{format: format, inputFormat: inputFormat}, stdio)
 			}
 			return runInteractive(cmd.Context(), cmd, g, stdio)

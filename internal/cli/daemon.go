@@ -227,7 +227,7 @@ is started when none runs, e.g. after it was killed).`,
 			if len(args) == 1 {
 				name = args[0]
 			}
-			return runAttach(cmd.Context(), name, mode, stdio)
+			return runAttach(cmd.Context(), name, mode, sessionFlags(cmd), stdio)
 		},
 	}
 	cmd.Flags().BoolVar(&observe, "observe", false, "watch without typing (ctrl+c, ctrl+d or q leaves)")
@@ -235,7 +235,23 @@ is started when none runs, e.g. after it was killed).`,
 	return cmd
 }
 
-func runAttach(ctx context.Context, name, mode string, stdio Stdio) error {
+// sessionFlags are the session flags given to attach (--model …): they
+// apply to a session it starts, as to synaps --detachable.
+func sessionFlags(cmd *cobra.Command) []string {
+	var out []string
+	cmd.InheritedFlags().Visit(func(f *pflag.Flag) {
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				out = append(out, "--"+f.Name+"="+v)
+			}
+			return
+		}
+		out = append(out, "--"+f.Name+"="+f.Value.String())
+	})
+	return out
+}
+
+func runAttach(ctx context.Context, name, mode string, flags []string, stdio Stdio) error {
 	if !isTerminal(stdio.In) || !isTerminal(stdio.Out) {
 		return usageError{errors.New("attaching needs a terminal (synaps send ID TEXT reaches a session without one)")}
 	}
@@ -268,6 +284,9 @@ func runAttach(ctx context.Context, name, mode string, stdio Stdio) error {
 		if name == "" && len(live) > 1 {
 			printLive(stdio.Out, live)
 			return exitError{code: ExitUsage, msg: "the daemon runs several sessions: give the id of one (synaps attach ID)"}
+		}
+		if len(flags) > 0 {
+			fmt.Fprintf(stdio.Err, "note: %s apply when a session starts; this one runs already, so they change nothing\n", strings.Join(flags, " "))
 		}
 		if cl, err = daemon.Dial(base); err != nil {
 			return err
@@ -302,7 +321,7 @@ func runAttach(ctx context.Context, name, mode string, stdio Stdio) error {
 		return err
 	}
 	cols, rows := termSize(stdio.Out)
-	a, err := cl.NewSession(exe, []string{"--resume=" + name}, cwd, os.Environ(), cols, rows)
+	a, err := cl.NewSession(exe, append([]string{"--resume=" + name}, flags...), cwd, os.Environ(), cols, rows)
 	if err != nil {
 		return err
 	}
