@@ -282,7 +282,7 @@ func (e *Extension) launch(ctx context.Context) (*process, *InitResult, error) {
 		},
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %s: %v", e.plugin.ManifestFile(), m.LaunchField(), err)
+		return nil, nil, fmt.Errorf("%s: %s: %v%s", e.plugin.ManifestFile(), m.LaunchField(), err, setupHint(e.plugin, err))
 	}
 	ictx, cancel := context.WithTimeout(ctx, e.env.deadline(contract.MethodInitialize))
 	defer cancel()
@@ -405,4 +405,21 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// setupHint points at the plugin's setup script (SynapsCLI's
+// extension.setup, else provides.sidecar.setup) when the command was not
+// found: the script builds it, and running it failed or never happened.
+func setupHint(p *plugin.Plugin, err error) string {
+	if !errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	script := p.Manifest.Extension.Setup
+	if script == "" && p.Manifest.Sidecar != nil {
+		script = p.Manifest.Sidecar.Setup
+	}
+	if script == "" {
+		return ""
+	}
+	return fmt.Sprintf("; the plugin's setup script builds it: run `bash %s` in %s (synaps extensions install runs it)", script, p.Dir)
 }

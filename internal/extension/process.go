@@ -138,6 +138,9 @@ func spawn(s spawnSpec) (*process, error) {
 
 // resolveCommand finds the executable: a bare name through PATH, a path
 // with a slash relative to the plugin root.
+//
+// A command path that does not exist is a *missingCommand, which is
+// os.ErrNotExist to errors.Is (the load hint names the setup script).
 func resolveCommand(name, dir string) (string, error) {
 	if name == "" {
 		return "", errors.New("the command is empty")
@@ -147,7 +150,7 @@ func resolveCommand(name, dir string) (string, error) {
 			name = filepath.Join(dir, name)
 		}
 		if _, err := os.Stat(name); err != nil {
-			return "", fmt.Errorf("command %s does not exist (relative paths are resolved from the plugin root %s)", name, dir)
+			return "", &missingCommand{fmt.Sprintf("command %s does not exist (relative paths are resolved from the plugin root %s)", name, dir)}
 		}
 		return name, nil
 	}
@@ -379,3 +382,9 @@ func signalName(s syscall.Signal) string {
 	}
 	return s.String()
 }
+
+// missingCommand is a command file that is not there.
+type missingCommand struct{ msg string }
+
+func (e *missingCommand) Error() string { return e.msg }
+func (e *missingCommand) Unwrap() error { return os.ErrNotExist }
