@@ -524,6 +524,9 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		input = json.RawMessage("{}")
 	}
 	call := &ToolCall{ID: use.ID, Name: use.Name, Input: input, InputRequested: input}
+	// Links that name the call (a Claude hook's tool_use_id and
+	// duration_ms) read it from the call's context.
+	ctx = hook.WithToolUse(ctx, &hook.ToolUse{ID: use.ID, Started: time.Now()})
 	a.emit(Event{Type: EventToolStart, Tool: call})
 	finish := func(out string, isErr bool) llm.Block {
 		call.Output, call.IsError, call.Duration = out, isErr, a.now().Sub(start)-waited

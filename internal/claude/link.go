@@ -224,6 +224,12 @@ func (l *Link) complete(e *Event, ev *hook.Event) {
 		return
 	}
 	e.ToolInput = ToClaudeInput(ev.ToolRuntimeName, ev.ToolInput, l.ProjectDir)
+	if u := ev.ToolUse; u != nil {
+		e.ToolUseID = u.ID
+		if !u.Started.IsZero() && e.Name != "PreToolUse" {
+			e.Duration = time.Since(u.Started)
+		}
+	}
 	out := ""
 	if ev.ToolOutput != nil {
 		out = *ev.ToolOutput

@@ -1,6 +1,9 @@
 package hook
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Subagent names the child agent loop an event comes from: every event a
 // subagent's loop fires carries it, so that a guard can tell a child's
@@ -33,4 +36,28 @@ func WithSubagent(ctx context.Context, s *Subagent) context.Context {
 func SubagentOf(ctx context.Context) *Subagent {
 	s, _ := ctx.Value(subagentKey{}).(*Subagent)
 	return s
+}
+
+// ToolUse is the model's tool call an event is about, as far as links
+// beyond the wire read it (a Claude hook's tool_use_id and duration_ms).
+type ToolUse struct {
+	// ID is the model's id of the call ("toolu_…").
+	ID string
+	// Started is when the call began (after_tool_call reports how long
+	// it ran).
+	Started time.Time
+}
+
+type toolUseKey struct{}
+
+// WithToolUse marks ctx as the context of one tool call: the tool events
+// the chain builds under it carry u.
+func WithToolUse(ctx context.Context, u *ToolUse) context.Context {
+	return context.WithValue(ctx, toolUseKey{}, u)
+}
+
+// ToolUseOf is the tool call ctx belongs to, or nil.
+func ToolUseOf(ctx context.Context) *ToolUse {
+	u, _ := ctx.Value(toolUseKey{}).(*ToolUse)
+	return u
 }

@@ -164,7 +164,7 @@ func (c *Chain) BeforeToolCall(ctx context.Context, toolName, runtimeName string
 	if !c.subscribed(contract.HookBeforeToolCall) {
 		return Decision{}
 	}
-	d := c.dispatch(ctx, &Event{Kind: contract.HookBeforeToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, SessionID: sessionID, Subagent: SubagentOf(ctx)})
+	d := c.dispatch(ctx, &Event{Kind: contract.HookBeforeToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, SessionID: sessionID, Subagent: SubagentOf(ctx), ToolUse: ToolUseOf(ctx)})
 	if d.Blocked || len(d.Confirms) == 0 {
 		return d
 	}
@@ -204,7 +204,7 @@ func (c *Chain) AfterToolResult(ctx context.Context, toolName, runtimeName strin
 	if !c.subscribed(contract.HookAfterToolCall) {
 		return Decision{}
 	}
-	return c.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, ToolOutput: &output, ToolError: isError, SessionID: sessionID, Subagent: SubagentOf(ctx), ToolDetail: detail})
+	return c.dispatch(ctx, &Event{Kind: contract.HookAfterToolCall, ToolName: toolName, ToolRuntimeName: runtimeName, ToolInput: input, ToolOutput: &output, ToolError: isError, SessionID: sessionID, Subagent: SubagentOf(ctx), ToolDetail: detail, ToolUse: ToolUseOf(ctx)})
 }
 
 // dispatch runs the chain for ev.

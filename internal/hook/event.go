@@ -34,6 +34,10 @@ type Event struct {
 	// PostToolUse hook's originalFile and structuredPatch); nil when the
 	// caller had none. Not on the extension wire.
 	ToolDetail any
+	// ToolUse is the model's call (its id, when it began) on tool
+	// events, from the call's context (WithToolUse); nil outside one.
+	// Not on the extension wire.
+	ToolUse *ToolUse
 	// Message is the user's message (before_message) or the assistant's
 	// text (on_message_complete); nil elsewhere.
 	Message    *string
