@@ -358,6 +358,9 @@ func TestListenStaleSocketAndLock(t *testing.T) {
 	if _, err := Listen(long, Options{}); err == nil || !strings.Contains(err.Error(), "more than a Unix socket allows") {
 		t.Errorf("a socket path too long: %v", err)
 	}
+	if _, _, err := Ensure(long, os.Args[0]); err == nil || !strings.Contains(err.Error(), "set SYNAPS_BASE_DIR to a shorter directory") {
+		t.Errorf("Ensure with a socket path too long: %v", err)
+	}
 }
 
 // Two clients starting the daemon at once reach one daemon.

@@ -263,3 +263,32 @@ func TestDaemonKilledMidTurn(t *testing.T) {
 		}
 	}
 }
+
+// Idle exit: a daemon with no client and no turn running ends by itself
+// (config daemon_idle_exit), ending its sessions as a quit does: saved,
+// unlocked, resumable.
+func TestDaemonIdleExit(t *testing.T) {
+	e, bin := daemonE2E(t, `{"text":"Answered before the daemon went idle."}
+`)
+	writeFile(t, filepath.Join(e.base, "config"), "daemon_idle_exit = 200ms\n")
+	e.start(t, 100, 30, "--detachable", "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"), contains("tokens"))
+	e.send("one question")
+	e.waitFor("the answer", contains("Answered before the daemon went idle."))
+	e.keys("C-d", "C-d")
+	if code := e.waitExit(); code != "0" {
+		t.Fatalf("the client exited %s", code)
+	}
+	waitNoProcess(t, bin) // the daemon and its session ended by themselves
+	list, err := session.List(e.base)
+	if err != nil || len(list) != 1 || list[0].Messages != 2 {
+		t.Fatalf("sessions after idle exit: %+v, %v", list, err)
+	}
+	if owner, held := session.Locked(e.base, list[0].ID); held {
+		t.Errorf("the session is still locked by %+v", owner)
+	}
+	log := readFile(t, filepath.Join(e.base, "run", "daemon.log"))
+	if !strings.Contains(log, "idle for 200ms with no client and no turn running: exiting") {
+		t.Errorf("the daemon's log does not say why it exited:\n%s", log)
+	}
+}
