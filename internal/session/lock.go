@@ -181,7 +181,9 @@ func Locked(baseDir, id string) (Owner, bool) {
 	return o, true
 }
 
-// Owners lists the sessions whose locks are held, by session id.
+// Owners lists the sessions whose locks are held, by session id. A lock
+// file nobody holds (its process was killed) is removed on the way, so
+// killed launches do not pile up in locks/.
 func Owners(baseDir string) map[string]Owner {
 	entries, err := os.ReadDir(LockDir(baseDir))
 	if errors.Is(err, fs.ErrNotExist) || err != nil {
@@ -195,7 +197,29 @@ func Owners(baseDir string) map[string]Owner {
 		}
 		if o, held := Locked(baseDir, id); held {
 			out[id] = o
+		} else {
+			removeStale(baseDir, id)
 		}
 	}
 	return out
+}
+
+// removeStale removes the lock file of id if nobody holds it. It holds a
+// shared lock while it removes, so no writer holds the file then; one
+// that opened it meanwhile finds it gone once it has the lock (acquire's
+// same) and takes a fresh one.
+func removeStale(baseDir, id string) {
+	path := lockPath(baseDir, id)
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+		return
+	}
+	if same(f, path) {
+		os.Remove(path)
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 }

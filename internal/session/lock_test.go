@@ -117,6 +117,12 @@ func TestSessionLock(t *testing.T) {
 			}
 
 			end()
+			if got := Owners(base); len(got) != 0 {
+				t.Errorf("Owners after the owner ended = %+v, want none", got)
+			}
+			if _, err := os.Stat(lockPath(base, id)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the lock file nobody holds is left after Owners: %v", err)
+			}
 			s, err := Open(base, id)
 			if err != nil {
 				t.Fatalf("after the owner ended: %v", err)
