@@ -265,13 +265,14 @@ func TestDaemonKilledMidTurn(t *testing.T) {
 }
 
 // Idle exit: a daemon with no client and no turn running ends by itself
-// (config daemon_idle_exit), ending its sessions as a quit does: saved,
+// (config daemon_idle_exit; the session is detachable by config), ending its sessions as a quit does: saved,
 // unlocked, resumable.
 func TestDaemonIdleExit(t *testing.T) {
 	e, bin := daemonE2E(t, `{"text":"Answered before the daemon went idle."}
 `)
-	writeFile(t, filepath.Join(e.base, "config"), "daemon_idle_exit = 200ms\n")
-	e.start(t, 100, 30, "--detachable", "--no-extensions")
+	// detachable = true: a plain synaps runs in the daemon.
+	writeFile(t, filepath.Join(e.base, "config"), "detachable = true\ndaemon_idle_exit = 200ms\n")
+	e.start(t, 100, 30, "--no-extensions")
 	e.waitFor("the prompt", contains("Ask anything"), contains("tokens"))
 	e.send("one question")
 	e.waitFor("the answer", contains("Answered before the daemon went idle."))
