@@ -7,18 +7,19 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // docs/rpc.schema.json is held to what rpc speaks: every frame the tests
-// send (but the bad ones) and every frame they read is checked against it.
+// send (but the bad ones) and every frame they read is checked against it,
+// with the validator tool inputs are checked with.
 var (
 	schemaOnce                 sync.Once
-	commandSchema, eventSchema *jsonschema.Schema
+	commandSchema, eventSchema *tool.Schema
 	schemaErr                  error
 )
 
-func schemas(t *testing.T) (cmd, ev *jsonschema.Schema) {
+func schemas(t *testing.T) (cmd, ev *tool.Schema) {
 	t.Helper()
 	schemaOnce.Do(func() {
 		raw, err := os.ReadFile("../../docs/rpc.schema.json")
@@ -26,20 +27,26 @@ func schemas(t *testing.T) (cmd, ev *jsonschema.Schema) {
 			schemaErr = err
 			return
 		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			schemaErr = err
+		var doc map[string]json.RawMessage
+		if schemaErr = json.Unmarshal(raw, &doc); schemaErr != nil {
 			return
 		}
-		c := jsonschema.NewCompiler()
-		c.UseLoader(jsonschema.SchemeURLLoader{})
-		if schemaErr = c.AddResource("rpc.schema.json", doc); schemaErr != nil {
+		// One schema per direction: the document's $defs, entered at the
+		// definition of a command or of an event.
+		at := func(def string) (*tool.Schema, error) {
+			wrapped, err := json.Marshal(map[string]json.RawMessage{
+				"$ref":  json.RawMessage(`"#/$defs/` + def + `"`),
+				"$defs": doc["$defs"],
+			})
+			if err != nil {
+				return nil, err
+			}
+			return tool.CompileSchema("rpc.schema.json#/$defs/"+def, wrapped)
+		}
+		if commandSchema, schemaErr = at("command"); schemaErr != nil {
 			return
 		}
-		if commandSchema, schemaErr = c.Compile("rpc.schema.json#/$defs/command"); schemaErr != nil {
-			return
-		}
-		eventSchema, schemaErr = c.Compile("rpc.schema.json#/$defs/event")
+		eventSchema, schemaErr = at("event")
 	})
 	if schemaErr != nil {
 		t.Fatalf("docs/rpc.schema.json: %v", schemaErr)
@@ -48,14 +55,9 @@ func schemas(t *testing.T) (cmd, ev *jsonschema.Schema) {
 }
 
 // conforms fails the test when frame does not match sch.
-func conforms(t *testing.T, sch *jsonschema.Schema, what string, frame []byte) {
+func conforms(t *testing.T, sch *tool.Schema, what string, frame []byte) {
 	t.Helper()
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(frame))
-	if err != nil {
-		t.Errorf("%s is not JSON: %v", what, err)
-		return
-	}
-	if err := sch.Validate(v); err != nil {
+	if err := sch.Validate(frame); err != nil {
 		var short bytes.Buffer
 		json.Compact(&short, frame)
 		s := short.String()

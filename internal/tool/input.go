@@ -60,22 +60,25 @@ func (s *Schema) prepare(name string, input json.RawMessage) (json.RawMessage, e
 
 // unknownTopLevel lists the properties of obj the schema's top level does
 // not allow: none unless it says additionalProperties: false, and then
-// those neither in properties nor matching patternProperties.
+// those neither in properties nor matching patternProperties. A top level
+// that is only a "$ref" (as generators write: {"$ref":"#/$defs/Input"})
+// is read through it.
 func (s *Schema) unknownTopLevel(obj map[string]any) []string {
-	if s.sch == nil {
-		return nil
+	top := s.root
+	for top != nil && top.additional == nil && top.properties == nil && top.patternProperties == nil && len(top.refs) == 1 {
+		top = top.refs[0]
 	}
-	if ap, ok := s.sch.AdditionalProperties.(bool); !ok || ap {
+	if top == nil || top.additional == nil || !top.additional.never {
 		return nil
 	}
 	var out []string
 next:
 	for k := range obj {
-		if _, ok := s.sch.Properties[k]; ok {
+		if _, ok := top.properties[k]; ok {
 			continue
 		}
-		for re := range s.sch.PatternProperties {
-			if re.MatchString(k) {
+		for _, pp := range top.patternProperties {
+			if pp.re.MatchString(k) {
 				continue next
 			}
 		}

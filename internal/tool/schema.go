@@ -13,60 +13,51 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // maxViolations is how many violations an InputError lists before it
 // summarises the rest as "… and N more".
 const maxViolations = 20
 
-// schemaURL names the in-memory resource a tool's schema is compiled from.
+// schemaURL is the base URI of a tool's schema (unless it has an "$id"):
+// "$ref"s resolve against it, and any that leaves it is refused.
 const schemaURL = "synaps-tool:///input.json"
 
 // Schema is a compiled tool input schema. A Schema built from an empty or
 // null schema accepts any JSON object.
 type Schema struct {
 	tool string
-	sch  *jsonschema.Schema // nil: no constraints beyond "a JSON object"
+	root *node // nil: no constraints beyond "a JSON object"
 }
 
-// CompileSchema compiles a tool's input schema. Schemas without "$schema"
-// are read as draft 2020-12. External references ($ref to a file or URL) are
-// refused: a tool schema must be self-contained. The error names the tool
-// and the problem.
+// CompileSchema compiles a tool's input schema (schema_compile.go says
+// which keywords are checked). Schemas are read as draft 2020-12, or as
+// draft-07 when "$schema" names draft-07 or older. External references
+// ($ref to a file or URL) are refused: a tool schema must be
+// self-contained. The error names the tool, the place in the schema and
+// the problem.
 func CompileSchema(toolName string, schema json.RawMessage) (*Schema, error) {
 	s := &Schema{tool: toolName}
 	raw := bytes.TrimSpace(schema)
 	if len(raw) == 0 || string(raw) == "null" {
 		return s, nil
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	doc, err := decodeJSON(raw)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: input schema is not valid JSON: %v", toolName, err)
 	}
 	if _, ok := doc.(map[string]any); !ok {
 		return nil, fmt.Errorf("tool %q: input schema must be a JSON object, got %s", toolName, jsonType(doc))
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(jsonschema.SchemeURLLoader{}) // no file or network access
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, fmt.Errorf("tool %q: invalid input schema: %v", toolName, err)
-	}
-	sch, err := c.Compile(schemaURL)
+	root, err := compileDocument(doc)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: invalid input schema: %v", toolName, err)
 	}
-	s.sch = sch
+	s.root = root
 	return s, nil
 }
 
@@ -91,7 +82,7 @@ func parseInput(name string, input json.RawMessage) (map[string]any, error) {
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	doc, err := decodeJSON(raw)
 	if err != nil {
 		return nil, &InputError{Tool: name, Violations: []Violation{{Message: "input is not valid JSON: " + err.Error()}}}
 	}
@@ -104,30 +95,37 @@ func parseInput(name string, input json.RawMessage) (map[string]any, error) {
 
 // validateDoc checks a parsed input object against the schema.
 func (s *Schema) validateDoc(name string, doc map[string]any) error {
-	if s.sch == nil {
+	if s.root == nil {
 		return nil
 	}
-	err := s.sch.Validate(doc)
-	if err == nil {
-		return nil
+	if vs := s.root.violations(doc); vs != nil {
+		return &InputError{Tool: name, Violations: vs}
 	}
-	var verr *jsonschema.ValidationError
-	if !errors.As(err, &verr) {
-		return &InputError{Tool: name, Violations: []Violation{{Message: err.Error()}}}
-	}
+	return nil
+}
+
+// violations checks v against n: nil when it is valid, else every
+// violation, sorted by location.
+func (n *node) violations(v any) []Violation {
 	var vs []Violation
-	collect(verr, &vs)
-	if len(vs) == 0 { // cannot happen, but never report "invalid" with no reason
-		vs = []Violation{{Message: verr.Error()}}
+	if n.check(v, nil, &vs) {
+		return nil
 	}
+	if len(vs) == 0 { // cannot happen, but never report "invalid" with no reason
+		vs = []Violation{{Message: "does not match the tool's input schema"}}
+	}
+	sortViolations(vs)
+	return slices.Compact(vs)
+}
+
+// sortViolations orders violations by location, then message.
+func sortViolations(vs []Violation) {
 	slices.SortStableFunc(vs, func(a, b Violation) int {
 		if c := strings.Compare(a.Location, b.Location); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Message, b.Message)
 	})
-	vs = slices.Compact(vs)
-	return &InputError{Tool: name, Violations: vs}
 }
 
 // InputError is a tool input that failed validation.
@@ -168,81 +166,22 @@ func (e *InputError) Error() string {
 	return b.String()
 }
 
-// collect flattens a validation error tree into leaf violations, rewriting
-// the common kinds into messages that point at the offending property.
-func collect(e *jsonschema.ValidationError, out *[]Violation) {
-	loc := pointer(e.InstanceLocation)
-	add := func(loc, msg string) { *out = append(*out, Violation{Location: loc, Message: msg}) }
-	switch k := e.ErrorKind.(type) {
-	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
-		if len(e.Causes) == 0 {
-			add(loc, e.ErrorKind.LocalizedString(printer))
-		}
-		for _, c := range e.Causes {
-			collect(c, out)
-		}
-	case *kind.Required:
-		for _, p := range k.Missing {
-			add(loc+"/"+escapeToken(p), "missing required property")
-		}
-	case *kind.AdditionalProperties:
-		for _, p := range k.Properties {
-			add(loc+"/"+escapeToken(p), "unknown property (the schema does not allow it)")
-		}
-	case *kind.Type:
-		add(loc, fmt.Sprintf("expected type %s, got %s", strings.Join(k.Want, " or "), k.Got))
-	case *kind.Enum:
-		want := make([]string, len(k.Want))
-		for i, w := range k.Want {
-			want[i] = display(w)
-		}
-		add(loc, fmt.Sprintf("must be one of %s; got %s", strings.Join(want, ", "), display(k.Got)))
-	case *kind.Const:
-		add(loc, fmt.Sprintf("must be %s; got %s", display(k.Want), display(k.Got)))
-	case *kind.AnyOf, *kind.OneOf:
-		if len(e.Causes) == 0 { // oneOf matched more than one alternative
-			add(loc, e.ErrorKind.LocalizedString(printer))
-			return
-		}
-		alts := make([]string, 0, len(e.Causes))
-		for i, c := range e.Causes {
-			var sub []Violation
-			collect(c, &sub)
-			parts := make([]string, len(sub))
-			for j, v := range sub {
-				if v.Location == loc { // the alternative's own location is implied
-					v.Location = ""
-				}
-				parts[j] = v.String()
-			}
-			alts = append(alts, fmt.Sprintf("[%d: %s]", i+1, strings.Join(parts, ", ")))
-		}
-		add(loc, "matches none of the allowed alternatives: "+strings.Join(alts, " "))
-	default:
-		add(loc, e.ErrorKind.LocalizedString(printer))
-		for _, c := range e.Causes {
-			collect(c, out)
-		}
-	}
-}
-
-// printer formats the library's messages (its kinds need a real printer).
-var printer = message.NewPrinter(language.English)
-
-func pointer(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
-	}
-	return b.String()
-}
-
 func escapeToken(t string) string {
 	if !strings.ContainsAny(t, "~/") {
 		return t
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+	b := make([]byte, 0, len(t)+4)
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '~':
+			b = append(b, "~0"...)
+		case '/':
+			b = append(b, "~1"...)
+		default:
+			b = append(b, t[i])
+		}
+	}
+	return string(b)
 }
 
 func display(v any) string {
