@@ -42,6 +42,9 @@ const (
 	// resizeSettle is how long the size must stay put before the
 	// transcript is printed again for it.
 	resizeSettle = 150 * time.Millisecond
+	// idleNotifyAfter is how long an answer waits for the user before
+	// on_notification says synaps is waiting (Claude Code's idle_prompt).
+	idleNotifyAfter = 60 * time.Second
 )
 
 // placeholder is what the empty input says.
@@ -109,6 +112,8 @@ type (
 	}
 	// progressMsg: these extensions are still starting.
 	progressMsg struct{ starting []string }
+	// idleMsg: idleAfter has passed since the seq-th answer or key.
+	idleMsg struct{ seq int }
 )
 
 // state is what the status line and completion show of the app, read by
@@ -268,6 +273,11 @@ type model struct {
 	viewRows int
 	sized    bool
 	resizes  int
+	// idleSeq counts answers and key presses: an idleMsg of an older
+	// count is stale (the user typed, or another turn ran). idleAfter is
+	// how long an answer waits unread before on_notification says so.
+	idleSeq   int
+	idleAfter time.Duration
 }
 
 func newModel(ctx context.Context, hs *host.Session, br *bridge, profile colorprofile.Profile, environ []string) *model {
@@ -277,7 +287,7 @@ func newModel(ctx context.Context, hs *host.Session, br *bridge, profile colorpr
 	}
 	m := &model{
 		ctx: ctx, hs: hs, app: a, br: br, st: newStyles(), profile: profile,
-		wg: &sync.WaitGroup{}, width: 80, height: 24, opening: a == nil,
+		wg: &sync.WaitGroup{}, width: 80, height: 24, opening: a == nil, idleAfter: idleNotifyAfter,
 	}
 	m.environ = environ
 	m.md.style = markdownStyle(profile, environ)
@@ -432,6 +442,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case progressMsg:
 		m.starting = msg.starting
 		return nil
+	case idleMsg:
+		m.idle(msg)
+		return nil
 	case spinner.TickMsg:
 		if m.busy == "" && !m.opening {
 			return nil // let the tick chain end
@@ -460,6 +473,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
+	m.idleSeq++ // the user is here: no idle notification
 	if m.pick != nil {
 		return m.pickKey(k)
 	}
@@ -1016,7 +1030,24 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 	if msg.quit {
 		return m.leave()
 	}
-	return m.next()
+	next := m.next()
+	if m.busy != "" || m.app == nil || m.app.Agent == nil {
+		return next
+	}
+	// Idle now: if the user does not come back, a notifier hears it.
+	m.idleSeq++
+	seq := m.idleSeq
+	return tea.Batch(next, tea.Tick(m.idleAfter, func(time.Time) tea.Msg { return idleMsg{seq} }))
+}
+
+// idle fires on_notification (idle_prompt) when nothing happened since
+// the answer the tick was set for, and says whether it did.
+func (m *model) idle(msg idleMsg) bool {
+	if msg.seq != m.idleSeq || m.busy != "" || m.asking != promptNone || m.app == nil || m.app.Agent == nil {
+		return false
+	}
+	m.app.Agent.Notify(m.ctx, "idle_prompt", "synaps is waiting for your input")
+	return true
 }
 
 // flushTurn prints what is left of an interrupted turn: the partial

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -42,5 +43,46 @@ func TestModelShowsGuardTimeoutsAndLostGuards(t *testing.T) {
 	}
 	if n := strings.Count(got, "extension dead is not running (failed: "); n != 2 {
 		t.Errorf("the lost guard is said %d times, want on both calls:\n%s", n, got)
+	}
+}
+
+// An answer the user leaves unread for idleAfter fires on_notification
+// (Claude Code's idle_prompt); a key pressed meanwhile cancels it.
+func TestModelIdleNotification(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base")
+	plug := exttest.Plugin(t, base, "notifier", map[string]any{"permissions": []string{"hooks.on_notification"}, "hooks": []map[string]any{{"hook": "on_notification"}}},
+		exttest.Spec{Record: true})
+	h := openHarness(t, dir, base, `{"text":"one"}
+{"text":"two"}
+`, true, 100)
+	record := filepath.Join(plug, "record.jsonl")
+	h.typeText("go")
+	h.press(tea.KeyEnter, 0)
+	h.until("the first answer", isWorkDone)
+	stale := h.m.idleSeq
+	h.typeText("x") // the user is back: the tick set for the answer is stale
+	if h.m.idle(idleMsg{stale}) {
+		t.Fatal("notified although the user typed after the answer")
+	}
+	h.press(tea.KeyBackspace, 0)
+	h.press(tea.KeyEnter, 0) // an empty input sends nothing
+	h.typeText("again")
+	h.press(tea.KeyEnter, 0)
+	h.until("the second answer", isWorkDone)
+	if !h.m.idle(idleMsg{h.m.idleSeq}) {
+		t.Fatal("no notification for an answer left unread")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var b []byte
+	for {
+		b, _ = os.ReadFile(record)
+		if len(b) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := strings.Count(string(b), `"kind":"on_notification"`); n != 1 || !strings.Contains(string(b), `"notification_type":"idle_prompt"`) || !strings.Contains(string(b), "synaps is waiting for your input") {
+		t.Fatalf("%d notifications, want one idle_prompt:\n%s", n, b)
 	}
 }
