@@ -42,6 +42,10 @@ const chunk = 32 << 10
 // turn stays (config daemon_idle_exit, `synaps daemon serve --idle-exit`).
 const DefaultIdleExit = 30 * time.Minute
 
+// requestWait is how long a new connection has for its hello and
+// request.
+const requestWait = 30 * time.Second
+
 // maxSocketPath is the longest Unix socket path (sun_path, 108 bytes
 // with its NUL on Linux).
 const maxSocketPath = 107
@@ -297,6 +301,9 @@ func (s *Server) handle(nc net.Conn) {
 		s.active = time.Now()
 		s.mu.Unlock()
 	}()
+	// A client has requestWait to say what it wants: one that connects
+	// and says nothing must not keep the daemon from its idle exit.
+	nc.SetReadDeadline(time.Now().Add(requestWait))
 	f, err := c.read()
 	if err != nil {
 		tellBad(c, err)
@@ -467,6 +474,7 @@ func (s *Server) attach(cl *client, f *Frame) {
 		cl.c.write(&Frame{Type: TypeError, Error: err.Error()})
 		return
 	}
+	cl.nc.SetReadDeadline(time.Time{}) // attached: it may be quiet for hours
 	cl.out = make(chan *Frame, outQueue)
 	go s.pump(cl)
 
