@@ -81,7 +81,7 @@ var detachedRE = regexp.MustCompile(`detached; the session goes on in the daemon
 func TestDaemonDetachAttach(t *testing.T) {
 	e, bin := daemonE2E(t, daemonScript)
 	e.start(t, 100, 30, "--detachable", "--no-extensions")
-	e.waitFor("the prompt", contains("Ask anything"), contains("tokens"))
+	e.waitFor("the prompt", contains("Ask anything"), contains("tokens"), contains("ctrl+d twice detaches (the session goes on)"))
 	e.send("do the slow thing")
 	e.waitFor("the slow turn running", contains("Starting the slow work."), contains("bash"), absent("tool-done-42"))
 

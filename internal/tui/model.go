@@ -338,7 +338,11 @@ func (m *model) Init() tea.Cmd {
 
 // header is the transcript's first line.
 func (m *model) header(version string) string {
-	return m.st.accent.Render("synaps") + m.st.dim.Render(" "+version+" · esc interrupts · ctrl+c twice quits · /help · docs/keys.md")
+	quit := "ctrl+c twice quits"
+	if m.link != nil {
+		quit = "ctrl+d twice detaches (the session goes on)"
+	}
+	return m.st.accent.Render("synaps") + m.st.dim.Render(" "+version+" · esc interrupts · "+quit+" · /help · docs/keys.md")
 }
 
 // opened takes the open session, greets, and runs what was typed
