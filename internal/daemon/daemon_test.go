@@ -540,3 +540,26 @@ func TestReplayAfterALotOfOutput(t *testing.T) {
 		t.Errorf("the replay is %d bytes, more than the last %d and the prelude", len(out), ReplayLimit)
 	}
 }
+
+// A $SYNAPS_DAEMON_LINK that is not the daemon's link (set by hand, or
+// inherited by a synaps a tool runs) is refused, naming the variable.
+func TestOpenLinkRefusesWhatIsNotALink(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, v := range []string{"x", "1", fmt.Sprint(f.Fd()), "9999"} {
+		t.Setenv(LinkEnv, v)
+		l, err := OpenLink(os.Getenv)
+		if l != nil || err == nil || !strings.Contains(err.Error(), "is not the daemon's link") {
+			t.Errorf("%s=%s: %v, %v", LinkEnv, v, l, err)
+		}
+		if os.Getenv(LinkEnv) != "" {
+			t.Errorf("%s is left in the environment", LinkEnv)
+		}
+	}
+	if l, err := OpenLink(os.Getenv); l != nil || err != nil {
+		t.Errorf("no %s: %v, %v; want nil, nil", LinkEnv, l, err)
+	}
+}

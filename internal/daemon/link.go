@@ -97,11 +97,15 @@ func OpenLink(getenv func(string) string) (*Link, error) {
 	if v == "" {
 		return nil, nil
 	}
+	// Neither the variable nor the descriptor goes to what this synaps
+	// starts: a synaps run by a tool is not in the daemon.
+	os.Unsetenv(LinkEnv)
 	fd, err := strconv.Atoi(v)
-	if err != nil || fd < 3 {
-		return nil, fmt.Errorf("$%s = %q is not the link's file descriptor (3 or more); it is set by the daemon, unset it", LinkEnv, v)
+	var st syscall.Stat_t
+	if err != nil || fd < 3 || syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFSOCK {
+		return nil, fmt.Errorf("$%s = %q is not the daemon's link (an open socket, fd 3 or more); it is set by the daemon for the sessions it starts: unset it", LinkEnv, v)
 	}
-	syscall.CloseOnExec(fd) // the session's tools and extensions must not inherit it
+	syscall.CloseOnExec(fd)
 	return &Link{f: os.NewFile(uintptr(fd), "daemon-link")}, nil
 }
 
