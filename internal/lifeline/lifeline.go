@@ -64,6 +64,11 @@ var state struct {
 	// subreaper says Start made this process a child subreaper, so Stop
 	// must reap orphans.
 	subreaper bool
+	// armed says Start has run: the first Guard starts the sentinel
+	// (most commands — version, extensions list — start no process, and
+	// pay nothing for the lifeline). failed: starting it failed once
+	// (said on stderr then); nothing is announced after that.
+	armed, failed bool
 	// spared are children Stop leaves alone (Spare): the session daemon
 	// a client started, which is meant to outlive it.
 	spared map[int]bool
@@ -82,18 +87,26 @@ func Spare(pid int) {
 }
 
 // Start arms the lifeline for this process and returns Stop. Call it once,
-// first thing in main. A failure (no sh) is returned with the stop
-// function still usable: synaps runs, with only the parent-death signal.
+// first thing in main. It only makes synaps a subreaper (Linux); the
+// sentinel starts with the first process group announced (Guard), so a
+// command that starts no process pays for no sentinel. The error is nil:
+// a sentinel that cannot start (no /bin/sh) is said on stderr when it is
+// first needed, and synaps runs on with the parent-death signal.
 func Start() (stop func(), err error) {
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	if state.w != nil {
-		return Stop, nil
+	if !state.armed {
+		state.armed = true
+		state.subreaper = setSubreaper() == nil
 	}
-	state.subreaper = setSubreaper() == nil
+	return Stop, nil
+}
+
+// startSentinelLocked starts the sentinel; state.mu is held.
+func startSentinelLocked() error {
 	r, w, err := os.Pipe()
 	if err != nil {
-		return Stop, fmt.Errorf("lifeline: %w", err)
+		return fmt.Errorf("lifeline: %w", err)
 	}
 	cmd := exec.Command("/bin/sh", "-c", sentinelScript)
 	cmd.Stdin = r // only the read end is passed; w is close-on-exec
@@ -102,17 +115,17 @@ func Start() (stop func(), err error) {
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
-		return Stop, fmt.Errorf("lifeline: cannot start the sentinel (/bin/sh): %w", err)
+		return fmt.Errorf("lifeline: cannot start the sentinel (/bin/sh): %w", err)
 	}
 	r.Close()
 	state.w, state.sentinel = w, cmd
-	return Stop, nil
+	return nil
 }
 
 // Guard announces the process group pgid (a spawned child's pid when it
-// was started with Setpgid or Setsid) to the sentinel; call the returned
-// function once synaps has killed the group itself. It does nothing when
-// Start has not run.
+// was started with Setpgid or Setsid) to the sentinel, starting it the
+// first time; call the returned function once synaps has killed the
+// group itself. It does nothing when Start has not run.
 func Guard(pgid int) (release func()) {
 	if !tell("add", pgid) {
 		return func() {}
@@ -123,6 +136,12 @@ func Guard(pgid int) (release func()) {
 func tell(op string, pgid int) bool {
 	state.mu.Lock()
 	defer state.mu.Unlock()
+	if state.w == nil && op == "add" && state.armed && !state.failed && state.sentinel == nil {
+		if err := startSentinelLocked(); err != nil {
+			state.failed = true
+			fmt.Fprintln(os.Stderr, "synaps: warning:", err)
+		}
+	}
 	if state.w == nil {
 		return false
 	}
@@ -142,6 +161,7 @@ func tell(op string, pgid int) bool {
 func Stop() {
 	state.mu.Lock()
 	defer state.mu.Unlock()
+	state.armed = false // no sentinel starts after the end
 	if state.w != nil {
 		state.w.Close()
 		state.w = nil

@@ -41,8 +41,13 @@ func reapOrphans(spared map[int]bool) {
 	}
 }
 
-// children lists the pids whose parent is this process, but the spared.
+// children lists the pids whose parent is this process, but the spared:
+// from each thread's /proc/self/task/TID/children (a few small files), or,
+// on a kernel without them, by reading every process's stat.
 func children(spared map[int]bool) []int {
+	if kids, ok := taskChildren(spared); ok {
+		return kids
+	}
 	self := strconv.Itoa(os.Getpid())
 	entries, _ := os.ReadDir("/proc")
 	var out []int
@@ -66,4 +71,29 @@ func children(spared map[int]bool) []int {
 		}
 	}
 	return out
+}
+
+// taskChildren reads the children of this process's threads from
+// /proc/self/task/*/children; ok is false when the kernel has no such
+// files (CONFIG_PROC_CHILDREN off).
+func taskChildren(spared map[int]bool) (out []int, ok bool) {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil, false
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join("/proc/self/task", t.Name(), "children"))
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil, false
+			}
+			continue // the thread ended meanwhile
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil && !spared[pid] {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out, true
 }
