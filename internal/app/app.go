@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/agent"
@@ -122,6 +123,9 @@ type App struct {
 	// Help and Keys are the help entries and keybinds plugins declare.
 	Help []HelpItem
 	Keys []KeyBinding
+	// keysMu guards Keys once the session runs (a toggle key is rebound
+	// from /settings); read them with KeyBindings.
+	keysMu sync.Mutex
 	// side are the plugins' sidecars (sidecars.go).
 	side sidecars
 	// Agents are the subagent definitions found (listed by /agents).

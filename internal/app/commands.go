@@ -41,7 +41,9 @@ func (a *App) openCommands() {
 			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
 			Disabled: a.Config.List("disabled_plugins"),
 		})
+		a.keysMu.Lock()
 		a.Help, a.Keys = nil, nil
+		a.keysMu.Unlock()
 		a.side.reset()
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {

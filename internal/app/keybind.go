@@ -9,9 +9,12 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
@@ -133,4 +136,38 @@ func (a *App) RunKeyScript(ctx context.Context, k KeyBinding) (string, error) {
 		return string(out), fmt.Errorf("plugin %s key %s: script %s: %v", k.Plugin, k.Key, k.Script, err)
 	}
 	return string(out), nil
+}
+
+// KeyBindings are the plugins' keybinds and sidecar toggle keys, as the
+// TUI binds them (a copy: a toggle key can be rebound while it runs).
+func (a *App) KeyBindings() []KeyBinding {
+	a.keysMu.Lock()
+	defer a.keysMu.Unlock()
+	return slices.Clone(a.Keys)
+}
+
+// bindToggleKey (re)binds plugin p's sidecar toggle key: key, else the
+// one in its config file, else the default. ok is false when p has no
+// lifecycle word.
+func (a *App) bindToggleKey(p *plugin.Plugin, key string) (KeyBinding, bool) {
+	sc := p.Manifest.Sidecar
+	if sc == nil || sc.Lifecycle == "" {
+		return KeyBinding{}, false
+	}
+	if key == "" {
+		if f, err := config.Load(filepath.Join(p.Dir, "config")); err == nil {
+			key, _ = f.Get(ToggleKeyField)
+		}
+	}
+	if key == "" {
+		key = ToggleKeys[0]
+	}
+	a.keysMu.Lock()
+	defer a.keysMu.Unlock()
+	a.Keys = slices.DeleteFunc(a.Keys, func(k KeyBinding) bool { return k.Plugin == p.ID && k.toggle })
+	kb := a.bindKey(p.ID, p.Dir, plugin.Keybind{Key: key, Action: "slash_command", Command: sc.Lifecycle,
+		Description: "toggle " + cmpOr(sc.DisplayName, sc.Lifecycle) + " (sidecar)"})
+	kb.toggle = true
+	a.Keys = append(a.Keys, kb)
+	return kb, true
 }

@@ -31,6 +31,9 @@ type HelpItem struct {
 // KeyBinding is one keybind a plugin declares, as the TUI binds it.
 type KeyBinding struct {
 	Plugin, Dir string
+	// toggle: the key toggles the plugin's sidecar (settings
+	// _lifecycle_toggle_key), rebound when the setting changes.
+	toggle bool
 	plugin.Keybind
 	// Refused says why the key is not bound ("" when it is): it clashes
 	// with one of synaps's keys, or another plugin took it first.
@@ -60,10 +63,13 @@ func (a *App) declaredCommands(p *plugin.Plugin) []command.Command {
 	for _, h := range m.Help {
 		a.Help = append(a.Help, HelpItem{Plugin: p.ID, HelpEntry: h})
 	}
+	a.keysMu.Lock()
 	for _, k := range m.Keybinds {
 		a.Keys = append(a.Keys, a.bindKey(p.ID, p.Dir, k))
 	}
+	a.keysMu.Unlock()
 	a.declareSidecar(p)
+	a.bindToggleKey(p, "")
 	return out
 }
 
@@ -209,9 +215,9 @@ func (a *App) formatPluginHelp(b *strings.Builder) {
 			}
 		}
 	}
-	if len(a.Keys) > 0 {
+	if keys := a.KeyBindings(); len(keys) > 0 {
 		b.WriteString("\nplugin keys:\n")
-		for _, k := range a.Keys {
+		for _, k := range keys {
 			what := k.Description
 			if what == "" {
 				what = k.Action + " " + cmpOr(k.Command, k.Skill, k.Prompt, k.Script)

@@ -31,6 +31,38 @@ type SettingValue struct {
 	FromDefault bool
 }
 
+// ToggleKeyField is the settings field SynapsCLI adds at the top of the
+// category a sidecar's lifecycle names (settings_category): the key that
+// toggles the sidecar in the TUI.
+const ToggleKeyField = "_lifecycle_toggle_key"
+
+// ToggleKeys are the keys it cycles through; the first is the default.
+var ToggleKeys = []string{"F8", "F2", "F12", "C-V", "C-G"}
+
+// settingsFields are c's fields, the sidecar's toggle key first when its
+// lifecycle names c.
+func settingsFields(p *plugin.Plugin, c plugin.SettingsCategory) []plugin.SettingsField {
+	sc := p.Manifest.Sidecar
+	if sc == nil || sc.Lifecycle == "" || sc.SettingsCategory != c.ID {
+		return c.Fields
+	}
+	toggle := plugin.SettingsField{Key: ToggleKeyField, Label: "Toggle key for " + cmpOr(sc.DisplayName, sc.Lifecycle),
+		Editor: "cycler", Options: ToggleKeys, Default: json.RawMessage(`"` + ToggleKeys[0] + `"`)}
+	return append([]plugin.SettingsField{toggle}, c.Fields...)
+}
+
+// settingsField finds key among p's settings, the toggle key included.
+func settingsField(p *plugin.Plugin, key string) *plugin.SettingsField {
+	for _, c := range p.Manifest.Settings {
+		for _, f := range settingsFields(p, c) {
+			if f.Key == key {
+				return &f
+			}
+		}
+	}
+	return nil
+}
+
 // PluginSettings lists p's settings fields with their values.
 func PluginSettings(p *plugin.Plugin) []SettingValue {
 	if p.Manifest == nil || len(p.Manifest.Settings) == 0 {
@@ -39,7 +71,7 @@ func PluginSettings(p *plugin.Plugin) []SettingValue {
 	file, _ := config.Load(extension.PluginConfigFile(p))
 	var out []SettingValue
 	for _, c := range p.Manifest.Settings {
-		for _, f := range c.Fields {
+		for _, f := range settingsFields(p, c) {
 			v := SettingValue{Plugin: p.ID, Category: c, Field: f}
 			if file != nil {
 				if s, ok := file.Get(f.Key); ok {
@@ -120,12 +152,29 @@ func (a *App) settingsTarget(id, key string) (*plugin.Plugin, *plugin.SettingsFi
 		if p.ID != id {
 			continue
 		}
-		if f := p.Manifest.SettingsField(key); f != nil {
+		if f := settingsField(p, key); f != nil {
 			return p, f, nil
 		}
 		return p, nil, fmt.Errorf("plugin %s has no setting %q; /settings %s lists them", id, key, id)
 	}
 	return nil, nil, fmt.Errorf("no plugin %q with settings; /settings lists them", id)
+}
+
+// SetPluginSetting writes p's setting key (checked against its field,
+// the sidecar's toggle key included); ok is false when p has no such
+// setting.
+func SetPluginSetting(p *plugin.Plugin, key, value string) (file string, ok bool, err error) {
+	f := settingsField(p, key)
+	if f == nil {
+		return "", false, nil
+	}
+	if value != "" {
+		if err := f.Check(value); err != nil {
+			return "", true, fmt.Errorf("plugin %s: %v", p.ID, err)
+		}
+	}
+	file, err = extension.SetConfig(p, key, value, true)
+	return file, true, err
 }
 
 // SetSetting writes a text, cycler or picker setting (checked against
@@ -135,11 +184,23 @@ func (a *App) SetSetting(id, key, value string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if value != "" {
+		if err := f.Check(value); err != nil {
+			return "", fmt.Errorf("plugin %s: %v", p.ID, err)
+		}
+	}
 	file, err := extension.SetConfig(p, f.Key, value, true)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("set %s = %s in %s", f.Key, value, file), nil
+	note := fmt.Sprintf("set %s = %s in %s", f.Key, value, file)
+	if f.Key == ToggleKeyField {
+		// Rebound at once, as SynapsCLI does.
+		if kb, ok := a.bindToggleKey(p, value); ok && kb.Refused != "" {
+			note += fmt.Sprintf(" (not bound: %s)", kb.Refused)
+		}
+	}
+	return note, nil
 }
 
 // EditSetting drives a custom (or picker) field's editor, which its

@@ -80,7 +80,10 @@ against the key's type; an empty VALUE removes the key.`,
 				return fmt.Errorf("plugin %s has no extension and no settings, so it has no config", id)
 			}
 			if len(args) == 3 {
-				file, err := extension.SetConfig(p, args[1], args[2], p.Manifest.SettingsField(args[1]) != nil)
+				file, isSetting, err := app.SetPluginSetting(p, args[1], args[2])
+				if !isSetting {
+					file, err = extension.SetConfig(p, args[1], args[2], false)
+				}
 				if err != nil {
 					return err
 				}

@@ -565,7 +565,7 @@ func (m *model) pluginKey(key string) (app.KeyBinding, bool) {
 	if m.app == nil || m.asking != promptNone {
 		return app.KeyBinding{}, false
 	}
-	for _, kb := range m.app.Keys {
+	for _, kb := range m.app.KeyBindings() {
 		if kb.Refused == "" && kb.Name() == key {
 			return kb, true
 		}

@@ -72,10 +72,15 @@ func TestTUIUpstreamPlugins(t *testing.T) {
 
 	// The settings screen: a cycler changes in place and is saved; a
 	// custom field opens the extension's editor, which takes the keys.
+	tm.keys("F8") // the sidecar's toggle key (settings_category adds it)
+	tm.waitFor("the toggle key toggled it off", contains("Dictation: off, idle"))
+
 	tm.send("/settings")
-	tm.waitFor("the settings screen", contains("Voice (plugin voice)"), contains("▸ Language: en (default)  ‹en|de|fr›"),
-		contains("Model: [enter opens its editor]"))
+	tm.waitFor("the settings screen", contains("Voice (plugin voice)"), contains("▸ Toggle key for Dictation: F8 (default)  ‹F8|F2|F12|C-V|C-G›"),
+		contains("  Language: en (default)  ‹en|de|fr›"), contains("Model: [enter opens its editor]"))
 	tm.keys("Enter")
+	tm.waitFor("the toggle key rebound", contains("set _lifecycle_toggle_key = F2 in "))
+	tm.keys("Down", "Enter")
 	tm.waitFor("the cycler saved", contains("▸ Language: de"), contains("set language = de in "))
 	tm.keys("Down", "Down", "Down", "Enter")
 	tm.waitFor("the custom editor", matches(`(?m)^> \* tiny\s*$`), contains("Up/Down choose, Enter selects"))
@@ -88,4 +93,6 @@ func TestTUIUpstreamPlugins(t *testing.T) {
 	tm.keys("-l", "hi there")
 	tm.keys("Enter")
 	tm.waitFor("the text setting saved", contains("set greeting = hi there in "))
+	tm.keys("F2")
+	tm.waitFor("the new toggle key toggles it", matches(`(?s)set greeting = hi there in .*› /dictate\s*\n.*Dictation: on, active \(lang en\)`))
 }
