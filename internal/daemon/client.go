@@ -291,6 +291,9 @@ func (a *Attachment) Relay(in io.Reader, out io.Writer) (reason string, err erro
 				}
 			case TypeMode:
 				mode = f.Mode
+				if mode == ModeObserve {
+					io.WriteString(out, "\r\n· "+f.Reason+": this terminal observes now (ctrl+c, ctrl+d or q leaves)\r\n")
+				}
 			case TypeDetached:
 				a.Close()
 				return "detached", nil

@@ -563,3 +563,29 @@ func TestOpenLinkRefusesWhatIsNotALink(t *testing.T) {
 		t.Errorf("no %s: %v, %v; want nil, nil", LinkEnv, l, err)
 	}
 }
+
+// An owner whose input another client takes over is told on its
+// terminal, and from then on its keys leave instead of typing.
+func TestRelayTakenOver(t *testing.T) {
+	base, _ := startServer(t, Options{IdleExit: -1})
+	owner := newSession(t, base)
+	keys, inW := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan string, 1)
+	go func() {
+		reason, _ := owner.Relay(keys, out)
+		done <- reason
+	}()
+	if _, err := attachAs(t, base, ModeTakeover); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), "another client took over the input: this terminal observes now"); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the owner was not told: %q", lastBytes(out.String()))
+		}
+	}
+	io.WriteString(inW, "q")
+	if reason := <-done; reason != "detached" {
+		t.Errorf("after q: %q, want detached", reason)
+	}
+}

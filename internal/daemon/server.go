@@ -460,6 +460,12 @@ func (s *Server) send(name, text string) *Frame {
 // attach starts (new) or finds (attach) a session and relays it to cl
 // until cl leaves or the session ends.
 func (s *Server) attach(cl *client, f *Frame) {
+	switch f.Mode {
+	case "", ModeOwner, ModeObserve, ModeTakeover:
+	default:
+		cl.c.write(&Frame{Type: TypeError, Error: fmt.Sprintf("attach mode %q: use %s, %s or %s", f.Mode, ModeOwner, ModeObserve, ModeTakeover)})
+		return
+	}
 	var h *hosted
 	var err error
 	if f.Type == TypeNew {

@@ -33,6 +33,7 @@ func TestBadRequests(t *testing.T) {
 		{"new with a relative exe", []string{hello, `{"type":"new","exe":"synaps","cwd":"/"}`}, `new session: the synaps executable "synaps" is not an absolute path`},
 		{"new in no directory", []string{hello, `{"type":"new","exe":"/bin/sh","cwd":"/no/such/dir"}`}, `new session: the working directory "/no/such/dir" is not a directory`},
 		{"new with no program", []string{hello, `{"type":"new","exe":"/no/such/synaps","cwd":"/"}`}, "new session: cannot start /no/such/synaps"},
+		{"attach in no mode", []string{hello, `{"type":"attach","mode":"boss"}`}, `attach mode "boss": use owner, observe or takeover`},
 		{"attach to nothing", []string{hello, `{"type":"attach","session":"nosuch"}`}, `no session "nosuch" runs in the daemon (synaps daemon sessions lists them)`},
 		{"send nothing", []string{hello, `{"type":"send","session":"x","text":" "}`}, "nothing to send: give the text as the second argument"},
 		{"stop no session", []string{hello, `{"type":"stop","session":"nosuch"}`}, `no session "nosuch" runs in the daemon`},
