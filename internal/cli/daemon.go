@@ -152,7 +152,7 @@ func relay(ctx context.Context, base string, a *daemon.Attachment, stdio Stdio) 
 	}
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
+	defer func() { signal.Stop(winch); close(winch) }()
 	go func() {
 		for range winch {
 			a.Resize(termSize(stdio.Out))
