@@ -41,7 +41,9 @@ func TestMain(m *testing.M) {
 func serve(base string) int {
 	end, _ := lifeline.Start()
 	defer end()
-	srv, err := Listen(base, Options{IdleExit: -1})
+	// A minute idle and it goes: a test that failed half-way leaves no
+	// daemon behind for long.
+	srv, err := Listen(base, Options{IdleExit: time.Minute})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
