@@ -254,3 +254,31 @@ func IsBuiltinSlash(name string) bool {
 	}
 	return false
 }
+
+// SlashNames lists the slash commands of the session without their "/",
+// as Claude Code's stream-json init line does: synaps's own, then every
+// command of plugins and command files by its qualified name
+// (plugin:name), and by its bare name when that is unique.
+func (a *App) SlashNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, c := range SlashCommands {
+		add(strings.TrimPrefix(strings.Fields(c.Name)[0], "/"))
+	}
+	if a.Commands == nil {
+		return out
+	}
+	for _, c := range a.Commands.All() {
+		if _, ok, err := a.Commands.Resolve(c.Name); ok && err == nil {
+			add(c.Name)
+		}
+		add(c.Qualified())
+	}
+	return out
+}

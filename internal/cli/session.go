@@ -207,7 +207,11 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	id := a.Session.ID
 	stream.session, stream.model = id, a.Model
 	if format == "stream-json" {
-		enc.Encode(systemInit(id, a.Model, a.WorkDir, Version, a.Tools.Names(), mcpServersJSON(a.MCPStatuses())))
+		mode := ""
+		if a.Permissions != nil {
+			mode = string(a.Permissions.Mode())
+		}
+		enc.Encode(systemInit(id, a.Model, a.WorkDir, Version, mode, a.Tools.Names(), a.SlashNames(), mcpServersJSON(a.MCPStatuses())))
 	}
 	// --timeout bounds the run's wall-clock time: at the deadline the
 	// turn stops as Ctrl-C stops it (calls answered, session saved).

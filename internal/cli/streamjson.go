@@ -215,17 +215,23 @@ func (r *resultRun) result(now time.Time, session, model, answer string, err err
 }
 
 // systemInit is the first line of a stream: what the run has to work with.
-func systemInit(session, model, cwd, version string, tools []string, mcpServers []map[string]string) map[string]any {
+func systemInit(session, model, cwd, version, mode string, tools, slash []string, mcpServers []map[string]string) map[string]any {
 	if tools == nil {
 		tools = []string{}
 	}
 	if mcpServers == nil {
 		mcpServers = []map[string]string{}
 	}
+	if slash == nil {
+		slash = []string{}
+	}
+	if mode == "" {
+		mode = "default"
+	}
 	return map[string]any{
 		"type": "system", "subtype": "init", "uuid": claude.NewUUID(), "session_id": session,
 		"cwd": cwd, "model": model, "tools": tools, "mcp_servers": mcpServers,
-		"permissionMode": "default", "slash_commands": []string{}, "apiKeySource": "none",
+		"permissionMode": mode, "slash_commands": slash, "apiKeySource": "none",
 		"synaps_version": version,
 	}
 }
