@@ -186,7 +186,7 @@ func headlessRefusal(spec tool.Spec, why, rule string) string {
 		mode = permission.AcceptEdits
 	}
 	return fmt.Sprintf("%s was not run: it needs permission (%s) and there is no interactive user to ask. "+
-		"Allow it with --allowedTools '%s', or with `permissions.allow = %s` in the config (~/.synaps-cli/config, or .synaps/config in a trusted project), or run with --permission-mode %s.",
+		"Allow it with --allowedTools '%s', or with `permissions.allow = %s` in the config ($SYNAPS_BASE_DIR/config, ~/.synaps-cli/config by default, or .synaps/config in a trusted project), or run with --permission-mode %s.",
 		spec.Name, why, rule, rule, mode)
 }
 

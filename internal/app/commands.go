@@ -92,7 +92,7 @@ func (a *App) openAgents(roots []cmdRoot) {
 // FormatAgents lists the agent definitions for /agents.
 func (a *App) FormatAgents() string {
 	if len(a.Agents) == 0 {
-		return "no agents: put Markdown agent definitions in ~/.synaps-cli/agents, a trusted project's .synaps/agents or .claude/agents, or a plugin's agents/\n"
+		return "no agents: put Markdown agent definitions in " + filepath.Join(a.BaseDir, "agents") + ", a trusted project's .synaps/agents or .claude/agents, or a plugin's agents/\n"
 	}
 	var b strings.Builder
 	for _, ag := range a.Agents {

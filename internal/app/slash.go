@@ -425,7 +425,7 @@ func (a *App) Compact(ctx context.Context) error {
 // otherwise one line says where to read them.
 func FormatStatuses(sts []extension.Status, verbose bool) string {
 	if len(sts) == 0 {
-		return "no plugins installed (put plugins in ~/.synaps-cli/plugins/)\n"
+		return "no plugins installed (put plugins in the base directory's plugins/: $SYNAPS_BASE_DIR/plugins, ~/.synaps-cli/plugins by default)\n"
 	}
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
