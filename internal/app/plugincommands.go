@@ -137,7 +137,7 @@ func (a *App) runShellCommand(ctx context.Context, c *command.Command, args stri
 	case errors.As(err, &exit):
 		code = exit.ExitCode()
 	case err != nil:
-		return SlashResult{}, fmt.Errorf("/%s: cannot run %s (%s in %s): %v", c.Qualified(), d.Command, c.File, "commands", err)
+		return SlashResult{}, fmt.Errorf("/%s: cannot run %s (its \"command\" in %s): %v; fix the path (relative to the plugin) or install the program", c.Qualified(), d.Command, c.File, err)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "plugin command /%s exited with %d\n", c.Qualified(), code)
