@@ -82,6 +82,15 @@ func printInfo(stdio Stdio, st *extension.Status, logPath string) {
 		}
 		row("parts", strings.Join(parts, ", "))
 	}
+	if len(st.Commands) > 0 {
+		row("commands", strings.Join(st.Commands, ", "))
+	}
+	if len(st.Settings) > 0 {
+		row("settings", strings.Join(st.Settings, ", ")+" (/settings, synaps extensions config "+st.ID+")")
+	}
+	if st.Sidecar != "" {
+		row("sidecar", st.Sidecar)
+	}
 	row("tools", orDash(strings.Join(st.Tools, ", ")))
 	row("hooks", orDash(strings.Join(st.Hooks, ", ")))
 	if st.Restarts > 0 {

@@ -410,8 +410,14 @@ type Status struct {
 	Tools       []string     `json:"tools,omitempty"`
 	Hooks       []string     `json:"hooks,omitempty"`
 	// Parts are what the plugin brings (extension, skills, claude-hooks).
-	Parts    []plugin.Part `json:"parts,omitempty"`
-	Restarts int           `json:"restarts,omitempty"`
+	Parts []plugin.Part `json:"parts,omitempty"`
+	// Commands, Settings and Sidecar are what a SynapsCLI manifest
+	// declares: its commands (/<id>:<name>), settings categories, and
+	// its sidecar's lifecycle word ("/word", or "yes" without one).
+	Commands []string `json:"commands,omitempty"`
+	Settings []string `json:"settings,omitempty"`
+	Sidecar  string   `json:"sidecar,omitempty"`
+	Restarts int      `json:"restarts,omitempty"`
 	// LastCrash says why a degraded or restarting extension last went
 	// down.
 	LastCrash string `json:"last_crash,omitempty"`
@@ -438,6 +444,18 @@ func (h *Host) Statuses() []Status {
 		}
 		if m := p.Manifest; m != nil {
 			st.Name, st.Version, st.Description = m.Name, m.Version, m.Description
+			for _, c := range m.Commands {
+				st.Commands = append(st.Commands, "/"+p.ID+":"+c.Name)
+			}
+			for _, c := range m.Settings {
+				st.Settings = append(st.Settings, c.ID)
+			}
+			if sc := m.Sidecar; sc != nil {
+				st.Sidecar = "yes"
+				if sc.Lifecycle != "" {
+					st.Sidecar = "/" + sc.Lifecycle
+				}
+			}
 		}
 		switch e := byID[p.ID]; {
 		case p.LoadErr() != nil:
