@@ -241,7 +241,8 @@ func Open(ctx context.Context, o Options) (*App, error) {
 			Progress: o.Progress,
 			// Claude Code command hooks join the chain beside the
 			// extensions, rebuilt at every start and reload.
-			Links: a.claude.table,
+			Links:     a.claude.table,
+			PartHooks: ClaudeHookNames,
 		})
 		if o.Background {
 			a.Host.Begin(ctx)

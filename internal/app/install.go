@@ -73,6 +73,13 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	if err := p.LoadErr(); err != nil {
 		return nil, fmt.Errorf("not installed, the plugin is invalid:\n%w", err)
 	}
+	// Its Claude Code hooks are read now, as a session would read them:
+	// a broken hooks file is said before it is installed.
+	_, claudeWarnings, err := CheckClaudeHooks(p)
+	if err != nil {
+		return nil, fmt.Errorf("not installed, its Claude Code hooks cannot be read:\n%w", err)
+	}
+	p.Warnings = append(p.Warnings, claudeWarnings...)
 	id := p.ID
 	p.Warnings = slices.DeleteFunc(p.Warnings, func(w string) bool { return strings.Contains(w, "differs from the manifest name") })
 	pluginsDir := filepath.Join(baseDir, "plugins")

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -76,21 +77,38 @@ func Parse(file string, data []byte) (Hooks, []string, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return h, nil, fmt.Errorf("%s: %s", file, jsonError(data, err))
 	}
+	var warnings []string
 	raw, ok := top["hooks"]
 	if !ok || isNull(raw) {
-		return h, nil, nil
+		// Events written at the top, without the "hooks" wrapper: Claude
+		// Code would skip them silently; synaps takes them as written and
+		// says how to write them.
+		var bare []string
+		for k := range top {
+			if slices.Contains(Events, k) || slices.Contains(otherEvents, k) {
+				bare = append(bare, k)
+			}
+		}
+		if len(bare) == 0 {
+			return h, nil, nil
+		}
+		slices.Sort(bare)
+		warnings = append(warnings, fmt.Sprintf("%s: %s at the top level: Claude Code reads events only inside \"hooks\" ({\"hooks\": {\"%s\": […]}}); synaps runs them as written", file, strings.Join(bare, ", "), bare[0]))
+		raw, _ = json.Marshal(top)
 	}
 	var events map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &events); err != nil {
 		return h, nil, fmt.Errorf("%s: hooks must be an object of events (\"PreToolUse\": […]), got %s", file, kind(raw))
 	}
-	var warnings []string
 	names := make([]string, 0, len(events))
 	for name := range events {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	for _, event := range names {
+		if _, wasTop := top[event]; wasTop && !slices.Contains(Events, event) && !slices.Contains(otherEvents, event) {
+			continue // another key of a settings file read as the top level
+		}
 		if !slices.Contains(Events, event) {
 			warnings = append(warnings, fmt.Sprintf("%s: hooks.%s: synaps does not fire this event; its hooks are skipped (it fires %s)", file, event, strings.Join(Events, ", ")))
 			continue
@@ -151,7 +169,11 @@ func parseGroup(where string, raw json.RawMessage) (Group, []string, error) {
 			continue
 		}
 		if strings.TrimSpace(hd.Command) == "" {
-			return group, warnings, fmt.Errorf("%s.command is empty: give the shell command the hook runs", at)
+			hint := ""
+			if unknown := unknownKeys(hr); len(unknown) > 0 {
+				hint = fmt.Sprintf(" (it has %s, which Claude Code does not read: a misspelt \"command\"?)", strings.Join(unknown, ", "))
+			}
+			return group, warnings, fmt.Errorf("%s.command is empty%s: give the shell command the hook runs", at, hint)
 		}
 		var timeout float64
 		if len(hd.Timeout) > 0 && !isNull(hd.Timeout) {
@@ -211,4 +233,29 @@ func kind(raw json.RawMessage) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// otherEvents are Claude Code events synaps does not fire; recognised so
+// that hooks written at the top level of a file are found.
+var otherEvents = []string{"PermissionRequest", "SubagentStart", "PostCompact", "WorktreeCreate", "WorktreeRemove", "ConfigChange", "Setup", "TeammateIdle", "TaskCompleted", "InstructionsLoaded", "Elicitation", "ElicitationResult"}
+
+// handlerKeys are the keys of a hook handler Claude Code reads.
+var handlerKeys = []string{"type", "command", "timeout", "if", "shell", "async", "asyncRewake", "rewakeMessage", "once", "statusMessage", "onFailure",
+	"url", "headers", "allowedEnvVars", "prompt", "model", "server", "tool", "input", "agent"}
+
+// unknownKeys lists the keys of a handler object Claude Code does not read,
+// quoted, for a message.
+func unknownKeys(raw json.RawMessage) []string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	var out []string
+	for k := range m {
+		if !slices.Contains(handlerKeys, k) {
+			out = append(out, strconv.Quote(k))
+		}
+	}
+	slices.Sort(out)
+	return out
 }

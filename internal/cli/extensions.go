@@ -62,7 +62,7 @@ func startHost(ctx context.Context, trustProject bool, errw io.Writer) (*extensi
 		fmt.Fprintln(errw, "warning: "+w)
 	}
 	wd, _ := os.Getwd()
-	h := extension.NewHost(extension.Options{BaseDir: base, ProjectDir: wd, TrustProject: trustProject, Config: cfg, Version: Version})
+	h := extension.NewHost(extension.Options{BaseDir: base, ProjectDir: wd, TrustProject: trustProject, Config: cfg, Version: Version, PartHooks: app.ClaudeHookNames})
 	if err := h.Start(ctx); err != nil {
 		return nil, "", err
 	}
@@ -254,8 +254,9 @@ func extValidateCmd(stdio Stdio) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate DIR",
 		Short: "Check a plugin's manifest, permissions and launch command without starting it",
-		Long: `validate reads DIR/.synaps-plugin/plugin.json and checks every field,
-the permissions of the hooks it declares, and that its extension could
+		Long: `validate reads DIR/.synaps-plugin/plugin.json (or a Claude Code plugin's
+.claude-plugin/plugin.json) and checks every field, the permissions of the
+hooks it declares, its Claude Code hooks files, and that its extension could
 start here: the command is on PATH (or exists in the plugin), and the
 script an interpreter runs (python3 main.py) exists. It lists the
 environment variables — secrets above all — the extension will receive,
@@ -268,14 +269,27 @@ and whether each is set now; values are never printed.`,
 			}
 			p := plugin.LoadPlugin(filepath.Base(dir), dir, plugin.ScopeUser)
 			var errs []string
+			var claudeEvents []string
 			if err := p.LoadErr(); err != nil {
 				errs = strings.Split(err.Error(), "\n")
 			} else if err := extension.CheckLaunch(p, os.Getenv); err != nil {
 				errs = []string{err.Error()}
+			} else {
+				// Claude Code hooks are read as a session reads them.
+				events, warnings, err := app.CheckClaudeHooks(p)
+				claudeEvents = events
+				p.Warnings = append(p.Warnings, warnings...)
+				if err != nil {
+					errs = []string{err.Error()}
+				}
 			}
 			inputs := plugin.EnvInputs(p, os.Getenv, builtin.LooksSecret)
 			if asJSON {
-				out := map[string]any{"dir": dir, "valid": len(errs) == 0, "warnings": p.Warnings}
+				warnings := p.Warnings
+				if warnings == nil {
+					warnings = []string{}
+				}
+				out := map[string]any{"dir": dir, "valid": len(errs) == 0, "warnings": warnings}
 				if len(errs) > 0 {
 					out["errors"] = errs
 				}
@@ -316,7 +330,14 @@ and whether each is set now; values are never printed.`,
 				}
 				printEnvInputs(stdio, inputs)
 			} else {
-				fmt.Fprintln(stdio.Out, "  no extension process (skills only)")
+				var parts []string
+				for _, part := range p.Parts() {
+					parts = append(parts, string(part))
+				}
+				fmt.Fprintf(stdio.Out, "  no extension process; brings: %s\n", orDash(strings.Join(parts, ", ")))
+			}
+			if len(claudeEvents) > 0 {
+				fmt.Fprintf(stdio.Out, "  Claude hooks: %s\n", strings.Join(claudeEvents, ", "))
 			}
 			return nil
 		},

@@ -62,6 +62,10 @@ type Options struct {
 	// command hooks) for the plugins of each start and reload; they join
 	// the chain in plugin-id order with the extensions. Nil: none.
 	Links func(plugins []*plugin.Plugin) hook.Table
+	// PartHooks names the hooks a plugin's parts other than its
+	// extension subscribe to (Claude command hooks), for Statuses' Hooks;
+	// nil: only the extension's are listed.
+	PartHooks func(p *plugin.Plugin) []string
 }
 
 // hostEnv is the immutable part of the host that extensions share.
@@ -439,8 +443,12 @@ func (h *Host) Statuses() []Status {
 	out := make([]Status, 0, len(plugins))
 	for _, p := range plugins {
 		st := Status{ID: p.ID, Dir: p.Dir, Scope: p.Scope, Warnings: p.Warnings}
+		var partHooks []string
 		if p.Err == nil && !p.Untrusted {
 			st.Parts = p.Parts()
+			if h.opts.PartHooks != nil && slices.Contains(st.Parts, plugin.PartClaudeHooks) {
+				partHooks = h.opts.PartHooks(p)
+			}
 		}
 		if m := p.Manifest; m != nil {
 			st.Name, st.Version, st.Description = m.Name, m.Version, m.Description
@@ -500,6 +508,7 @@ func (h *Host) Statuses() []Status {
 				}
 			}
 		}
+		st.Hooks = mergeNames(st.Hooks, partHooks)
 		out = append(out, st)
 	}
 	return out
@@ -576,4 +585,14 @@ func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.Raw
 // links that report more than its text read (hook.Event.ToolDetail).
 func (h *Host) AfterToolResult(ctx context.Context, spec tool.Spec, input json.RawMessage, res tool.Result, sessionID string) hook.Decision {
 	return h.chain.AfterToolResult(ctx, spec.Name, spec.RuntimeName, input, res.Output, res.IsError, sessionID, res)
+}
+
+// mergeNames adds the names of more that a are missing, in order.
+func mergeNames(a, more []string) []string {
+	for _, n := range more {
+		if !slices.Contains(a, n) {
+			a = append(a, n)
+		}
+	}
+	return a
 }

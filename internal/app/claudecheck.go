@@ -1,0 +1,66 @@
+package app
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/synaps-cli/synaps/internal/claude"
+	"github.com/synaps-cli/synaps/internal/plugin"
+)
+
+// CheckClaudeHooks reads a plugin's Claude Code hooks (hooks/hooks.json
+// and what its manifest names) as a session would: events lists the
+// Claude events they answer, warnings what is skipped and why, err the
+// first file that cannot be used (naming the file and the field). A
+// plugin without Claude hooks has none of them. install and validate use
+// it, so a broken hooks file is said before the plugin is installed, not
+// at the next session's start.
+func CheckClaudeHooks(p *plugin.Plugin) (events, warnings []string, err error) {
+	files, err := p.ClaudeHooks()
+	if err != nil {
+		return nil, nil, err
+	}
+	names := make([]string, 0, len(files))
+	for f := range files {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		h, w, err := claude.Parse(f, files[f])
+		warnings = append(warnings, w...)
+		if err != nil {
+			return events, warnings, err
+		}
+		for ev := range h.Events {
+			if !slices.Contains(events, ev) {
+				events = append(events, ev)
+			}
+		}
+	}
+	sort.Strings(events)
+	return events, warnings, nil
+}
+
+// ClaudeHookNames are the synaps hooks a plugin's Claude Code hooks
+// subscribe to, for the HOOKS column of extension listings; none when
+// they cannot be read (the session says why).
+func ClaudeHookNames(p *plugin.Plugin) []string {
+	files, err := p.ClaudeHooks()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for f, data := range files {
+		h, _, err := claude.Parse(f, data)
+		if err != nil {
+			continue
+		}
+		for _, s := range (&claude.Link{Hooks: h}).Subscriptions() {
+			if !slices.Contains(out, s.Hook) {
+				out = append(out, s.Hook)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
