@@ -84,7 +84,7 @@ func (a *App) openAgents(roots []cmdRoot) {
 		agents, warnings := command.LoadAgents(r.dir, r.plugin, r.source)
 		a.Agents = append(a.Agents, agents...)
 		for _, w := range warnings {
-			a.Notes = append(a.Notes, "agent not loaded: "+w)
+			a.Notes = append(a.Notes, "agent definition: "+w)
 		}
 	}
 }

@@ -111,3 +111,34 @@ func TestLoadAgents(t *testing.T) {
 		t.Errorf("warnings %q", warnings)
 	}
 }
+
+// A definition that does not parse is not loaded, and the warning says
+// so; a bad budget loads with the default, and says that instead.
+func TestLoadAgentsWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		loaded     bool
+		warning    string
+	}{
+		{"flow list", "---\nname: x\ntools: [Read, Grep]\n---\nhi\n", true, ""},
+		{"unclosed list", "---\nname: x\ntools: [Read\n---\nhi\n", false, `tools "[Read": the list opened with [ is never closed; the agent is not loaded`},
+		{"bad name", "---\nname: [x\n---\nhi\n", false, `name "[x": use letters, digits`},
+		{"unclosed frontmatter", "---\nname: x\nYou help.\n", false, "the frontmatter opened with --- is never closed (add a line --- after it); the agent is not loaded"},
+		{"bad budget", "---\nname: x\nmax_turns: lots\n---\nhi\n", true, `max_turns = "lots" is not a whole number; the agent loads with the default budget`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, "a.md"), tc.file)
+			agents, warnings := LoadAgents(dir, "", "user")
+			if got := len(agents) == 1; got != tc.loaded {
+				t.Errorf("loaded = %v, want %v (%+v)", got, tc.loaded, agents)
+			}
+			if tc.warning == "" && len(warnings) > 0 || tc.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], tc.warning)) {
+				t.Errorf("warnings %q, want %q", warnings, tc.warning)
+			}
+			if tc.name == "flow list" && (len(agents) != 1 || strings.Join(agents[0].Tools, ",") != "Read,Grep") {
+				t.Errorf("tools = %+v", agents)
+			}
+		})
+	}
+}
