@@ -18,6 +18,8 @@ import (
 type Client struct {
 	nc net.Conn
 	c  *conn
+	// pid is the daemon's (its answer to hello).
+	pid int
 }
 
 // ErrNotRunning is Dial's error when no daemon listens.
@@ -50,6 +52,7 @@ func Dial(base string) (*Client, error) {
 		nc.Close()
 		return nil, fmt.Errorf("the daemon refused: %s", f.Error)
 	}
+	cl.pid = f.PID
 	return cl, nil
 }
 
@@ -91,6 +94,13 @@ func Ensure(base, exe string, serveArgs ...string) (cl *Client, started bool, er
 	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
 		cl, err = Dial(base)
 		if err == nil {
+			if cl.pid != cmd.Process.Pid {
+				// Another client's daemon won the lock. Ours failed, or
+				// would take the lock over once the winner stops: a
+				// daemon nobody asked for. It goes.
+				_ = cmd.Process.Signal(syscall.SIGTERM)
+				return cl, false, nil
+			}
 			return cl, true, nil
 		}
 		select {

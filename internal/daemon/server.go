@@ -313,7 +313,7 @@ func (s *Server) handle(nc net.Conn) {
 		c.write(&Frame{Type: TypeError, Error: fmt.Sprintf("this daemon speaks protocol %d and wants a hello first; got %s version %d: stop the daemon (synaps daemon stop) after upgrading synaps", Protocol, f.Type, f.Version)})
 		return
 	}
-	if err := c.write(&Frame{Type: TypeOK, Version: Protocol}); err != nil {
+	if err := c.write(&Frame{Type: TypeOK, Version: Protocol, PID: os.Getpid()}); err != nil {
 		return
 	}
 	f, err = c.read()

@@ -53,6 +53,8 @@ const (
 type Frame struct {
 	Type    string `json:"type"`
 	Version int    `json:"version,omitempty"`
+	// PID is the daemon's, in its answer to hello.
+	PID     int    `json:"pid,omitempty"`
 	Session string `json:"session,omitempty"`
 	Mode    string `json:"mode,omitempty"`
 	Cols    int    `json:"cols,omitempty"`
