@@ -57,7 +57,7 @@ the reason; the exit code is 1 when any line fails.`,
 func printReport(stdio Stdio, rep *conformance.Report) {
 	color := colorOn(stdio.Out)
 	r := &renderer{color: color}
-	fails := 0
+	fails, warns := 0, 0
 	for _, c := range rep.Checks {
 		mark := map[string]string{
 			conformance.CheckPass: r.style("32", "[pass]"),
@@ -65,8 +65,11 @@ func printReport(stdio Stdio, rep *conformance.Report) {
 			conformance.CheckFail: r.style("31", "[FAIL]"),
 			conformance.CheckSkip: r.style("2", "[skip]"),
 		}[c.Status]
-		if c.Status == conformance.CheckFail {
+		switch c.Status {
+		case conformance.CheckFail:
 			fails++
+		case conformance.CheckWarn:
+			warns++
 		}
 		if c.Status == conformance.CheckPass && c.Detail != "" && !strings.Contains(c.Detail, "\n") {
 			fmt.Fprintf(stdio.Out, "%s %s %s\n", mark, c.Name, r.style("2", "— "+c.Detail))
@@ -85,9 +88,12 @@ func printReport(stdio Stdio, rep *conformance.Report) {
 			fmt.Fprintf(stdio.Out, "  | %s\n", l)
 		}
 	}
-	if fails == 0 {
+	switch {
+	case fails == 0 && warns > 0:
+		fmt.Fprintf(stdio.Out, "ok: %s passes every check, with %d warning(s) above\n", rep.Dir, warns)
+	case fails == 0:
 		fmt.Fprintf(stdio.Out, "ok: %s passes every check\n", rep.Dir)
-	} else {
+	default:
 		fmt.Fprintf(stdio.Out, "%d check(s) failed\n", fails)
 	}
 }

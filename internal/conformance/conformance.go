@@ -139,6 +139,7 @@ func Run(ctx context.Context, dir string, o Options) *Report {
 	x.callTools()
 	x.callHooks()
 	x.unknownAndShutdown()
+	x.endOfInput()
 	return x.r
 }
 
@@ -381,4 +382,28 @@ func (x *run) callHooks() {
 			x.add(name, CheckPass, "answered "+string(hr.Action))
 		}
 	}
+}
+
+// checkEOF is the end-of-input check's line.
+const checkEOF = "exits when its stdin closes without a shutdown"
+
+// endOfInput starts the extension once more and closes its stdin at
+// once, as a synaps that is killed or crashes does. An extension that
+// then keeps reading an empty pipe spins a core until something kills
+// it; one started by hand (a test harness, a second synaps) is never
+// killed. A warning, not a failure: synaps itself kills what it started.
+func (x *run) endOfInput() {
+	proc, err := extension.StartChild(x.p, extension.ChildOptions{Getenv: x.o.Getenv})
+	if err != nil {
+		x.add(checkEOF, CheckSkip, err.Error())
+		return
+	}
+	defer proc.Kill()
+	_ = proc.CloseStdin()
+	if proc.WaitExit(time.Second) {
+		x.add(checkEOF, CheckPass, proc.ExitDescription())
+		return
+	}
+	x.add(checkEOF, CheckWarn, "still running 1 s after its stdin closed: a read loop that does not stop at end of input spins until killed; "+
+		"stop when a read returns nothing (Python: `if not byte: sys.exit(0)` after `sys.stdin.buffer.read(1)`)")
 }

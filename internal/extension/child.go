@@ -85,6 +85,10 @@ func (c *Child) Close() {
 	c.p.stop(stopTimeouts{reply: 10 * time.Millisecond, exit: 500 * time.Millisecond}, false)
 }
 
+// CloseStdin closes the child's stdin without a shutdown, as when synaps
+// is killed or crashes: an extension must then exit by itself.
+func (c *Child) CloseStdin() error { return c.p.stdin.Close() }
+
 // Kill kills the process group and reaps it.
 func (c *Child) Kill() { c.p.kill() }
 
