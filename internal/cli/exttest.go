@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,14 +18,15 @@ func extTestCmd(stdio Stdio) *cobra.Command {
 	var calls []string
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "test DIR",
+		Use:   "test DIR|ID",
 		Short: "Run an extension without a model and check it against the authoring checklist",
 		Long: `test starts the extension in DIR the way synaps would, with no model:
 it checks the manifest, the framing, the handshake and the permissions,
 calls every tool with an input built from its schema (or --call
 tool='{"json":1}'), sends every subscribed hook a sample event, sends an
 unknown method and then shutdown. Each checklist line passes or fails with
-the reason; the exit code is 1 when any line fails.`,
+the reason; the exit code is 1 when any line fails. An ID that is not a
+directory here names an installed plugin (plugins/ID in the base directory).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fixtures := map[string]json.RawMessage{}
@@ -34,7 +37,17 @@ the reason; the exit code is 1 when any line fails.`,
 				}
 				fixtures[name] = json.RawMessage(input)
 			}
-			rep := conformance.Run(cmd.Context(), args[0], conformance.Options{Timeout: timeout, Calls: fixtures})
+			dir := args[0]
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				// Not a directory here: an installed plugin's id.
+				if base, err := baseDir(); err == nil {
+					if fi, err := os.Stat(filepath.Join(base, "plugins", dir)); err == nil && fi.IsDir() && !strings.ContainsAny(dir, `/\`) {
+						dir = filepath.Join(base, "plugins", dir)
+						fmt.Fprintf(stdio.Err, "testing the installed plugin %s (%s)\n", args[0], dir)
+					}
+				}
+			}
+			rep := conformance.Run(cmd.Context(), dir, conformance.Options{Timeout: timeout, Calls: fixtures})
 			if asJSON {
 				enc := json.NewEncoder(stdio.Out)
 				enc.SetIndent("", "  ")

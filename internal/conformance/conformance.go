@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -165,14 +167,21 @@ func (x *run) release() {
 
 // manifest is step 1: the manifest loads and has an extension.
 func (x *run) manifest(abs string) bool {
-	const name = "plugin.json present at .synaps-plugin/plugin.json and valid"
+	name := "plugin.json present at .synaps-plugin/plugin.json and valid"
 	x.p = plugin.LoadPlugin(filepath.Base(abs), abs, plugin.ScopeUser)
 	if err := x.p.LoadErr(); err != nil {
 		x.add(name, CheckFail, err.Error())
 		return false
 	}
+	if x.p.Manifest.Claude {
+		name = "plugin.json present at .claude-plugin/plugin.json and valid"
+	}
 	x.add(name, CheckPass, "")
 	x.m = x.p.Manifest.Extension
+	if x.m == nil && x.p.Manifest.Claude {
+		x.add("manifest has an \"extension\" object", CheckFail, "a Claude Code plugin starts no extension, so there is nothing to run here; `synaps plugins validate "+abs+"` checks its hooks, commands and agents")
+		return false
+	}
 	if x.m == nil {
 		x.add("manifest has an \"extension\" object", CheckFail, `nothing to start: add "extension": {"entry_point": "python3 main.py", "extension_protocol_version": 1, "permissions": [...]}`)
 		return false
@@ -345,6 +354,10 @@ func (x *run) callTools() {
 		}
 		out := extension.NormalizeToolResult(raw)
 		detail := fmt.Sprintf("input %s → %s", input, truncate(strings.ReplaceAll(out.Output, "\n", "⏎"), 100))
+		if note := resultShapeNote(raw); note != "" {
+			x.add(name, CheckWarn, detail+" ("+note+")")
+			continue
+		}
 		if out.IsError {
 			x.add(name, CheckWarn, detail+" (reported as an error; pass a fixture with --call "+t.Name+"='{...}' if the sample input is not meaningful)")
 		} else {
@@ -406,4 +419,32 @@ func (x *run) endOfInput() {
 	}
 	x.add(checkEOF, CheckWarn, "still running 1 s after its stdin closed: a read loop that does not stop at end of input spins until killed; "+
 		"stop when a read returns nothing (Python: `if not byte: sys.exit(0)` after `sys.stdin.buffer.read(1)`)")
+}
+
+// resultShapeNote says what is wrong with a tool.call answer that is an
+// object with none of the keys synaps reads (output, content, or error
+// with is_error): the model would get the raw JSON. "" when it is fine.
+func resultShapeNote(raw json.RawMessage) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return ""
+	}
+	for _, k := range []string{"output", "content", "error"} {
+		if _, ok := obj[k]; ok {
+			return ""
+		}
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, strconv.Quote(k))
+	}
+	sort.Strings(keys)
+	return fmt.Sprintf("the answer has no \"output\" (it has %s): the model gets the raw JSON; answer {\"output\": \"…\"}", orNone(strings.Join(keys, ", ")))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no keys"
+	}
+	return s
 }

@@ -117,3 +117,26 @@ func TestConformanceShutdownDeadlineIsTheRuntimes(t *testing.T) {
 	// The host's own wait is held to the same figure by
 	// extension.TestHostShutdownWaitIsTheContracts.
 }
+
+// A tool answer the runtime cannot read (no "output", say a misspelt
+// key) is a warning: the model would get the raw JSON.
+func TestConformanceToolResultShape(t *testing.T) {
+	init := json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Greet","input_schema":{"type":"object"}}]}}`)
+	for _, tc := range []struct {
+		name, result, status, detail string
+	}{
+		{"output", `{"output":"hi"}`, CheckPass, "→ hi"},
+		{"content blocks", `{"content":[{"type":"text","text":"hi"}]}`, CheckPass, "→ hi"},
+		{"misspelt", `{"outptu":"hi"}`, CheckWarn, `the answer has no "output" (it has "outptu")`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := exttest.Spec{Init: init, Results: map[string]json.RawMessage{"tool:hello": json.RawMessage(tc.result)}}
+			dir := exttest.Plugin(t, t.TempDir(), "shape", map[string]any{"permissions": []string{"tools.register"}}, spec)
+			rep := Run(context.Background(), dir, Options{})
+			got := findCheck(rep, "tool hello answers tool.call")
+			if got == nil || got.Status != tc.status || !strings.Contains(got.Detail, tc.detail) {
+				t.Errorf("check = %+v, want %s containing %q", got, tc.status, tc.detail)
+			}
+		})
+	}
+}
