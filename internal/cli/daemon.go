@@ -164,6 +164,12 @@ func relay(ctx context.Context, base string, a *daemon.Attachment, stdio Stdio) 
 	}()
 	reason, err := a.Relay(in, stdio.Out)
 	term.Restore(in.Fd(), state)
+	// The UI's last frame is still on the screen, the cursor somewhere
+	// in it: start the next words on a clean line, or they mix with what
+	// the status line said (a session id read "…-2sy5e").
+	if f, ok := stdio.Err.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		fmt.Fprint(f, "\r\x1b[J")
+	}
 	if err != nil && ctx.Err() == nil {
 		return err
 	}
