@@ -269,6 +269,17 @@ func runAttach(ctx context.Context, name, mode string, flags []string, stdio Std
 	if err != nil {
 		return err
 	}
+	if name != "" {
+		// No daemon, and no saved session of that id: nothing to attach
+		// to, and no reason to start a daemon that would idle.
+		if cl, err := daemon.Dial(base); err != nil {
+			if _, err := os.Stat(filepath.Join(session.Dir(base), name+".jsonl")); err != nil {
+				return fmt.Errorf("no session %s: no synaps daemon runs and no saved session has that id; `synaps sessions list` shows the saved ones", name)
+			}
+		} else {
+			cl.Close()
+		}
+	}
 	cl, err := ensureDaemon(base, exe, stdio)
 	if err != nil {
 		return err

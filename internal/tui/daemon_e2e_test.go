@@ -293,3 +293,19 @@ func TestDaemonIdleExit(t *testing.T) {
 		t.Errorf("the daemon's log does not say why it exited:\n%s", log)
 	}
 }
+
+// attach with an id that no daemon runs and no saved session has says
+// so, and starts no daemon to idle for half an hour.
+func TestAttachUnknownStartsNoDaemon(t *testing.T) {
+	e, _ := daemonE2E(t, daemonScript)
+	x := e.other(t, "attach", "20991231-000000-nope")
+	if code := x.waitExit(); code != "1" {
+		t.Errorf("attach of an unknown id exited %s", code)
+	}
+	if stderr := readFile(t, filepath.Join(x.tmp, "stderr")); !strings.Contains(stderr, "no session 20991231-000000-nope: no synaps daemon runs and no saved session has that id") {
+		t.Errorf("stderr: %q", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.base, "run", "daemon.sock")); err == nil {
+		t.Error("a daemon was started for nothing")
+	}
+}
