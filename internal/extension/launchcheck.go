@@ -35,7 +35,9 @@ func CheckLaunch(p *plugin.Plugin, getenv func(string) string) error {
 		return fmt.Errorf("%s: %s: %w", p.Manifest.File, field, err)
 	}
 	if _, err := resolveCommand(argv[0], p.Dir); err != nil {
-		return fmt.Errorf("%s: %s: %w", p.Manifest.File, field, err)
+		// A command the plugin's setup script builds: say so (validate
+		// and test run before install, which runs the script).
+		return fmt.Errorf("%s: %s: %w%s", p.Manifest.File, field, err, setupHint(p, os.ErrNotExist))
 	}
 	if shell {
 		return nil
