@@ -117,7 +117,7 @@ func (c *client) read(ctx context.Context) (eof bool, err error) {
 		}
 		var cmd command
 		if err := json.Unmarshal(frame, &cmd); err != nil {
-			c.fail(ctx, nil, fmt.Sprintf("not a JSON command: %v; send one object per frame, e.g. {\"type\":\"prompt\",\"id\":\"1\",\"message\":\"hi\"}", err))
+			c.fail(ctx, nil, commandError(err))
 			continue
 		}
 		if cmd.Type == "shutdown" {
@@ -129,6 +129,10 @@ func (c *client) read(ctx context.Context) (eof bool, err error) {
 
 // handle runs one command and answers it.
 func (c *client) handle(ctx context.Context, cmd command) {
+	if cmd.Type == "" {
+		c.fail(ctx, cmd.ID, fmt.Sprintf("the command has no \"type\"; the types are %s", strings.Join(commands, ", ")))
+		return
+	}
 	if !slices.Contains(commands, cmd.Type) {
 		c.fail(ctx, cmd.ID, fmt.Sprintf("unknown command type %q; the types are %s", cmd.Type, strings.Join(commands, ", ")))
 		return
@@ -402,4 +406,22 @@ func rawOrEmpty(b []byte) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return json.RawMessage(b)
+}
+
+// commandError says what is wrong with a frame that is not a command, in
+// the protocol's words (a field and the JSON type it needs), not Go's.
+func commandError(err error) string {
+	const example = `send one object per frame, e.g. {"type":"prompt","id":"1","message":"hi"}`
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Sprintf("not a command: got a JSON %s; %s", te.Value, example)
+		}
+		want := map[string]string{"string": "a string", "[]host.Attachment": "an array of attachments"}[te.Type.String()]
+		if want == "" {
+			want = "an object"
+		}
+		return fmt.Sprintf("field %q must be %s, got a JSON %s; %s", te.Field, want, te.Value, example)
+	}
+	return fmt.Sprintf("not a JSON command: %v; %s", err, example)
 }

@@ -353,7 +353,10 @@ func TestBadFrames(t *testing.T) {
 	p.raw = true
 	for _, tc := range []struct{ line, id, msg string }{
 		{`{"type":`, "", "not a JSON command"},
-		{`[1,2]`, "", "not a JSON command"},
+		{`[1,2]`, "", "not a command: got a JSON array"},
+		{`{"type":"prompt","id":5,"message":"x"}`, "", `field "id" must be a string, got a JSON number`},
+		{`{"type":"prompt","id":"a","attachments":"x"}`, "", `field "attachments" must be an array of attachments, got a JSON string`},
+		{`{"id":"t"}`, "t", `the command has no "type"`},
 		{`{"type":"fly","id":"u"}`, "u", `unknown command type "fly"`},
 		{`{"type":"get_state"}`, "", "command get_state has no id"},
 		{`{"type":"prompt","id":"e"}`, "e", `prompt needs a "message"`},
