@@ -100,7 +100,11 @@ func (r *renderer) kidEvent(ev agent.Event) {
 	switch ev.Type {
 	case agent.EventSubagentStart:
 		r.endText()
-		fmt.Fprintf(r.out, "  %s\n", r.style("2", fmt.Sprintf("⎿ agent %s (%s) started: %s", sub.Type, sub.ID, agent.Printable(ev.Text))))
+		what := ""
+		if d := agent.Printable(ev.Text); strings.TrimSpace(d) != "" {
+			what = ": " + d // the task's description, when the model gave one
+		}
+		fmt.Fprintf(r.out, "  %s\n", r.style("2", fmt.Sprintf("⎿ agent %s (%s) started%s", sub.Type, sub.ID, what)))
 	case agent.EventToolEnd:
 		c := ev.Tool
 		mark := "⎿"
