@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -29,7 +30,7 @@ after editing. Then: synaps extensions test NAME`,
 			for _, f := range files {
 				fmt.Fprintln(stdio.Out, "created", f)
 			}
-			if err != nil && len(files) == 0 {
+			if err != nil && len(files) == 0 && !errors.Is(err, scaffold.ErrExists) {
 				return usageError{err}
 			}
 			if err != nil {

@@ -38,6 +38,10 @@ type Options struct {
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
+// ErrExists is Write's error when the directory is there already: not a
+// usage mistake, so the command exits 1, not 2.
+var ErrExists = errors.New("already exists")
+
 // Write creates dir (which must not exist) with the extension.
 func Write(dir string, o Options) ([]string, error) {
 	if !nameRE.MatchString(o.Name) {
@@ -55,7 +59,7 @@ func Write(dir string, o Options) ([]string, error) {
 		o.Tool = true
 	}
 	if _, err := os.Stat(dir); err == nil {
-		return nil, fmt.Errorf("%s already exists; choose another name or remove it", dir)
+		return nil, fmt.Errorf("%s %w; choose another name or remove it", dir, ErrExists)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
