@@ -72,6 +72,12 @@ func Ensure(base, exe string, serveArgs ...string) (cl *Client, started bool, er
 	if err := p.ensureDir(); err != nil {
 		return nil, false, err
 	}
+	// Each daemon appends to the log; a log past maxLog becomes
+	// daemon.log.1 (one generation kept) before the next one starts, so
+	// it does not grow with every daemon the user ever ran.
+	if fi, err := os.Stat(p.Log); err == nil && fi.Size() > maxLog {
+		_ = os.Rename(p.Log, p.Log+".1")
+	}
 	logf, err := os.OpenFile(p.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot open the daemon's log %s: %w", p.Log, err)
@@ -332,3 +338,7 @@ func (a *Attachment) Relay(in io.Reader, out io.Writer) (reason string, err erro
 		}
 	}
 }
+
+// maxLog is the size past which the daemon's log is rotated at the next
+// daemon's start.
+const maxLog = 1 << 20

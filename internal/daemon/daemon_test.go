@@ -589,3 +589,42 @@ func TestRelayTakenOver(t *testing.T) {
 		t.Errorf("after q: %q, want detached", reason)
 	}
 }
+
+// A daemon log past maxLog is kept as daemon.log.1 when the next daemon
+// starts, which writes a new one.
+func TestEnsureRotatesTheLog(t *testing.T) {
+	base := shortTemp(t)
+	t.Setenv(serveEnv, base)
+	p := PathsOf(base)
+	if err := p.ensureDir(); err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat([]byte("old daemon line\n"), maxLog/16+1)
+	if err := os.WriteFile(p.Log, big, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cl, started, err := Ensure(base, os.Args[0])
+	if err != nil || !started {
+		t.Fatalf("Ensure: started %v, %v", started, err)
+	}
+	st, err := cl.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		c2, err := Dial(base) // a client is good for one request
+		if err == nil {
+			err = c2.Stop("")
+		}
+		if err != nil {
+			t.Errorf("stop: %v", err)
+		}
+		waitGone(t, st.PID)
+	}()
+	if old, err := os.ReadFile(p.Log + ".1"); err != nil || len(old) != len(big) {
+		t.Errorf("daemon.log.1: %d bytes, %v; want the old log's %d", len(old), err, len(big))
+	}
+	if fi, err := os.Stat(p.Log); err != nil || fi.Size() >= int64(len(big)) {
+		t.Errorf("daemon.log was not started afresh: %v %v", fi, err)
+	}
+}
