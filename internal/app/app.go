@@ -242,7 +242,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 			// Claude Code command hooks join the chain beside the
 			// extensions, rebuilt at every start and reload.
 			Links:     a.claude.table,
-			PartHooks: ClaudeHookNames,
+			PartHooks: a.claude.names,
 		})
 		if o.Background {
 			a.Host.Begin(ctx)

@@ -43,7 +43,11 @@ type claudeHooks struct {
 
 	mu       sync.Mutex
 	warnings []string
-	tr       *claude.Transcript
+	// hooks are the synaps hooks each source's links answer, by id, as
+	// the last table built them: what listings show, without reading
+	// the files again (the TUI lists every two seconds).
+	hooks map[string][]string
+	tr    *claude.Transcript
 }
 
 // table builds the links for plugins.
@@ -91,6 +95,7 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 	}
 	env := a.env
 	t := hook.Table{}
+	names := map[string][]string{}
 	for _, s := range sources {
 		h, warnings, err := claude.Parse(s.file, s.data)
 		for _, w := range warnings {
@@ -113,6 +118,7 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 			l.PluginData = filepath.Join(a.BaseDir, "plugin-data", s.id)
 			_ = os.MkdirAll(l.PluginData, 0o700)
 		}
+		names[s.id] = subscribedHooks(names[s.id], h)
 		for _, sub := range l.Subscriptions() {
 			t[sub.Hook] = append(t[sub.Hook], &hook.Entry{
 				Link: l, Subs: []hook.Subscription{sub}, FailClosed: closed[s.id], Transform: true,
@@ -120,7 +126,18 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 			})
 		}
 	}
+	c.mu.Lock()
+	c.hooks = names
+	c.mu.Unlock()
 	return t
+}
+
+// names is extension.Options.PartHooks for a session: the synaps hooks
+// p's Claude hooks answer in the running chain.
+func (c *claudeHooks) names(p *plugin.Plugin) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hooks[p.ID]
 }
 
 func (c *claudeHooks) warn(s string) {

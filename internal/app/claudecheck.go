@@ -16,6 +16,38 @@ import (
 // it, so a broken hooks file is said before the plugin is installed, not
 // at the next session's start.
 func CheckClaudeHooks(p *plugin.Plugin) (events, warnings []string, err error) {
+	all, warnings, err := parseClaudeHooks(p)
+	for _, h := range all {
+		for ev := range h.Events {
+			if !slices.Contains(events, ev) {
+				events = append(events, ev)
+			}
+		}
+	}
+	sort.Strings(events)
+	return events, warnings, err
+}
+
+// ClaudeHookNames are the synaps hooks a plugin's Claude Code hooks
+// subscribe to, for the HOOKS column of a one-off listing (`synaps
+// extensions list`); a session lists what its chain holds instead
+// (claudeHooks.names). None when they cannot be read: the session says
+// why.
+func ClaudeHookNames(p *plugin.Plugin) []string {
+	all, _, err := parseClaudeHooks(p)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, h := range all {
+		out = subscribedHooks(out, h)
+	}
+	return out
+}
+
+// parseClaudeHooks parses each of a plugin's hooks files, in file-name
+// order, up to the first that cannot be used.
+func parseClaudeHooks(p *plugin.Plugin) (all []claude.Hooks, warnings []string, err error) {
 	files, err := p.ClaudeHooks()
 	if err != nil {
 		return nil, nil, err
@@ -29,38 +61,21 @@ func CheckClaudeHooks(p *plugin.Plugin) (events, warnings []string, err error) {
 		h, w, err := claude.Parse(f, files[f])
 		warnings = append(warnings, w...)
 		if err != nil {
-			return events, warnings, err
+			return all, warnings, err
 		}
-		for ev := range h.Events {
-			if !slices.Contains(events, ev) {
-				events = append(events, ev)
-			}
-		}
+		all = append(all, h)
 	}
-	sort.Strings(events)
-	return events, warnings, nil
+	return all, warnings, nil
 }
 
-// ClaudeHookNames are the synaps hooks a plugin's Claude Code hooks
-// subscribe to, for the HOOKS column of extension listings; none when
-// they cannot be read (the session says why).
-func ClaudeHookNames(p *plugin.Plugin) []string {
-	files, err := p.ClaudeHooks()
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for f, data := range files {
-		h, _, err := claude.Parse(f, data)
-		if err != nil {
-			continue
-		}
-		for _, s := range (&claude.Link{Hooks: h}).Subscriptions() {
-			if !slices.Contains(out, s.Hook) {
-				out = append(out, s.Hook)
-			}
+// subscribedHooks adds to names, sorted and once each, the synaps hooks
+// h's events answer.
+func subscribedHooks(names []string, h claude.Hooks) []string {
+	for _, s := range (&claude.Link{Hooks: h}).Subscriptions() {
+		if !slices.Contains(names, s.Hook) {
+			names = append(names, s.Hook)
 		}
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(names)
+	return names
 }
