@@ -584,6 +584,9 @@ func (h *Host) AfterToolCall(ctx context.Context, spec tool.Spec, input json.Raw
 // AfterToolResult is AfterToolCall with the tool's whole result, which
 // links that report more than its text read (hook.Event.ToolDetail).
 func (h *Host) AfterToolResult(ctx context.Context, spec tool.Spec, input json.RawMessage, res tool.Result, sessionID string) hook.Decision {
+	if !h.chain.Subscribed(contract.HookAfterToolCall) {
+		return hook.Decision{} // nobody listens: the result is not boxed for nothing
+	}
 	return h.chain.AfterToolResult(ctx, spec.Name, spec.RuntimeName, input, res.Output, res.IsError, sessionID, res)
 }
 

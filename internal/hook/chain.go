@@ -155,6 +155,10 @@ func (c *Chain) subscribed(kind string) bool {
 	return len((*c.table.Load())[kind]) > 0
 }
 
+// Subscribed reports whether any link holds a place for the hook kind, so
+// a caller can skip building what only a dispatch would read.
+func (c *Chain) Subscribed(kind string) bool { return c.subscribed(kind) }
+
 // BeforeToolCall runs before_tool_call for a tool call (toolName is the
 // model-facing name, runtimeName the stable id) and settles confirm
 // requests: if nothing blocked and some link asked to confirm, the user is
