@@ -48,6 +48,11 @@ func children(spared map[int]bool) []int {
 	if kids, ok := taskChildren(spared); ok {
 		return kids
 	}
+	return scanChildren(spared)
+}
+
+// scanChildren is children by reading every process's stat.
+func scanChildren(spared map[int]bool) []int {
 	self := strconv.Itoa(os.Getpid())
 	entries, _ := os.ReadDir("/proc")
 	var out []int
