@@ -156,3 +156,27 @@ func TestBeginFailureIsSaid(t *testing.T) {
 		t.Fatal("no notice of the failed start")
 	}
 }
+
+// A model an extension provides, chosen while the extension still starts
+// (the TUI opens with it configured), waits for the start instead of
+// saying the extension declares no providers.
+func TestBeginProviderWaitsForTheStart(t *testing.T) {
+	base := t.TempDir()
+	dir := fakePlugin(t, base, "prov", map[string]any{"permissions": []string{"providers.register"}}, fakeSpec{InitMode: "gate",
+		Init: json.RawMessage(`{"protocol_version":1,"capabilities":{"providers":[{"id":"echo","models":["m1"]}]}}`)})
+	h := beginHost(t, base, nil)
+	if got := h.Models(); len(got) != 0 {
+		t.Errorf("Models while it starts = %v, want none listed yet", got)
+	}
+	type result struct{ err error }
+	got := make(chan result, 1)
+	go func() {
+		_, err := h.Provider("prov:echo:m1")
+		got <- result{err}
+	}()
+	notDone(t, got, "Provider")
+	openGate(t, dir)
+	if r := <-got; r.err != nil {
+		t.Fatalf("Provider after the start: %v", r.err)
+	}
+}
