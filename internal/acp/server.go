@@ -58,11 +58,15 @@ type Server struct {
 
 // Serve answers ACP requests read from in, writing to out, until in ends
 // or ctx is cancelled; then it closes every session (their extensions
-// stop, their files are saved).
+// stop, their files are saved). At the end of in, the requests already
+// read are answered first: a running prompt's turn goes to its end (see
+// inflight).
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.sessions = map[sdk.SessionId]*session{}
 	s.ready = make(chan struct{})
-	s.conn = sdk.NewAgentSideConnection(s, out, in)
+	wire := newInflight(in, out)
+	defer context.AfterFunc(ctx, func() { wire.finish(ctx.Err()) })()
+	s.conn = sdk.NewAgentSideConnection(s, wire, wire)
 	// The SDK logs connection events; keep its warnings and errors in
 	// the agent's log, beside synaps's own.
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(s.logWriter(), &slog.HandlerOptions{Level: slog.LevelWarn})))
