@@ -19,6 +19,11 @@ import (
 // Version is set at build time with -ldflags "-X .../internal/cli.Version=…".
 var Version = "0.1.0-dev"
 
+// versionLine is what `synaps version`, --version and -v print.
+func versionLine() string {
+	return "synaps " + Version + " (" + runtime.Version() + ", " + runtime.GOOS + "/" + runtime.GOARCH + ")\n"
+}
+
 // Exit codes, as docs/headless.md lists them for scripts.
 const (
 	ExitOK          = 0   // success
@@ -40,6 +45,15 @@ type usageError struct{ error }
 // Main runs synaps with args (without the program name) and returns the
 // process exit code.
 func Main(ctx context.Context, args []string, stdio Stdio) int {
+	// The version alone needs no command tree: building cobra's tree of
+	// every command and flag costs more than printing the line.
+	if len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-v") {
+		if _, err := io.WriteString(stdio.Out, versionLine()); err != nil {
+			fmt.Fprintln(stdio.Err, "synaps:", err)
+			return ExitError
+		}
+		return ExitOK
+	}
 	if stdio.In == nil {
 		stdio.In = strings.NewReader("")
 	}
@@ -109,6 +123,7 @@ type globals struct {
 func newRoot(stdio Stdio) *cobra.Command {
 	g := &globals{}
 	var prompt, format, inputFormat string
+	var showVersion bool
 	root := &cobra.Command{
 		Use:   "synaps",
 		Short: "A terminal agent runtime with process-based extensions",
@@ -134,11 +149,14 @@ saved and can be resumed).`,
   synaps sessions list                     saved sessions; resume with --resume ID
   synaps extensions list                   plugins, their extensions and status
   source <(synaps completion bash)         complete flags, models, sessions, plugins`,
-		Version:       fmt.Sprintf("%s (%s, %s/%s)", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH),
 		Args:          rootArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if showVersion {
+				_, err := io.WriteString(stdio.Out, versionLine())
+				return err
+			}
 			if cmd.Flags().Changed("print") {
 				if g.detachable {
 					return usageError{errors.New("--detachable is for the interactive UI; -p runs its prompt to the end in this process (synaps rpc or synaps server drive a session from a program)")}
@@ -149,7 +167,12 @@ saved and can be resumed).`,
 		},
 	}
 	root.SuggestionsMinimumDistance = 2
-	root.SetVersionTemplate("synaps {{.Version}}\n")
+	// --version is synaps's own flag, not cobra's: cobra prints "synaps
+	// version X" unless given a template, and a template links
+	// text/template, which costs about 5 MB of binary (see
+	// scaffold.expand). Cobra's flag did what this one does: with any
+	// other flags and arguments it prints the version and nothing else.
+	root.Flags().BoolVarP(&showVersion, "version", "v", false, "version for synaps")
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.model, "model", "", "model: anthropic/<m>, openai/<m>, <plugin>:<provider>:<m>, script:FILE")
 	pf.BoolVar(&g.noExtensions, "no-extensions", false, "start no extensions")
@@ -183,7 +206,7 @@ saved and can be resumed).`,
 			Short: "Print the synaps version (also: synaps --version)",
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				_, err := fmt.Fprintf(stdio.Out, "synaps %s\n", cmd.Root().Version)
+				_, err := io.WriteString(stdio.Out, versionLine())
 				return err
 			},
 		},
@@ -206,9 +229,10 @@ saved and can be resumed).`,
 }
 
 // rootArgs allows arguments only with -p (they are the prompt, checked by
-// printPrompt); anything else is an unknown command, said as cobra says it.
+// printPrompt) or --version (which ignores them, as cobra's did); anything
+// else is an unknown command, said as cobra says it.
 func rootArgs(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 || cmd.Flags().Changed("print") {
+	if v, _ := cmd.Flags().GetBool("version"); v || len(args) == 0 || cmd.Flags().Changed("print") {
 		return nil
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())

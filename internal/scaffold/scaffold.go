@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"text/template"
+	"strconv"
 
 	"github.com/synaps-cli/synaps/internal/contract"
 )
@@ -78,8 +78,7 @@ func Write(dir string, o Options) ([]string, error) {
 	manifest, _ := json.MarshalIndent(map[string]any{
 		"name": o.Name, "version": "0.1.0", "description": "A synaps extension", "extension": ext,
 	}, "", "  ")
-	hooksJSON, _ := json.Marshal(append([]string{}, o.Hooks...))
-	data := map[string]any{"Name": o.Name, "Tool": o.Tool, "Hooks": o.Hooks, "HooksJSON": string(hooksJSON), "Entry": entry, "Build": buildCommand(o)}
+	data := templateData(o, entry)
 	files := map[string][]byte{filepath.Join(".synaps-plugin", "plugin.json"): append(manifest, '\n')}
 	for src, dst := range map[string]string{
 		"python": "main.py", "node": "main.js", "go": "main.go", "readme": "README.md",
@@ -145,14 +144,25 @@ func build(dir string, o Options) error {
 	return nil
 }
 
-func render(name string, data any) ([]byte, error) {
-	t, err := template.ParseFS(templates, name)
+// templateData are the values the templates refer to. Tool is "true" or
+// "" so that {{if .Tool}} reads as it would with a bool.
+func templateData(o Options, entry string) map[string]string {
+	hooksJSON, _ := json.Marshal(append([]string{}, o.Hooks...))
+	tool := ""
+	if o.Tool {
+		tool = "true"
+	}
+	return map[string]string{
+		"Name": o.Name, "Tool": tool, "Entry": entry, "Build": buildCommand(o),
+		"HooksJSON":   string(hooksJSON),
+		"HooksQuoted": strconv.Quote(string(hooksJSON)), // a Go string literal
+	}
+}
+
+func render(name string, data map[string]string) ([]byte, error) {
+	src, err := templates.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return expand(name, src, data)
 }
