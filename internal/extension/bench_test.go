@@ -29,11 +29,13 @@ func BenchmarkHookRoundTripGo(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := meterCPU(b, h)
 	for b.Loop() {
 		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked {
 			b.Fatal(d.Reason)
 		}
 	}
+	cpu.report(b)
 }
 
 // BenchmarkHookRoundTripPython: one before_tool_call to the guide's
@@ -50,11 +52,13 @@ func BenchmarkHookRoundTripPython(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := meterCPU(b, h)
 	for b.Loop() {
 		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked {
 			b.Fatal(d.Reason)
 		}
 	}
+	cpu.report(b)
 }
 
 // BenchmarkToolCallFiveHooks: the hook overhead of one tool call — before
@@ -69,12 +73,14 @@ func BenchmarkToolCallFiveHooks(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := meterCPU(b, h)
 	for b.Loop() {
 		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked {
 			b.Fatal(d.Reason)
 		}
 		h.AfterToolCall(ctx, bashSpec(), input, "hi\n", false, "s")
 	}
+	cpu.report(b)
 }
 
 // BenchmarkExtensionToolCall: one tool.call to a Go extension, result
@@ -88,11 +94,13 @@ func BenchmarkExtensionToolCall(b *testing.B) {
 	input := json.RawMessage(`{"x":1}`)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := meterCPU(b, h)
 	for b.Loop() {
 		if res, err := tl.Run(ctx, input); err != nil || res.IsError {
 			b.Fatal(res, err)
 		}
 	}
+	cpu.report(b)
 }
 
 // BenchmarkDispatchNoSubscribers: the cost of a hook nobody listens to.
