@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Matcher selects what a hook group runs for: a tool name on tool
@@ -19,7 +20,7 @@ type Matcher struct {
 	re     *regexp.Regexp
 }
 
-var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]+$`) })
 
 // CompileMatcher reads a matcher. Claude's patterns are JavaScript
 // regular expressions; Go's syntax covers the forms hooks use, and a
@@ -29,7 +30,7 @@ func CompileMatcher(s string) (Matcher, error) {
 	switch {
 	case s == "" || s == "*":
 		m.all = true
-	case plainMatcher.MatchString(s):
+	case plainMatcher().MatchString(s):
 		m.names = strings.Split(s, "|")
 	default:
 		re, err := regexp.Compile(s)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -24,13 +25,13 @@ type Env struct {
 }
 
 // bang is !`command`, run before the prompt is sent.
-var bang = regexp.MustCompile("!`([^`]+)`")
+var bang = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("!`([^`]+)`") })
 
 // positional is $1 … $9.
-var positional = regexp.MustCompile(`\$([1-9])`)
+var positional = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$([1-9])`) })
 
 // mention is @path (a file of the project), at the start or after a space.
-var mention = regexp.MustCompile(`(^|\s)@([^\s]+)`)
+var mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)@([^\s]+)`) })
 
 // maxInclude bounds one @file's text in a prompt.
 const maxInclude = 256 << 10
@@ -44,9 +45,9 @@ const maxInclude = 256 << 10
 func (c *Command) Expand(ctx context.Context, args string, env Env) string {
 	fields := strings.Fields(args)
 	body := c.body
-	hasArgs := strings.Contains(body, "$ARGUMENTS") || positional.MatchString(body)
+	hasArgs := strings.Contains(body, "$ARGUMENTS") || positional().MatchString(body)
 	body = strings.ReplaceAll(body, "$ARGUMENTS", args)
-	body = positional.ReplaceAllStringFunc(body, func(m string) string {
+	body = positional().ReplaceAllStringFunc(body, func(m string) string {
 		n, _ := strconv.Atoi(m[1:])
 		if n <= len(fields) {
 			return fields[n-1]
@@ -55,8 +56,8 @@ func (c *Command) Expand(ctx context.Context, args string, env Env) string {
 	})
 	// The arguments are in place before the commands run, so that
 	// !`gh pr view $1` sees them.
-	body = bang.ReplaceAllStringFunc(body, func(m string) string {
-		return run(ctx, bang.FindStringSubmatch(m)[1], env)
+	body = bang().ReplaceAllStringFunc(body, func(m string) string {
+		return run(ctx, bang().FindStringSubmatch(m)[1], env)
 	})
 	body = strings.TrimSpace(body)
 	if !hasArgs && strings.TrimSpace(args) != "" {
@@ -64,7 +65,7 @@ func (c *Command) Expand(ctx context.Context, args string, env Env) string {
 	}
 	var files strings.Builder
 	seen := map[string]bool{}
-	for _, m := range mention.FindAllStringSubmatch(body, -1) {
+	for _, m := range mention().FindAllStringSubmatch(body, -1) {
 		p := strings.TrimRight(m[2], ".,;:)")
 		if seen[p] {
 			continue

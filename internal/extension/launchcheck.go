@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/synaps-cli/synaps/internal/plugin"
 )
@@ -56,7 +57,9 @@ func CheckLaunch(p *plugin.Plugin, getenv func(string) string) error {
 
 // interpreters are commands whose first non-option argument is a script
 // file; deno and bun take it after "run".
-var interpreters = regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*|node|nodejs|ruby|perl|php|bash|sh|zsh|dash|lua|tsx|ts-node|deno|bun)$`)
+var interpreters = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*|node|nodejs|ruby|perl|php|bash|sh|zsh|dash|lua|tsx|ts-node|deno|bun)$`)
+})
 
 // scriptArg returns the script an interpreter command line runs, or "" when
 // argv does not name one (not an interpreter, python -m, node -e, sh -c …)
@@ -65,7 +68,7 @@ var interpreters = regexp.MustCompile(`^(python[0-9.]*|pypy[0-9.]*|node|nodejs|r
 // working plugin.
 func scriptArg(argv []string) string {
 	name := filepath.Base(argv[0])
-	if !interpreters.MatchString(name) {
+	if !interpreters().MatchString(name) {
 		return ""
 	}
 	args := argv[1:]
@@ -78,7 +81,7 @@ func scriptArg(argv []string) string {
 			return "" // code from the command line or a module, not a file
 		case strings.HasPrefix(a, "-"):
 			continue
-		case strings.ContainsRune(a, '/') || fileExt.MatchString(a):
+		case strings.ContainsRune(a, '/') || fileExt().MatchString(a):
 			return a
 		}
 		// Anything else may be an option's value (python3 -W ignore
@@ -88,4 +91,4 @@ func scriptArg(argv []string) string {
 }
 
 // fileExt matches a name that ends in a file extension (main.py, index.mjs).
-var fileExt = regexp.MustCompile(`[^./]\.[A-Za-z0-9]+$`)
+var fileExt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^./]\.[A-Za-z0-9]+$`) })

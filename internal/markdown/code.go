@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -46,7 +47,8 @@ func lineComment(lang string) []string {
 
 // keywords are the reserved words of the common languages; a word in
 // this set is marked in any of them, which is close enough for skimming.
-var keywords = func() map[string]bool {
+// Built on first use, not at package init.
+var keywords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`
 		break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var
@@ -58,7 +60,7 @@ var keywords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // highlight colours one line of code.
 func highlight(line, lang string, th Theme) string {
@@ -67,7 +69,7 @@ func highlight(line, lang string, th Theme) string {
 	var b strings.Builder
 	word := func(s string) {
 		switch {
-		case keywords[s]:
+		case keywords()[s]:
 			b.WriteString(style{fg: th.Keyword}.paint(s))
 		case s[0] >= '0' && s[0] <= '9':
 			b.WriteString(style{fg: th.Number}.paint(s))

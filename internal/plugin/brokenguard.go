@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
@@ -23,7 +24,9 @@ import (
 // the rest is broken: key and value in any case, '-', '_' or nothing inside
 // the key, the value quoted or not. The key must be quoted, as a JSON key
 // is, so a description that mentions the words is not taken for it.
-var closedPolicy = regexp.MustCompile(`(?i)["']failure[_-]?policy["']\s*:\s*["']?\s*closed\b`)
+var closedPolicy = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)["']failure[_-]?policy["']\s*:\s*["']?\s*closed\b`)
+})
 
 // brokenGuardSubs returns the tool-hook subscriptions a plugin whose
 // manifest failed to load (m is what could be read, possibly nil; err the
@@ -43,7 +46,7 @@ func brokenGuardSubs(dir string, m *Manifest, err error) []hook.Subscription {
 	}
 	defer f.Close()
 	raw, _ := io.ReadAll(io.LimitReader(f, MaxManifestSize))
-	if !closedPolicy.Match(raw) {
+	if !closedPolicy().Match(raw) {
 		return nil
 	}
 	everything := []hook.Subscription{{Hook: contract.HookBeforeToolCall}}

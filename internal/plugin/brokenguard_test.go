@@ -13,7 +13,7 @@ func TestClosedPolicyIsFoundLeniently(t *testing.T) {
 		`"failure_policy": "closedish"`:                        false,
 		`"description": "set failure_policy: closed to block"`: false,
 	} {
-		if got := closedPolicy.MatchString(text); got != want {
+		if got := closedPolicy().MatchString(text); got != want {
 			t.Errorf("%s: found = %v, want %v", text, got, want)
 		}
 	}

@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/synaps-cli/synaps/internal/contract"
@@ -180,10 +181,10 @@ type ConfigEntry struct {
 var (
 	// configKeyRE: letters, digits, '_' and '-' (SynapsCLI's keys have
 	// '-'); a key becomes part of an environment variable name, '-' as '_'.
-	configKeyRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
-	envNameRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	configKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`) })
+	envNameRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 	// nonKeyCharsRE finds the runs a suggested config key replaces with '_'.
-	nonKeyCharsRE = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+	nonKeyCharsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
 )
 
 // extensionKeys are the keys an "extension" object may hold; others draw a

@@ -93,9 +93,9 @@ func (p *manifestParser) configEntry(base string, i int, entry *jsonObject, seen
 		p.fail(base+".key", `missing required field "key"`, `Add "key": "my_setting" (letters, digits, '_' and '-')`)
 	} else if s, ok := p.str(base+".key", kv, `Write the key as a string such as "allowed_dir"`); ok {
 		c.Key = s
-		if !configKeyRE.MatchString(s) {
-			sug := strings.Trim(nonKeyCharsRE.ReplaceAllString(s, "_"), "_")
-			if sug == "" || !configKeyRE.MatchString(sug) {
+		if !configKeyRE().MatchString(s) {
+			sug := strings.Trim(nonKeyCharsRE().ReplaceAllString(s, "_"), "_")
+			if sug == "" || !configKeyRE().MatchString(sug) {
 				sug = "my_setting"
 			}
 			p.fail(base+".key", fmt.Sprintf("config key %q is not valid", s),
@@ -144,7 +144,7 @@ func (p *manifestParser) configEntry(base string, i int, entry *jsonObject, seen
 	if sv, ok := entry.get("secret_env"); ok {
 		const fix = `Name an environment variable: letters, digits and '_', not starting with a digit, e.g. "MY_PLUGIN_TOKEN"`
 		if s, ok := p.str(base+".secret_env", sv, fix); ok {
-			if !envNameRE.MatchString(s) {
+			if !envNameRE().MatchString(s) {
 				p.fail(base+".secret_env", fmt.Sprintf("%q is not a valid environment variable name", s), fix)
 			}
 			c.SecretEnv = s

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Prebuilt is one platform's prebuilt binary: where it is and the
@@ -39,7 +40,7 @@ func HostTriple() string {
 	return runtime.GOOS + "-" + arch
 }
 
-var sha256RE = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+var sha256RE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{64}$`) })
 
 // parseInstall reads extension.setup and extension.prebuilt.
 func (p *manifestParser) parseInstall(e *ExtensionManifest, obj *jsonObject) {
@@ -82,7 +83,7 @@ func (p *manifestParser) parseInstall(e *ExtensionManifest, obj *jsonObject) {
 		if raw, ok := entry.get("sha256"); !ok {
 			p.fail(field+".sha256", `missing required field "sha256"`, `Add the archive's SHA-256 (sha256sum prints it) as 64 hex digits`)
 		} else if s, ok := p.str(field+".sha256", raw, fix); ok {
-			if !sha256RE.MatchString(s) {
+			if !sha256RE().MatchString(s) {
 				p.fail(field+".sha256", fmt.Sprintf("%q is not a SHA-256: it must be exactly 64 hex digits", abbreviate(s)), `Write the digest sha256sum prints for the archive`)
 			} else {
 				pb.SHA256 = strings.ToLower(s)

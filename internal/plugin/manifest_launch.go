@@ -116,7 +116,7 @@ func (p *manifestParser) envNames(v json.RawMessage) []string {
 		if !ok {
 			continue
 		}
-		if !envNameRE.MatchString(s) {
+		if !envNameRE().MatchString(s) {
 			p.fail(field, fmt.Sprintf("%q is not a valid environment variable name", s),
 				`Use letters, digits and '_', not starting with a digit; list names only, values come from the user's environment`)
 			continue

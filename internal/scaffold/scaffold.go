@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/synaps-cli/synaps/internal/contract"
 )
@@ -36,7 +37,7 @@ type Options struct {
 	Hooks []string
 }
 
-var nameRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]*$`) })
 
 // ErrExists is Write's error when the directory is there already: not a
 // usage mistake, so the command exits 1, not 2.
@@ -44,7 +45,7 @@ var ErrExists = errors.New("already exists")
 
 // Write creates dir (which must not exist) with the extension.
 func Write(dir string, o Options) ([]string, error) {
-	if !nameRE.MatchString(o.Name) {
+	if !nameRE().MatchString(o.Name) {
 		return nil, fmt.Errorf("name %q: use lowercase letters, digits and dashes, starting with a letter (it becomes the plugin id)", o.Name)
 	}
 	if !slices.Contains(Langs, o.Lang) {

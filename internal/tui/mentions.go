@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/synaps-cli/synaps/internal/llm"
@@ -109,7 +110,9 @@ const imageMax = 3750 << 10
 // pastedImageRE finds a picture's path pasted into the input: absolute,
 // ~/ or ./, ending in a picture's extension, at the start or after a
 // space. Group 1 is the start (/, ~/ or ./), group 2 the rest.
-var pastedImageRE = regexp.MustCompile(`(?i)(?:^|\s)(/|~/|\./)(\S+\.(?:png|jpe?g|gif|webp))(?:$|\s)`)
+var pastedImageRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|\s)(/|~/|\./)(\S+\.(?:png|jpe?g|gif|webp))(?:$|\s)`)
+})
 
 // expandHome turns ~/p into a path in the home directory.
 func expandHome(p string) string {
@@ -158,7 +161,7 @@ func attachImage(p, abs string) (*llm.Image, string) {
 
 // mentionRE finds @path mentions: an @ at the start of the input or
 // after a space, so that an e-mail address is no mention.
-var mentionRE = regexp.MustCompile(`(?:^|\s)@(\S+)`)
+var mentionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@(\S+)`) })
 
 // attachMentions returns text with the files it mentions (@path,
 // relative to workDir) attached after it, as Claude Code does, and a
@@ -171,7 +174,7 @@ func attachMentions(text, workDir, model string) (_ string, _ []llm.Image, _ []s
 	seen := map[string]bool{}
 	// A picture's path pasted alone (dragged into the terminal) is
 	// attached as @path is.
-	for _, m := range pastedImageRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range pastedImageRE().FindAllStringSubmatch(text, -1) {
 		p := m[1] + m[2]
 		abs := expandHome(p)
 		if !filepath.IsAbs(abs) {
@@ -187,7 +190,7 @@ func attachMentions(text, workDir, model string) (_ string, _ []llm.Image, _ []s
 			}
 		}
 	}
-	for _, m := range mentionRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range mentionRE().FindAllStringSubmatch(text, -1) {
 		p := strings.TrimRight(m[1], ".,;:!?)")
 		if seen[p] {
 			continue

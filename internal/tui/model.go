@@ -778,7 +778,7 @@ func (m *model) startShell(command string) tea.Cmd {
 func (m *model) steerable(text string) bool {
 	t := strings.TrimSpace(text)
 	return m.turn && !m.interrupted && len(m.queue) == 0 && len(m.attached) == 0 && len(m.shellContext) == 0 &&
-		!app.IsSlash(t) && !strings.HasPrefix(t, "!") && !mentionRE.MatchString(t) && !pastedImageRE.MatchString(t)
+		!app.IsSlash(t) && !strings.HasPrefix(t, "!") && !mentionRE().MatchString(t) && !pastedImageRE().MatchString(t)
 }
 
 // steered shows text that joined the running turn as the user's words,
