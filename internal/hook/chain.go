@@ -232,6 +232,9 @@ func (c *Chain) dispatch(ctx context.Context, ev *Event) Decision {
 		return Decision{}
 	}
 	w := &walk{c: c, spec: spec, ev: ev, entries: entries, input: ev.ToolInput}
+	if ev.Kind == contract.HookAfterToolCall && !changesOutput(entries) {
+		return w.together(ctx)
+	}
 	for pass := 1; ; pass++ {
 		changed, ended := w.pass(ctx)
 		if ended || !changed || w.judged == nil || !w.unjudged() {
@@ -315,8 +318,14 @@ func (w *walk) ask(ctx context.Context, e *Entry) (Result, error) {
 	if *p == nil {
 		*p = w.ev.Encode(limit)
 	}
-	res, err := w.c.handle(ctx, e, w.spec, w.ev, *p)
-	if err == nil && (!w.spec.Allows(res.Action) || (res.Action == contract.ActionReplace && !e.Transform)) {
+	return w.c.answer(ctx, e, w.spec, w.ev, *p)
+}
+
+// answer asks one entry's link (handle) and treats an action the hook (or
+// the entry) may not take as continue.
+func (c *Chain) answer(ctx context.Context, e *Entry, spec contract.HookSpec, ev *Event, params json.RawMessage) (Result, error) {
+	res, err := c.handle(ctx, e, spec, ev, params)
+	if err == nil && (!spec.Allows(res.Action) || (res.Action == contract.ActionReplace && !e.Transform)) {
 		res = Result{Action: contract.ActionContinue}
 	}
 	return res, err
@@ -457,6 +466,71 @@ func (w *walk) unjudged() bool {
 // sameJSON reports whether two inputs are the same JSON value.
 func sameJSON(a, b json.RawMessage) bool {
 	return bytes.Equal(a, b) || jsonEqual(a, b)
+}
+
+// changesOutput reports whether any entry may change a tool's output on
+// after_tool_call: one that may replace it (Transform), or one that
+// withholds it when it fails (FailClosed). Later links must then see what
+// will be kept, so the chain runs in turn.
+func changesOutput(entries []*Entry) bool {
+	for _, e := range entries {
+		if e.Transform || e.FailClosed {
+			return true
+		}
+	}
+	return false
+}
+
+// together asks every matching entry at once, for an after_tool_call
+// that no entry can change: the tool has run and its output is final, so
+// no link's answer changes what a later one would be sent. Five loggers
+// then cost one round trip, not five. The answers are applied in chain
+// order, so contexts keep their order and the first stop is the one that
+// counts; unlike a walk in turn, links after a stop are asked too — they
+// are told of a call that did run.
+func (w *walk) together(ctx context.Context) Decision {
+	type answer struct {
+		e   *Entry
+		res Result
+		err error
+	}
+	var asked []answer
+	for _, e := range w.entries {
+		if e.matches(w.spec, w.ev, w.input) {
+			asked = append(asked, answer{e: e})
+		}
+	}
+	if len(asked) > 1 {
+		// The goroutines get what they read, not w, which would then
+		// escape to the heap on every dispatch of every hook.
+		c, spec, ev := w.c, w.spec, w.ev
+		params := ev.Encode(contract.MaxToolOutputHook)
+		var wg sync.WaitGroup
+		for i := range asked {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				asked[i].res, asked[i].err = c.answer(ctx, asked[i].e, spec, ev, params)
+			}()
+		}
+		wg.Wait()
+	} else {
+		for i := range asked {
+			asked[i].res, asked[i].err = w.ask(ctx, asked[i].e)
+		}
+	}
+	for i, a := range asked {
+		if a.err != nil {
+			if w.fault(a.e, a.err) {
+				break
+			}
+			continue
+		}
+		if _, end := w.apply(i, a.e, a.res); end {
+			break
+		}
+	}
+	return w.d
 }
 
 // observe runs the links of a hook that cannot change anything
