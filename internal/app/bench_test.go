@@ -24,7 +24,7 @@ import (
 func BenchmarkStartToFirstRequest(b *testing.B) {
 	for _, what := range []string{"open", "first-request"} {
 		for _, mode := range []string{"wait", "background"} {
-			for _, n := range []int{0, 1, 4, 16} {
+			for _, n := range []int{0, 1, 4, 10, 16} {
 				b.Run(fmt.Sprintf("%s/%s/extensions=%d", what, mode, n), func(b *testing.B) {
 					base, work := b.TempDir(), b.TempDir()
 					for i := 0; i < n; i++ {
