@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
 )
 
 // Hot-path benchmarks. Targets (architecture.md): a hook round trip to a Go
@@ -29,6 +31,25 @@ func BenchmarkHookRoundTripGo(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := meterCPU(b, h)
+	for b.Loop() {
+		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked {
+			b.Fatal(d.Reason)
+		}
+	}
+	cpu.report(b)
+}
+
+// BenchmarkHookRoundTripGoSDK: one before_tool_call to the bundled
+// demo-guard, written with the Go SDK (sdk/go/synaps) as an author would,
+// which decodes the event and judges the command.
+func BenchmarkHookRoundTripGoSDK(b *testing.B) {
+	base := b.TempDir()
+	exttest.BundledPlugin(b, base, "guard", "demo-guard")
+	h := startHost(b, base, nil)
+	input := json.RawMessage(`{"command":"echo hi"}`)
+	ctx := context.Background()
+	b.ReportAllocs()
 	cpu := meterCPU(b, h)
 	for b.Loop() {
 		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked {

@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/synaps-cli/synaps/internal/demo"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -34,6 +35,35 @@ func Main() {
 	if len(os.Args) > 1 && os.Args[1] == Arg {
 		os.Exit(Run())
 	}
+	if len(os.Args) > 2 && os.Args[1] == BundledArg {
+		if err := demo.Run(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}
+
+// BundledArg, followed by a name, makes the test binary serve that bundled
+// extension (internal/demo, written with the Go SDK) as `synaps
+// __extension NAME` does: a Go extension as its authors write them.
+const BundledArg = "bundled-extension"
+
+// BundledPlugin writes a plugin dir whose extension is the bundled one
+// named, run by the test binary.
+func BundledPlugin(t testing.TB, base, id, name string) string {
+	t.Helper()
+	dir := filepath.Join(base, "plugins", id)
+	if err := os.MkdirAll(filepath.Join(dir, ".synaps-plugin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := map[string]any{"command": self, "args": []string{BundledArg, name}, "protocol_version": 1, "permissions": demo.Extensions[name].Permissions}
+	WriteJSON(t, filepath.Join(dir, ".synaps-plugin", "plugin.json"), map[string]any{"name": id, "version": "0.0.1", "extension": ext})
+	return dir
 }
 
 // Spec is fake.json, the behaviour of one fake extension.
