@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -19,20 +20,20 @@ const DiffPreviewLines = 12
 func DiffSummary(d *tool.Diff) string {
 	switch {
 	case d.Created:
-		return fmt.Sprintf("created, %d line%s", d.Added, plural(d.Added))
+		return "created, " + plural.Count(d.Added, "line")
 	case d.TooLarge:
-		return fmt.Sprintf("too large to show: %d line%s changed into %d", d.Removed, plural(d.Removed), d.Added)
+		return fmt.Sprintf("too large to show: %s changed into %d", plural.Count(d.Removed, "line"), d.Added)
 	case d.Added == 0 && d.Removed == 0:
 		return "no lines changed"
 	}
 	var parts []string
 	if d.Added > 0 {
-		parts = append(parts, fmt.Sprintf("%d line%s added", d.Added, plural(d.Added)))
+		parts = append(parts, plural.Count(d.Added, "line")+" added")
 	}
 	if d.Removed > 0 {
 		w := "removed"
 		if len(parts) == 0 {
-			w = fmt.Sprintf("line%s removed", plural(d.Removed))
+			w = plural.Noun(d.Removed, "line") + " removed"
 		}
 		parts = append(parts, fmt.Sprintf("%d %s", d.Removed, w))
 	}

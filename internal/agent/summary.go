@@ -2,9 +2,10 @@ package agent
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // InputSummary is a one-line description of a tool call's input for UIs:
@@ -74,7 +75,7 @@ func OutputPreview(out string, lines, width int) []string {
 		preview = append(preview, clip(l, width))
 	}
 	if rest := len(all) - n; rest > 0 {
-		preview = append(preview, fmt.Sprintf("… %d more line%s", rest, plural(rest)))
+		preview = append(preview, "… "+plural.Count(rest, "more line"))
 	}
 	return preview
 }
@@ -128,13 +129,6 @@ func Printable(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // oneLine is the first line of s, printable and with its whitespace

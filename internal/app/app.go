@@ -23,6 +23,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/skill"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -396,7 +397,7 @@ func (a *App) openSession() error {
 		a.Session, err = session.Open(a.BaseDir, id)
 		if err == nil {
 			a.Notes = append(a.Notes, a.Session.Warnings...)
-			a.Notes = append(a.Notes, fmt.Sprintf("resumed session %s (%d messages)", id, len(a.Session.Messages())))
+			a.Notes = append(a.Notes, fmt.Sprintf("resumed session %s (%s)", id, plural.Count(len(a.Session.Messages()), "message")))
 		}
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -195,7 +196,7 @@ func (a *App) formatMCP() string {
 	for _, st := range sts {
 		state := string(st.State)
 		if st.State == mcp.StateReady {
-			state = fmt.Sprintf("ready, %d tools", len(st.Tools))
+			state = "ready, " + plural.Count(len(st.Tools), "tool")
 		}
 		loc := st.Source.File
 		if st.Line > 0 {

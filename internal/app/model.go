@@ -13,6 +13,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/llm/anthropic"
 	"github.com/synaps-cli/synaps/internal/llm/openai"
 	"github.com/synaps-cli/synaps/internal/llm/script"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // setting reads a value from the environment first, then the config file.
@@ -182,7 +183,7 @@ func (a *App) Models(ctx context.Context) (choices []ModelChoice, notes []string
 		}
 		for i, id := range l.ids {
 			if i == maxListedModels {
-				notes = append(notes, fmt.Sprintf("%s lists %d more models", l.from, len(l.ids)-maxListedModels))
+				notes = append(notes, fmt.Sprintf("%s lists %s", l.from, plural.Count(len(l.ids)-maxListedModels, "more model")))
 				break
 			}
 			add(l.kind+"/"+id, l.from)

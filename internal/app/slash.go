@@ -17,6 +17,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/session"
 )
 
@@ -168,7 +169,7 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		if err := a.Resume(ctx, f[1]); err != nil {
 			return SlashResult{}, err
 		}
-		return SlashResult{Output: fmt.Sprintf("resumed session %s (%d messages)", a.Session.ID, len(a.Session.Messages())), Resumed: true}, nil
+		return SlashResult{Output: fmt.Sprintf("resumed session %s (%s)", a.Session.ID, plural.Count(len(a.Session.Messages()), "message")), Resumed: true}, nil
 	case "/clear":
 		if err := a.NewSession(ctx); err != nil {
 			return SlashResult{}, err
@@ -277,7 +278,7 @@ func (a *App) formatCost() string {
 	if c := FormatCost(u); c != "" {
 		fmt.Fprintf(&b, "cost: %s", c)
 		if u.Unpriced > 0 {
-			fmt.Fprintf(&b, " and %d request(s) of a model with no price", u.Unpriced)
+			fmt.Fprintf(&b, " and %s of a model with no price", plural.Count(u.Unpriced, "request"))
 		}
 		b.WriteString("\n")
 	} else {
@@ -443,7 +444,7 @@ func FormatStatuses(sts []extension.Status, verbose bool) string {
 			fmt.Fprintf(&b, "%s: %s\n", s.ID, s.Error)
 		}
 		if s.LastCrash != "" {
-			fmt.Fprintf(&b, "%s: %s after a crash (%d restart(s)); last: %s\n", s.ID, s.State, s.Restarts, s.LastCrash)
+			fmt.Fprintf(&b, "%s: %s after a crash (%s); last: %s\n", s.ID, s.State, plural.Count(s.Restarts, "restart"), s.LastCrash)
 		}
 		if verbose {
 			for _, warn := range s.Warnings {
@@ -452,7 +453,7 @@ func FormatStatuses(sts []extension.Status, verbose bool) string {
 		}
 	}
 	if warned > 0 && !verbose {
-		fmt.Fprintf(&b, "%d %s warnings: `synaps extensions list -v` shows them, `synaps extensions info ID` one plugin's\n", warned, plural(warned, "plugin has", "plugins have"))
+		fmt.Fprintf(&b, "%d %s warnings: `synaps extensions list -v` shows them, `synaps extensions info ID` one plugin's\n", warned, plural.Pick(warned, "plugin has", "plugins have"))
 	}
 	return b.String()
 }
@@ -461,21 +462,9 @@ func FormatStatuses(sts []extension.Status, verbose bool) string {
 // "loaded (2 warnings)" when something was refused or noted.
 func StatusLabel(s extension.Status) string {
 	if n := len(s.Warnings); n > 0 {
-		return fmt.Sprintf("%s (%d %s)", s.State, n, plural(n, "warning"))
+		return fmt.Sprintf("%s (%s)", s.State, plural.Count(n, "warning"))
 	}
 	return string(s.State)
-}
-
-// plural picks the singular (the first form) for 1 and otherwise the
-// plural: the second form, or the first with an "s".
-func plural(n int, forms ...string) string {
-	if n == 1 {
-		return forms[0]
-	}
-	if len(forms) > 1 {
-		return forms[1]
-	}
-	return forms[0] + "s"
 }
 
 // FormatSessions renders a session list.
@@ -492,7 +481,7 @@ func FormatSessions(list []session.Info) string {
 		case s.Error != "":
 			title = "[unreadable: " + s.Error + "]"
 		case s.Damaged > 0:
-			title += fmt.Sprintf(" [damaged: %d line(s) skipped; `synaps sessions show %s` says which]", s.Damaged, s.ID)
+			title += fmt.Sprintf(" [damaged: %s skipped; `synaps sessions show %s` says which]", plural.Count(s.Damaged, "line"), s.ID)
 		}
 		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", s.ID, s.Messages, dash(s.Model), title)
 	}

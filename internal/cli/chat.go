@@ -13,6 +13,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/host"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 func newChatCmd(g *globals, stdio Stdio) *cobra.Command {
@@ -64,7 +65,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	}
 	a.WaitMCP(ctx)
 	if n := app.UntrustedCount(a.Statuses()); n > 0 {
-		fmt.Fprintf(stdio.Out, "ℹ this project has %d plugin(s) in .synaps/plugins that are not loaded; run `synaps trust` to trust the project\n", n)
+		fmt.Fprintf(stdio.Out, "ℹ this project has %s in .synaps/plugins that %s not loaded; run `synaps trust` to trust the project\n", plural.Count(n, "plugin"), plural.Pick(n, "is", "are"))
 	}
 	var failed bool
 	for {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/daemon"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/session"
 )
 
@@ -361,7 +362,7 @@ func offerSaved(base string, stdio Stdio) error {
 		if i == 5 {
 			break
 		}
-		fmt.Fprintf(w, "  %s\t%d messages\t%s\t%s\n", in.ID, in.Messages, in.Cwd, in.Title)
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", in.ID, plural.Count(in.Messages, "message"), in.Cwd, in.Title)
 	}
 	w.Flush()
 	return exitError{code: ExitError}

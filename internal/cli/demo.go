@@ -11,6 +11,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/demo"
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 func newDemoCmd(stdio Stdio) *cobra.Command {
@@ -76,7 +77,7 @@ func runDemo(ctx context.Context, stdio Stdio, keep bool) error {
 	}
 	fmt.Fprintln(out)
 	u := a.Agent.Usage()
-	fmt.Fprintf(out, "%s session %s saved (%d messages, ~%d tokens in / %d out)\n", r.style("2", "✓"), a.Session.ID, len(a.Session.Messages()), u.InputTokens, u.OutputTokens)
+	fmt.Fprintf(out, "%s session %s saved (%s, ~%d tokens in / %d out)\n", r.style("2", "✓"), a.Session.ID, plural.Count(len(a.Session.Messages()), "message"), u.InputTokens, u.OutputTokens)
 	if keep {
 		fmt.Fprintf(out, "  scratch directory: %s\n  session file: %s\n  extension logs: %s\n", dir, a.Session.Path, filepath.Join(base, "extensions", "logs"))
 	} else {

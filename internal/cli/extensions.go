@@ -16,6 +16,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
@@ -104,7 +105,7 @@ plugin failed to load, so a script or CI job notices.`,
 				}
 			} else {
 				if use == "reload" {
-					fmt.Fprintf(stdio.Out, "reloaded %d plugin(s)\n", len(sts))
+					fmt.Fprintf(stdio.Out, "reloaded %s\n", plural.Count(len(sts), "plugin"))
 				}
 				fmt.Fprint(stdio.Out, app.FormatStatuses(sts, verbose))
 			}
@@ -129,7 +130,7 @@ func failedPlugins(sts []extension.Status) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	return exitError{code: ExitError, msg: fmt.Sprintf("%d plugin(s) failed to load: %s (the reason is above; `synaps extensions logs ID` shows its log)", len(failed), strings.Join(failed, ", "))}
+	return exitError{code: ExitError, msg: fmt.Sprintf("%s failed to load: %s (the reason is above; `synaps extensions logs ID` shows its log)", plural.Count(len(failed), "plugin"), strings.Join(failed, ", "))}
 }
 
 func extInstallCmd(stdio Stdio) *cobra.Command {
@@ -439,7 +440,7 @@ func marketplaceCmd(stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stdio.Out, "added marketplace %s (%d plugins)\n", m.Name, len(m.Plugins))
+			fmt.Fprintf(stdio.Out, "added marketplace %s (%s)\n", m.Name, plural.Count(len(m.Plugins), "plugin"))
 			for _, p := range m.Plugins {
 				fmt.Fprintf(stdio.Out, "  %s@%s  %s\n", p.Name, m.Name, p.Description)
 			}
@@ -462,7 +463,7 @@ func marketplaceCmd(stdio Stdio) *cobra.Command {
 				fmt.Fprintln(stdio.Out, "no marketplaces; add one with `synaps plugins marketplace add DIR|GIT-URL`")
 			}
 			for _, m := range ms {
-				fmt.Fprintf(stdio.Out, "%s (%d plugins)\n", m.Name, len(m.Plugins))
+				fmt.Fprintf(stdio.Out, "%s (%s)\n", m.Name, plural.Count(len(m.Plugins), "plugin"))
 				for _, p := range m.Plugins {
 					fmt.Fprintf(stdio.Out, "  %s@%s  %s\n", p.Name, m.Name, p.Description)
 				}

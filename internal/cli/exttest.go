@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/synaps-cli/synaps/internal/conformance"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 func extTestCmd(stdio Stdio) *cobra.Command {
@@ -103,10 +104,10 @@ func printReport(stdio Stdio, rep *conformance.Report) {
 	}
 	switch {
 	case fails == 0 && warns > 0:
-		fmt.Fprintf(stdio.Out, "ok: %s passes every check, with %d warning(s) above\n", rep.Dir, warns)
+		fmt.Fprintf(stdio.Out, "ok: %s passes every check, with %s above\n", rep.Dir, plural.Count(warns, "warning"))
 	case fails == 0:
 		fmt.Fprintf(stdio.Out, "ok: %s passes every check\n", rep.Dir)
 	default:
-		fmt.Fprintf(stdio.Out, "%d check(s) failed\n", fails)
+		fmt.Fprintf(stdio.Out, "%s failed\n", plural.Count(fails, "check"))
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/mcp"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 func newMCPCmd(g *globals, stdio Stdio) *cobra.Command {
@@ -81,7 +82,7 @@ func printReportProblems(w io.Writer, rep *app.MCPReport) {
 func printStatus(w io.Writer, st mcp.Status, tools bool) {
 	state := string(st.State)
 	if st.State == mcp.StateReady {
-		state = fmt.Sprintf("ready (%d tools)", len(st.Tools))
+		state = fmt.Sprintf("ready (%s)", plural.Count(len(st.Tools), "tool"))
 	}
 	fmt.Fprintf(w, "%s: %s · %s %s\n", st.Name, state, st.Transport, st.Target)
 	loc := st.Source.File

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -123,7 +124,7 @@ func (r *renderer) kidEvent(ev agent.Event) {
 		if ev.Err != nil {
 			how = "stopped: " + ev.Err.Error()
 		}
-		fmt.Fprintf(r.out, "  %s\n", r.style("2", fmt.Sprintf("⎿ agent %s (%s) %s · %d tokens", sub.Type, sub.ID, how, ev.Usage.InputTokens+ev.Usage.OutputTokens)))
+		fmt.Fprintf(r.out, "  %s\n", r.style("2", fmt.Sprintf("⎿ agent %s (%s) %s · %s", sub.Type, sub.ID, how, plural.Count(ev.Usage.InputTokens+ev.Usage.OutputTokens, "token"))))
 	}
 }
 
@@ -184,10 +185,6 @@ func (r *renderer) diff(d *tool.Diff) {
 		fmt.Fprintf(r.out, "    %s\n", line)
 	}
 	if more > 0 {
-		noun := "lines"
-		if more == 1 {
-			noun = "line"
-		}
-		fmt.Fprintf(r.out, "    %s\n", r.style("2", fmt.Sprintf("… %d more diff %s", more, noun)))
+		fmt.Fprintf(r.out, "    %s\n", r.style("2", "… "+plural.Count(more, "more diff line")))
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/session"
 )
 
@@ -77,7 +78,7 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 				}
 			}
 			if d.Skipped > 0 {
-				fmt.Fprintf(stdio.Out, "\n(%d damaged line(s) skipped)\n", d.Skipped)
+				fmt.Fprintf(stdio.Out, "\n(%s skipped)\n", plural.Count(d.Skipped, "damaged line"))
 			}
 			for _, w := range d.Warnings() {
 				fmt.Fprintln(stdio.Err, "warning: "+w)
@@ -101,7 +102,7 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 // printSubagent prints a subagent's transcript, indented under the agent
 // call that started it.
 func printSubagent(stdio Stdio, sa *session.Subagent, indent string) {
-	fmt.Fprintf(stdio.Out, "%s  ┆ agent %s (%s): %s · %d messages, %d input and %d output tokens\n", indent, sa.Type, sa.ID, sa.Description, len(sa.Messages), sa.Usage.InputTokens, sa.Usage.OutputTokens)
+	fmt.Fprintf(stdio.Out, "%s  ┆ agent %s (%s): %s · %s, %d input and %d output tokens\n", indent, sa.Type, sa.ID, sa.Description, plural.Count(len(sa.Messages), "message"), sa.Usage.InputTokens, sa.Usage.OutputTokens)
 	var b strings.Builder
 	sub := Stdio{Out: &b, Err: stdio.Err}
 	for _, m := range sa.Messages {
@@ -144,7 +145,7 @@ func printMessage(stdio Stdio, m llm.Message, kids map[string]*session.Subagent,
 			lines := strings.Split(strings.TrimRight(b.Content, "\n"), "\n")
 			fmt.Fprintf(stdio.Out, "  %s %s\n", prefix, lines[0])
 			if len(lines) > 1 {
-				fmt.Fprintf(stdio.Out, "    … %d more lines\n", len(lines)-1)
+				fmt.Fprintf(stdio.Out, "    … %s\n", plural.Count(len(lines)-1, "more line"))
 			}
 		}
 	}

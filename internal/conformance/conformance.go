@@ -31,6 +31,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // Check statuses.
@@ -312,7 +313,7 @@ func (x *run) declarations(res *extension.InitResult) {
 	if len(toolProblems)+len(hookProblems) > 0 {
 		x.add("every permission used is listed in permissions", CheckFail, strings.Join(append(toolProblems, hookProblems...), "\n"))
 	} else {
-		x.add("every permission used is listed in permissions", CheckPass, fmt.Sprintf("%d tool(s), %d hook subscription(s)", len(tools), len(subs)))
+		x.add("every permission used is listed in permissions", CheckPass, plural.Count(len(tools), "tool")+", "+plural.Count(len(subs), "hook subscription"))
 	}
 	var missing []string
 	for _, perm := range m.PermissionList {

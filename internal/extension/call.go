@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // callOpts describes a call for crash reports and says whether it may be
@@ -125,7 +126,7 @@ func (e *Extension) excuseInputCrash(ctx context.Context) {
 	e.mu.Lock()
 	e.failures = max(0, e.failures-2)
 	e.mu.Unlock()
-	e.log.note("the same request crashed the extension twice, also after a restart: put down to its input, not counted toward giving up (%d such call(s) in a row)", n)
+	e.log.note("the same request crashed the extension twice, also after a restart: put down to its input, not counted toward giving up (%s in a row)", plural.Count(n, "such call"))
 }
 
 // connLost reports whether a call failed because the process or its pipes

@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/memory"
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -393,7 +394,7 @@ func (h *Host) Reload(ctx context.Context) error {
 		h.mu.Lock()
 		n := len(h.exts)
 		h.mu.Unlock()
-		return fmt.Errorf("reload failed, so the %d extension(s) already running keep running: %w", n, err)
+		return fmt.Errorf("reload failed, so the %s already running %s running: %w", plural.Count(n, "extension"), plural.Pick(n, "keeps", "keep"), err)
 	}
 	h.Shutdown()
 	h.startWith(ctx, plugins, nil, true)

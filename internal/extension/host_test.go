@@ -513,7 +513,7 @@ func TestFailedReloadKeepsTheRunningSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := h.Reload(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "reload failed, so the 1 extension(s) already running keep running: cannot read the plugins directory "+plugins+" (it is a file, not a directory)") {
+	if err == nil || !strings.Contains(err.Error(), "reload failed, so the 1 extension already running keeps running: cannot read the plugins directory "+plugins+" (it is a file, not a directory)") {
 		t.Errorf("reload error = %v", err)
 	}
 	if d := h.BeforeToolCall(context.Background(), bashSpec(), rm, "s", nil); !d.Blocked || d.BlockedBy != "guard" {

@@ -13,6 +13,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // InitResult is what an extension answers to initialize, read tolerantly
@@ -91,7 +92,7 @@ func DecodeInitResult(raw json.RawMessage, version int) (*InitResult, error) {
 		var items []json.RawMessage
 		_ = json.Unmarshal(caps, &items)
 		if len(items) > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("initialize result: capabilities is a list of %d item(s), not an object; it is read as empty", len(items)))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("initialize result: capabilities is a list of %s, not an object; it is read as empty", plural.Count(len(items), "item")))
 		}
 	default:
 		res.Warnings = append(res.Warnings, fmt.Sprintf("initialize result: capabilities is %s, not an object; it is read as empty", kind))
@@ -228,7 +229,7 @@ func DecodeTools(raw json.RawMessage, perms contract.Permissions, problems []str
 		return nil, append(problems, "refused tools: capabilities.tools must be an array of tool objects")
 	}
 	if len(items) > 0 && !perms.Has(contract.PermToolsRegister) {
-		return nil, append(problems, fmt.Sprintf("refused %d tool(s): registering tools needs the %q permission in extension.permissions", len(items), contract.PermToolsRegister))
+		return nil, append(problems, fmt.Sprintf("refused %s: registering tools needs the %q permission in extension.permissions", plural.Count(len(items), "tool"), contract.PermToolsRegister))
 	}
 	var tools []ToolDecl
 	seen := map[string]bool{}

@@ -34,7 +34,7 @@ func TestDecodeInitResult(t *testing.T) {
 			"capabilities":{"tools":[{"name":"t","description":"d","input_schema":{"type":"object"},"extra":1}],"commands":[1],"hooks":null}}`, 1,
 			want{version: 1, tools: `[{"name":"t","description":"d","input_schema":{"type":"object"},"extra":1}]`}},
 		{"capabilities a non-empty list", `{"protocol_version":1,"capabilities":["tools"]}`, 1,
-			want{version: 1, warnings: []string{"initialize result: capabilities is a list of 1 item(s), not an object; it is read as empty"}}},
+			want{version: 1, warnings: []string{"initialize result: capabilities is a list of 1 item, not an object; it is read as empty"}}},
 		{"capabilities a string", `{"protocol_version":1,"capabilities":"all"}`, 1,
 			want{version: 1, warnings: []string{"initialize result: capabilities is a string, not an object; it is read as empty"}}},
 		{"no protocol_version", `{"capabilities":{}}`, 1, want{}},

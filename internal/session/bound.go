@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -104,7 +105,7 @@ func shrink(b *llm.Block, target int) bool {
 	case llm.BlockToolResult:
 		if len(b.Images) > 0 {
 			// Pictures cannot be cut; the text says they were there.
-			b.Content += fmt.Sprintf("\n[synaps: %d image(s) of this result were too large to save in the session]", len(b.Images))
+			b.Content += fmt.Sprintf("\n[synaps: %s of this result %s too large to save in the session]", plural.Count(len(b.Images), "image"), plural.Pick(len(b.Images), "was", "were"))
 			b.Images = nil
 			return true
 		}

@@ -137,7 +137,7 @@ func TestKeywordsNumbers(t *testing.T) {
 func TestKeywordsStrings(t *testing.T) {
 	runKeywordCases(t, []keywordCase{
 		{"minLength ok", `{"minLength":2}`, `"ab"`, nil},
-		{"minLength refused", `{"minLength":2}`, `"a"`, at("", "minLength: got 1 characters, want at least 2")},
+		{"minLength refused", `{"minLength":2}`, `"a"`, at("", "minLength: got 1 character, want at least 2")},
 		{"minLength counts runes", `{"minLength":2,"maxLength":2}`, `"é😀"`, nil},
 		{"maxLength refused", `{"maxLength":2}`, `"日本語"`, at("", "maxLength: got 3 characters, want at most 2")},
 		{"maxLength 0", `{"maxLength":0}`, `""`, nil},
@@ -169,7 +169,7 @@ func TestKeywordsArrays(t *testing.T) {
 		{"draft-07 additionalItems schema", `{"items":[{"type":"string"}],"additionalItems":{"type":"integer"}}`, `["a",1,"c"]`, at("/2", "expected type integer, got string")},
 		{"additionalItems ignored beside items schema", `{"items":{"type":"string"},"additionalItems":false}`, `["a","b"]`, nil},
 		{"minItems ok", `{"minItems":1}`, `[0]`, nil},
-		{"minItems refused", `{"minItems":2}`, `[0]`, at("", "minItems: got 1 items, want at least 2")},
+		{"minItems refused", `{"minItems":2}`, `[0]`, at("", "minItems: got 1 item, want at least 2")},
 		{"maxItems refused", `{"maxItems":1}`, `[0,1]`, at("", "maxItems: got 2 items, want at most 1")},
 		{"uniqueItems ok", `{"uniqueItems":true}`, `[1,"1",[1],{"a":1},true,null]`, nil},
 		{"uniqueItems refused", `{"uniqueItems":true}`, `[1,2,1.0]`, at("", "uniqueItems: items 0 and 2 are equal")},
@@ -181,7 +181,7 @@ func TestKeywordsArrays(t *testing.T) {
 		{"contains refused", `{"contains":{"type":"string"}}`, `[1,2]`, at("", `no item matches the schema under "contains"`)},
 		{"contains empty array", `{"contains":{}}`, `[]`, at("", `no item matches the schema under "contains"`)},
 		{"minContains ok", `{"contains":{"const":1},"minContains":2}`, `[1,2,1]`, nil},
-		{"minContains refused", `{"contains":{"const":1},"minContains":2}`, `[1,2]`, at("", `minContains: 1 items match the schema under "contains", want at least 2`)},
+		{"minContains refused", `{"contains":{"const":1},"minContains":2}`, `[1,2]`, at("", `minContains: 1 item matches the schema under "contains", want at least 2`)},
 		{"minContains 0", `{"contains":{"const":1},"minContains":0}`, `[2]`, nil},
 		{"maxContains refused", `{"contains":{"const":1},"maxContains":1}`, `[1,1]`, at("", `maxContains: 2 items match the schema under "contains", want at most 1`)},
 		{"maxContains without contains", `{"maxContains":0}`, `[1]`, nil},

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // path is where in the input a value is: a linked list from the value up
@@ -219,14 +221,14 @@ func (n *node) checkObject(obj map[string]any, p *path, out *[]Violation) bool {
 			return false
 		}
 		ok = false
-		report(out, p, fmt.Sprintf("minProperties: got %d properties, want at least %d", len(obj), n.minProps))
+		report(out, p, fmt.Sprintf("minProperties: got %s, want at least %d", plural.Count(len(obj), "property"), n.minProps))
 	}
 	if n.maxProps >= 0 && len(obj) > n.maxProps {
 		if out == nil {
 			return false
 		}
 		ok = false
-		report(out, p, fmt.Sprintf("maxProperties: got %d properties, want at most %d", len(obj), n.maxProps))
+		report(out, p, fmt.Sprintf("maxProperties: got %s, want at most %d", plural.Count(len(obj), "property"), n.maxProps))
 	}
 	for _, d := range n.dependentRequired {
 		if _, has := obj[d.prop]; !has {
@@ -313,14 +315,14 @@ func (n *node) checkArray(arr []any, p *path, out *[]Violation) bool {
 			return false
 		}
 		ok = false
-		report(out, p, fmt.Sprintf("minItems: got %d items, want at least %d", len(arr), n.minItems))
+		report(out, p, fmt.Sprintf("minItems: got %s, want at least %d", plural.Count(len(arr), "item"), n.minItems))
 	}
 	if n.maxItems >= 0 && len(arr) > n.maxItems {
 		if out == nil {
 			return false
 		}
 		ok = false
-		report(out, p, fmt.Sprintf("maxItems: got %d items, want at most %d", len(arr), n.maxItems))
+		report(out, p, fmt.Sprintf("maxItems: got %s, want at most %d", plural.Count(len(arr), "item"), n.maxItems))
 	}
 	var at path // declared outside the loop, so that it stays on the stack
 	for i, val := range arr {
@@ -357,9 +359,9 @@ func (n *node) checkArray(arr []any, p *path, out *[]Violation) bool {
 		case count < n.minContains && n.minContains == 1:
 			msg = `no item matches the schema under "contains"`
 		case count < n.minContains:
-			msg = fmt.Sprintf(`minContains: %d items match the schema under "contains", want at least %d`, count, n.minContains)
+			msg = fmt.Sprintf(`minContains: %s the schema under "contains", want at least %d`, plural.Count(count, "item")+plural.Pick(count, " matches", " match"), n.minContains)
 		case n.maxContains >= 0 && count > n.maxContains:
-			msg = fmt.Sprintf(`maxContains: %d items match the schema under "contains", want at most %d`, count, n.maxContains)
+			msg = fmt.Sprintf(`maxContains: %s the schema under "contains", want at most %d`, plural.Count(count, "item")+plural.Pick(count, " matches", " match"), n.maxContains)
 		}
 		if msg != "" {
 			if out == nil {
@@ -415,14 +417,14 @@ func (n *node) checkString(s string, p *path, out *[]Violation) bool {
 				return false
 			}
 			ok = false
-			report(out, p, fmt.Sprintf("minLength: got %d characters, want at least %d", l, n.minLength))
+			report(out, p, fmt.Sprintf("minLength: got %s, want at least %d", plural.Count(l, "character"), n.minLength))
 		}
 		if n.maxLength >= 0 && l > n.maxLength {
 			if out == nil {
 				return false
 			}
 			ok = false
-			report(out, p, fmt.Sprintf("maxLength: got %d characters, want at most %d", l, n.maxLength))
+			report(out, p, fmt.Sprintf("maxLength: got %s, want at most %d", plural.Count(l, "character"), n.maxLength))
 		}
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // Limits on what the input attaches.
@@ -82,7 +83,7 @@ func attachFile(p, abs, workDir string) (im *llm.Image, file, note string) {
 		return nil, "", fmt.Sprintf("@%s is not text, a picture or a PDF; not attached", p)
 	}
 	return nil, fmt.Sprintf("<file path=%q>\n%s\n</file>", p, strings.TrimRight(string(b), "\n")),
-		fmt.Sprintf("attached @%s (%d lines)", p, strings.Count(strings.TrimRight(string(b), "\n"), "\n")+1)
+		fmt.Sprintf("attached @%s (%s)", p, plural.Count(strings.Count(strings.TrimRight(string(b), "\n"), "\n")+1, "line"))
 }
 
 // refusal says why model cannot take the attachments, naming the file;

@@ -25,6 +25,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/session"
 )
 
@@ -1087,7 +1088,7 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		if thinking = strings.TrimSpace(thinking); thinking != "" {
 			lines, more := preview(thinking, previewLines)
 			if more > 0 {
-				lines = append(lines, fmt.Sprintf("… %d more lines", more))
+				lines = append(lines, "… "+plural.Count(more, "more line"))
 			}
 			m.print(m.st.dim.Render("thinking: " + strings.Join(lines, "\n          ")))
 		}
@@ -1432,14 +1433,7 @@ func envValue(environ []string, k string) string {
 
 func (m *model) trustQuestion() string {
 	return fmt.Sprintf("This project has %d %s in .synaps/plugins. Trust this project? [y/N]",
-		m.untrusted, plural(m.untrusted, "plugin", "plugins"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		m.untrusted, plural.Noun(m.untrusted, "plugin"))
 }
 
 // modeText is the permission mode for the status line: the mode, and

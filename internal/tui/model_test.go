@@ -760,7 +760,7 @@ func TestModelShellAndMentions(t *testing.T) {
 	h.press(tea.KeyEnter, 0)
 	h.until("the turn", isWorkDone)
 	got = h.transcript()
-	if !strings.Contains(got, "read the file") || !strings.Contains(got, "attached @notes.txt (1 lines)") {
+	if !strings.Contains(got, "read the file") || !strings.Contains(got, "attached @notes.txt (1 line)") {
 		t.Errorf("the file was not attached:\n%s", got)
 	}
 }
@@ -801,7 +801,7 @@ func TestAttachMentionsImages(t *testing.T) {
 	if d := cmp.Diff(want, images); d != "" {
 		t.Errorf("images (-want +got):\n%s", d)
 	}
-	wantNotes := []string{"attached " + shot + " (image/gif picture, 1 KB)", "attached dot.png (image/png picture, 1 KB)", "attached @fake.png (1 lines)"}
+	wantNotes := []string{"attached " + shot + " (image/gif picture, 1 KB)", "attached dot.png (image/png picture, 1 KB)", "attached @fake.png (1 line)"}
 	if d := cmp.Diff(wantNotes, notes); d != "" {
 		t.Errorf("notes (-want +got):\n%s", d)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -125,7 +126,7 @@ func toolLines(tc *agent.ToolCall, st styles, width int) []string {
 		lines = append(lines, fit(st.dim.Render("  │ ")+l, width))
 	}
 	if more > 0 {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more %s (ctrl+o shows them)", more, plural(more, "line", "lines"))))
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %s (ctrl+o shows them)", plural.Count(more, "more line"))))
 	}
 	if tc.Diff != nil && !tc.IsError {
 		lines = append(lines, diffLines(tc.Diff, st, width)...)
@@ -159,7 +160,7 @@ func diffLinesN(d *tool.Diff, st styles, width, n int) []string {
 		lines = append(lines, fit(bar+text, width))
 	}
 	if more > 0 {
-		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %d more diff %s (ctrl+o shows them)", more, plural(more, "line", "lines"))))
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %s (ctrl+o shows them)", plural.Count(more, "more diff line"))))
 	}
 	return lines
 }
@@ -174,7 +175,7 @@ func diffCollapsed(tc *agent.ToolCall) bool {
 func fullOutput(tc *agent.ToolCall, st styles, width int) string {
 	out := strings.TrimRight(sanitize(tc.Output), "\n ")
 	all := strings.Split(out, "\n")
-	lines := []string{fit(st.dim.Render(fmt.Sprintf("output of %s %s, %d %s:", tc.Name, inputSummary(tc.Name, tc.Input), len(all), plural(len(all), "line", "lines"))), width)}
+	lines := []string{fit(st.dim.Render(fmt.Sprintf("output of %s %s, %s:", tc.Name, inputSummary(tc.Name, tc.Input), plural.Count(len(all), "line"))), width)}
 	for _, l := range all {
 		lines = append(lines, st.dim.Render("  │ ")+l)
 	}

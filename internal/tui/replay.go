@@ -5,6 +5,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // printHistory prints an earlier conversation (a resumed session) as it
@@ -64,8 +65,8 @@ func (m *model) printKids(callID string) {
 		if sa.ParentToolUseID != callID {
 			continue
 		}
-		line := fmt.Sprintf("  ⎿ agent %s (%s) · %s · %d messages · %s tokens", sanitize(sa.Type), sa.ID,
-			oneLine(sa.Description, 40), len(sa.Messages), formatTokens(sa.Usage.InputTokens+sa.Usage.OutputTokens))
+		line := fmt.Sprintf("  ⎿ agent %s (%s) · %s · %s · %s tokens", sanitize(sa.Type), sa.ID,
+			oneLine(sa.Description, 40), plural.Count(len(sa.Messages), "message"), formatTokens(sa.Usage.InputTokens+sa.Usage.OutputTokens))
 		m.print(m.st.dim.Render(line))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // Subagents show collapsed: while one runs, one line under its agent
@@ -36,7 +37,7 @@ func (m *model) kidEvent(ev agent.Event) {
 			if ev.Err != nil {
 				how = m.st.bad.Render("stopped: " + oneLine(ev.Err.Error(), 100))
 			}
-			line := fmt.Sprintf("  ⎿ agent %s · %s · %d tool calls · %s tokens · %s · ", sanitize(k.typ), oneLine(k.desc, 40), k.calls,
+			line := fmt.Sprintf("  ⎿ agent %s · %s · %s · %s tokens · %s · ", sanitize(k.typ), oneLine(k.desc, 40), plural.Count(k.calls, "tool call"),
 				formatTokens(ev.Usage.InputTokens+ev.Usage.OutputTokens), formatDuration(time.Since(k.start).Truncate(100*time.Millisecond)))
 			m.print(m.st.dim.Render(line) + how)
 			break
@@ -76,7 +77,7 @@ func (m *model) kidLines(callID string, w int) []string {
 		if k.last != "" {
 			doing = k.last
 		}
-		line := fmt.Sprintf("  ⎿ %s · %s · %d tool calls · %s", sanitize(k.typ), oneLine(k.desc, 40), k.calls, doing)
+		line := fmt.Sprintf("  ⎿ %s · %s · %s · %s", sanitize(k.typ), oneLine(k.desc, 40), plural.Count(k.calls, "tool call"), doing)
 		out = append(out, fit(m.st.dim.Render(line), w))
 	}
 	return out

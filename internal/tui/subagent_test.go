@@ -25,12 +25,12 @@ func TestModelSubagentCollapsed(t *testing.T) {
 		em, ok := msg.(eventMsg)
 		return ok && em.ev.Subagent != nil && em.ev.Type == agent.EventToolStart
 	})
-	if v := h.view(); !strings.Contains(v, "⎿ general-purpose · count files · 1 tool calls · bash echo kid-output") {
+	if v := h.view(); !strings.Contains(v, "⎿ general-purpose · count files · 1 tool call · bash echo kid-output") {
 		t.Errorf("the running child has no line under its agent call:\n%s", v)
 	}
 	h.until("the turn", isWorkDone)
 	got := h.transcript()
-	for _, want := range []string{"⎿ agent general-purpose · count files · 1 tool calls · ", "done", "The agent counted 3."} {
+	for _, want := range []string{"⎿ agent general-purpose · count files · 1 tool call · ", "done", "The agent counted 3."} {
 		if !strings.Contains(got, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, got)
 		}

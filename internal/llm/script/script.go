@@ -59,6 +59,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // Provider plays a script. Create it with Load or Parse.
@@ -139,8 +140,8 @@ func (p *Provider) Complete(ctx context.Context, req *llm.Request, onEvent func(
 	}
 	p.mu.Unlock()
 	if i >= len(p.turns) {
-		return nil, fmt.Errorf("script %s: all %d turns have been played and the model was asked for turn %d; add a line to the script (the request's last user message: %s)",
-			p.name, len(p.turns), i+1, quote(lastUserText(req)))
+		return nil, fmt.Errorf("script %s: its %s %s been played and the model was asked for turn %d; add a line to the script (the request's last user message: %s)",
+			p.name, plural.Count(len(p.turns), "turn"), plural.Pick(len(p.turns), "has", "have"), i+1, quote(lastUserText(req)))
 	}
 	t := &p.turns[i]
 	if err := t.expect.check(req); err != nil {

@@ -85,7 +85,7 @@ func TestPlayDemo(t *testing.T) {
 	}
 
 	_, err = p.Complete(context.Background(), req, nil)
-	const wantErr = `script testdata/demo.jsonl: all 2 turns have been played and the model was asked for turn 3; add a line to the script (the request's last user message: "what is here?")`
+	const wantErr = `script testdata/demo.jsonl: its 2 turns have been played and the model was asked for turn 3; add a line to the script (the request's last user message: "what is here?")`
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("exhausted:\n got %v\nwant %s", err, wantErr)
 	}

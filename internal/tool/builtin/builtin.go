@@ -201,15 +201,3 @@ func cutLine(s string, n int) string {
 	}
 	return s[:i] + fmt.Sprintf("… [%d more bytes]", len(s)-i)
 }
-
-// plural returns "1 line" / "2 lines", "1 match" / "2 matches".
-func plural(n int, word string) string {
-	switch {
-	case n == 1:
-	case strings.HasSuffix(word, "ch"), strings.HasSuffix(word, "sh"), strings.HasSuffix(word, "s"), strings.HasSuffix(word, "x"):
-		word += "es"
-	default:
-		word += "s"
-	}
-	return fmt.Sprintf("%d %s", n, word)
-}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -135,7 +136,7 @@ func (e *editTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		return fsError(name, err), nil
 	}
 	return tool.Result{
-		Output: fmt.Sprintf("edited %s: replaced %s (%s)", name, plural(count, "occurrence"), listLines(lines)),
+		Output: fmt.Sprintf("edited %s: replaced %s (%s)", name, plural.Count(count, "occurrence"), listLines(lines)),
 		Diff:   tool.NewDiff(name, content, updated),
 		Before: &content,
 	}, nil

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -136,12 +137,12 @@ func (g *grepTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	var notes []string
 	switch {
 	case s.full:
-		notes = append(notes, fmt.Sprintf("[output limit reached after %s; narrow the pattern, path or glob]", plural(s.matches, "match")))
+		notes = append(notes, fmt.Sprintf("[output limit reached after %s; narrow the pattern, path or glob]", plural.Count(s.matches, "match")))
 	case s.more:
-		notes = append(notes, fmt.Sprintf("[stopped after %s; more exist: narrow the pattern, path or glob, or raise max_matches]", plural(s.matches, "match")))
+		notes = append(notes, fmt.Sprintf("[stopped after %s; more exist: narrow the pattern, path or glob, or raise max_matches]", plural.Count(s.matches, "match")))
 	}
 	if s.tooLarge > 0 {
-		notes = append(notes, fmt.Sprintf("[skipped %s over %s: search them with bash]", plural(s.tooLarge, "file"), formatSize(grepMaxFileSize)))
+		notes = append(notes, fmt.Sprintf("[skipped %s over %s: search them with bash]", plural.Count(s.tooLarge, "file"), formatSize(grepMaxFileSize)))
 	}
 	if s.matches == 0 {
 		out = fmt.Sprintf("no matches for %q in %s", *in.Pattern, name)

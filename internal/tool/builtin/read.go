@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -180,7 +181,7 @@ func (r *readTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		if lineNo == 0 {
 			return tool.Result{Output: "(empty file)"}, nil
 		}
-		return fail("offset %d is past the end of %s, which has %s", offset, name, plural(lineNo, "line")), nil
+		return fail("offset %d is past the end of %s, which has %s", offset, name, plural.Count(lineNo, "line")), nil
 	}
 	if atEOF {
 		return tool.Result{Output: out.String()}, nil

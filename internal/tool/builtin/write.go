@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -92,7 +93,7 @@ func (w *writeTool) Run(ctx context.Context, input json.RawMessage) (tool.Result
 	} else if err := writeFileAtomic(p, []byte(*in.Content), mode); err != nil {
 		return fsError(name, err), nil
 	}
-	res := tool.Result{Output: verb + " " + name + " (" + plural(len(*in.Content), "byte") + " written)", Before: before}
+	res := tool.Result{Output: verb + " " + name + " (" + plural.Count(len(*in.Content), "byte") + " written)", Before: before}
 	switch {
 	case verb == "created":
 		res.Diff = tool.NewFileDiff(name, *in.Content)
