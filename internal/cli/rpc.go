@@ -74,7 +74,9 @@ func runRPC(ctx context.Context, g *globals, stdio Stdio) error {
 	}
 	s.App().WaitMCP(ctx)
 	served := make(chan error, 1)
-	go func() { served <- rpc.Serve(ctx, s, rpc.Lines(stdio.In, stdio.Out), rpc.Options{Name: "rpc"}) }()
+	go func() {
+		served <- rpc.Serve(ctx, s, rpc.Lines(stdio.In, stdio.Out), rpc.Options{Name: "rpc", Owner: true})
+	}()
 	select {
 	case err = <-served:
 	case <-ctx.Done():

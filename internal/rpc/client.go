@@ -37,6 +37,13 @@ type Options struct {
 	Name string
 	// Buffer is the client's event buffer (host.Session.Subscribe).
 	Buffer int
+	// Owner says the client owns the session (synaps rpc): its shutdown
+	// stops a running turn, as abort does, and waits for it, so that
+	// the turn's agent_end and its prompt's response are written before
+	// Serve returns; every request gets its answer. The clients of
+	// synaps server share the session: a shutdown there only ends that
+	// client, and the turn goes on for the others.
+	Owner bool
 }
 
 // pending is a prompt waiting for its turn to end.
@@ -62,8 +69,9 @@ type client struct {
 // until shutdown, the end of input or a broken conn (its error). Every
 // event of the session reaches the client meanwhile. At the end of input
 // a running turn is waited for, and its events sent, so that a script
-// that pipes in one prompt gets the whole answer; shutdown does not
-// wait (the caller closing the session stops the turn). A bad frame is
+// that pipes in one prompt gets the whole answer; at shutdown an owner
+// aborts the turn and waits for its end (its events sent), another
+// client does not wait. A bad frame is
 // answered with an error event; nothing a client sends ends the session,
 // which the caller closes (or keeps, for other clients).
 func Serve(ctx context.Context, s *host.Session, conn Conn, o Options) error {
@@ -84,8 +92,12 @@ func Serve(ctx context.Context, s *host.Session, conn Conn, o Options) error {
 		defer close(forwarded)
 		c.forward(ctx)
 	}()
-	eof, err := c.read(ctx)
-	if eof {
+	end, err := c.read(ctx)
+	switch {
+	case end == endOfInput:
+		s.Wait(ctx)
+	case end == endShutdown && c.opts.Owner:
+		s.Abort()
 		s.Wait(ctx)
 	}
 	c.wg.Wait()
@@ -99,8 +111,17 @@ func Serve(ctx context.Context, s *host.Session, conn Conn, o Options) error {
 	return err
 }
 
-// read handles commands until the end; eof says the input ended.
-func (c *client) read(ctx context.Context) (eof bool, err error) {
+// ending is how a client's input ended.
+type ending int
+
+const (
+	endBroken   ending = iota // the conn failed
+	endOfInput                // the input ended (EOF)
+	endShutdown               // a shutdown command
+)
+
+// read handles commands until the end and says which end it was.
+func (c *client) read(ctx context.Context) (ending, error) {
 	for {
 		frame, err := c.conn.ReadFrame(ctx)
 		switch {
@@ -108,9 +129,9 @@ func (c *client) read(ctx context.Context) (eof bool, err error) {
 			c.fail(ctx, nil, err.Error()+"; the frame was dropped")
 			continue
 		case errors.Is(err, io.EOF):
-			return true, nil
+			return endOfInput, nil
 		case err != nil:
-			return false, err
+			return endBroken, err
 		}
 		if len(strings.TrimSpace(string(frame))) == 0 {
 			continue
@@ -121,7 +142,7 @@ func (c *client) read(ctx context.Context) (eof bool, err error) {
 			continue
 		}
 		if cmd.Type == "shutdown" {
-			return false, nil
+			return endShutdown, nil
 		}
 		c.handle(ctx, cmd)
 	}
