@@ -14,11 +14,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	goldparser "github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -29,20 +26,18 @@ const minRoom = 8
 // Margin is the blank cells the document keeps on either side.
 const Margin = 2
 
-// parser reads GitHub-flavoured Markdown: tables, strikethrough, task
+// mdParser reads GitHub-flavoured Markdown: tables, strikethrough, task
 // lists and bare URLs, as models write them. It is built on first use,
 // not at package init, which every synaps command (and every bundled
 // extension process) would pay.
-var parser = sync.OnceValue(func() goldparser.Parser {
-	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, extension.Linkify)).Parser()
-})
+var mdParser = sync.OnceValue(newParser)
 
 // Render draws src for a terminal width cells wide: a two-cell margin on
 // the left, nothing wider than width, no blank lines around the document.
 // A single line break in src stays a line break.
 func Render(src string, width int, th Theme) string {
 	source := []byte(src)
-	doc := parser().Parse(text.NewReader(source))
+	doc := mdParser().Parse(text.NewReader(source))
 	r := &renderer{src: source, th: th}
 	inner := max(max(width-4, 20)-2*Margin, 1)
 	lines := r.blocks(doc, inner, false)
