@@ -18,6 +18,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -378,24 +379,52 @@ func (x *run) callHooks() {
 		seen[s.Hook] = true
 		spec, _ := contract.LookupHook(s.Hook)
 		name := "hook " + s.Hook + " answers with a valid action"
-		ev := SampleEvent(s)
-		raw, err := x.call(contract.MethodHookHandle, ev.Encode(contract.MaxToolOutputHook))
-		if err != nil {
-			x.add(name, CheckFail, x.callFailure(err))
-			continue
+		var answers []string
+		failed := false
+		for _, ev := range SampleEvents(s) {
+			if problem, answer := x.callHook(s, spec, ev); problem != "" {
+				x.add(name, CheckFail, problem)
+				failed = true
+				break
+			} else {
+				answers = append(answers, answer)
+			}
 		}
-		hr, err := hook.DecodeResult(raw)
-		switch {
-		case err != nil:
-			x.add(name, CheckFail, fmt.Sprintf("answer %s: %v", truncate(string(raw), 120), err))
-		case !spec.Allows(hr.Action):
-			x.add(name, CheckFail, fmt.Sprintf("answered %q, which %s does not allow (allowed: continue%s)", hr.Action, s.Hook, actionList(spec)))
-		case hr.Action == contract.ActionReplace && !x.m.Permissions.Has(contract.PermToolsTransformOutput):
-			x.add(name, CheckFail, fmt.Sprintf("answered replace without the %q permission", contract.PermToolsTransformOutput))
-		default:
-			x.add(name, CheckPass, "answered "+string(hr.Action))
+		if !failed {
+			x.add(name, CheckPass, strings.Join(answers, "; "))
 		}
 	}
+}
+
+// callHook sends one sample event and says what is wrong with the answer,
+// or how it answered ("answered continue", "to rm -rf build: answered
+// block").
+func (x *run) callHook(s hook.Subscription, spec contract.HookSpec, ev *hook.Event) (problem, answer string) {
+	to := ""
+	if ev.ToolInput != nil && strings.Contains(string(ev.ToolInput), riskyCommand) {
+		to = "to " + riskyCommand + ": "
+	}
+	raw, err := x.call(contract.MethodHookHandle, ev.Encode(contract.MaxToolOutputHook))
+	if err != nil {
+		return to + x.callFailure(err), ""
+	}
+	hr, err := hook.DecodeResult(raw)
+	var unknown *hook.UnknownActionError
+	switch {
+	case errors.As(err, &unknown):
+		hint := ""
+		if near := hook.NearestAction(unknown.Action, spec); near != "" {
+			hint = fmt.Sprintf("; did you mean %q?", near)
+		}
+		return fmt.Sprintf("%sanswered the unknown action %q, which synaps treats as continue, so the call would go on%s (%s takes continue%s)", to, unknown.Action, hint, s.Hook, actionList(spec)), ""
+	case err != nil:
+		return fmt.Sprintf("%sanswer %s: %v", to, truncate(string(raw), 120), err), ""
+	case !spec.Allows(hr.Action):
+		return fmt.Sprintf("%sanswered %q, which %s does not allow, so synaps treats it as continue (allowed: continue%s)", to, hr.Action, s.Hook, actionList(spec)), ""
+	case hr.Action == contract.ActionReplace && !x.m.Permissions.Has(contract.PermToolsTransformOutput):
+		return fmt.Sprintf("%sanswered replace without the %q permission", to, contract.PermToolsTransformOutput), ""
+	}
+	return "", to + "answered " + string(hr.Action)
 }
 
 // checkEOF is the end-of-input check's line.

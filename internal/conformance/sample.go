@@ -58,6 +58,25 @@ func SampleEvent(s hook.Subscription) *hook.Event {
 	return ev
 }
 
+// riskyCommand is the second sample a bash guard is sent: a guard answers
+// the harmless sample with continue, and only a call it guards against
+// shows whether its block is spelt right ("blok" is treated as continue,
+// so the call would run).
+const riskyCommand = "rm -rf build"
+
+// SampleEvents are the events a subscription is sent: SampleEvent and,
+// for a before_tool_call guard of bash with no input matcher, the same
+// call with riskyCommand.
+func SampleEvents(s hook.Subscription) []*hook.Event {
+	evs := []*hook.Event{SampleEvent(s)}
+	if s.Hook == contract.HookBeforeToolCall && (s.Tool == "" || s.Tool == "bash") && s.Match == nil {
+		risky := SampleEvent(s)
+		risky.ToolInput = json.RawMessage(`{"command":"` + riskyCommand + `"}`)
+		evs = append(evs, risky)
+	}
+	return evs
+}
+
 // SampleInput builds an input that satisfies a JSON Schema's common
 // keywords: required properties with values of their type (a default,
 // const or first enum value when given).

@@ -114,6 +114,10 @@ type Extension struct {
 	// timeoutShown: the user has been told this extension timed out on a
 	// hook (said once per extension). Guarded by mu.
 	timeoutShown bool
+	// actionsShown are the action names the user has been told this
+	// extension answered with but the hook does not take (said once per
+	// name). Guarded by mu.
+	actionsShown map[string]bool
 	// restarting is closed when the restart under way ends; nil when none.
 	// Guarded by mu.
 	restarting chan struct{}
@@ -372,6 +376,21 @@ func (e *Extension) firstTimeout() bool {
 	first := !e.timeoutShown
 	e.timeoutShown = true
 	return first
+}
+
+// firstBadAction reports whether the user has yet to hear that this
+// extension answered with the action name, and marks it told.
+func (e *Extension) firstBadAction(name string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.actionsShown[name] {
+		return false
+	}
+	if e.actionsShown == nil {
+		e.actionsShown = map[string]bool{}
+	}
+	e.actionsShown[name] = true
+	return true
 }
 
 // goneForGood returns why the extension is failed, or "" when it runs or

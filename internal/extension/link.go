@@ -55,8 +55,10 @@ func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	var res hook.Result
 	if err == nil {
 		res, err = hook.DecodeResult(raw)
-		if errors.Is(err, hook.ErrUnknownAction) {
+		var unknown *hook.UnknownActionError
+		if errors.As(err, &unknown) {
 			e.log.note("%s: %v; treated as continue", spec.Name, err)
+			l.badAction(spec, unknown.Action, "the unknown action")
 			res, err = hook.Result{Action: contract.ActionContinue}, nil
 		}
 		if errors.Is(err, hook.ErrMalformedModify) {
@@ -69,6 +71,7 @@ func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 		return res, l.fault(spec, err, elapsed)
 	case !spec.Allows(res.Action):
 		e.log.note("%s: action %q is not allowed for this hook; treated as continue", spec.Name, res.Action)
+		l.badAction(spec, string(res.Action), "the action")
 		res = hook.Result{Action: contract.ActionContinue}
 	case res.Action == contract.ActionReplace && !l.transform:
 		e.log.note("%s: replace needs the %q permission; output left unchanged", spec.Name, contract.PermToolsTransformOutput)
@@ -103,6 +106,34 @@ func (l *link) fault(spec contract.HookSpec, err error, elapsed time.Duration) e
 			e.ID(), spec.Name, timeout, then, e.ID())
 	}
 	return err
+}
+
+// badAction tells the user, once per extension and action name, that an
+// answer's action was treated as continue: the spec makes it continue,
+// but a guard whose "blok" silently lets rm -rf run must not go unseen.
+func (l *link) badAction(spec contract.HookSpec, action, what string) {
+	e := l.ext
+	if !e.firstBadAction(action) {
+		return
+	}
+	then := "synaps went on as if it had answered continue"
+	if spec.ToolFilter {
+		then = "it was treated as continue and the call went on"
+	}
+	allowed := "continue"
+	for _, a := range spec.Actions {
+		allowed += ", " + string(a)
+	}
+	hint := ""
+	if near := hook.NearestAction(action, spec); near != "" {
+		hint = fmt.Sprintf("did you mean %q? ", near)
+	}
+	not := ""
+	if what == "the action" {
+		not = ", which " + spec.Name + " does not take"
+	}
+	e.env.notify.say("extension %s answered %s with %s %q%s, so %s; %s%s takes %s (said once; `synaps extensions logs %s` has more)",
+		e.ID(), spec.Name, what, action, not, then, hint, spec.Name, allowed, e.ID())
 }
 
 // InputFault says how a fault was caused by the input rather than the

@@ -15,6 +15,64 @@ import (
 // allow.
 var ErrUnknownAction = errors.New("unknown action")
 
+// UnknownActionError is ErrUnknownAction with the name the handler wrote,
+// so the dispatcher can tell the user which name, and what it might have
+// meant (NearestAction).
+type UnknownActionError struct {
+	// Action is the name as read: lower case, without surrounding spaces.
+	Action string
+}
+
+func (e *UnknownActionError) Error() string {
+	return fmt.Sprintf("%v %q (known: continue, allow, block, confirm, modify, replace, inject, stop)", ErrUnknownAction, e.Action)
+}
+
+// Is makes errors.Is(err, ErrUnknownAction) hold.
+func (e *UnknownActionError) Is(target error) bool { return target == ErrUnknownAction }
+
+// NearestAction is the action the hook allows that name is most likely a
+// misspelling of ("blok" → block), or "" when none is close. A misspelt
+// action is treated as continue, which lets a guarded call run, so the
+// user is told what was probably meant.
+func NearestAction(name string, spec contract.HookSpec) string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	best, bestD := "", 3
+	if len(name) < 6 {
+		bestD = 2
+	}
+	for _, a := range append([]contract.Action{contract.ActionContinue}, spec.Actions...) {
+		if d := editDistance(name, string(a)); d < bestD {
+			best, bestD = string(a), d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes), for
+// action names only (short).
+func editDistance(a, b string) int {
+	if len(a) > 32 {
+		return len(a)
+	}
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
 // ErrMalformedModify is a modify result without an object "input".
 var ErrMalformedModify = errors.New(`modify needs "input": a JSON object with the new tool input`)
 
@@ -119,7 +177,7 @@ func decodeAction(action string, reasonP, messageP *string, input, output, conte
 		}
 		return Result{Action: contract.ActionInject, Content: content}, nil
 	default:
-		return Result{}, fmt.Errorf("%w %q (known: continue, allow, block, confirm, modify, replace, inject, stop)", ErrUnknownAction, action)
+		return Result{}, &UnknownActionError{Action: action}
 	}
 }
 
