@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/synaps-cli/synaps/internal/config"
 )
@@ -122,7 +123,7 @@ type globals struct {
 
 func newRoot(stdio Stdio) *cobra.Command {
 	g := &globals{}
-	var prompt, format, inputFormat string
+	var pr printOpts
 	var showVersion bool
 	root := &cobra.Command{
 		Use:   "synaps",
@@ -161,7 +162,7 @@ saved and can be resumed).`,
 				if g.detachable {
 					return usageError{errors.New("--detachable is for the interactive UI; -p runs its prompt to the end in this process (synaps rpc or synaps server drive a session from a program)")}
 				}
-				return runPrint(cmd.Context(), g, prompt, args, printFlags{format: format, inputFormat: inputFormat}, stdio)
+				return runPrint(cmd.Context(), g, pr.prompt, args, pr.flags, stdio)
 			}
 			return runInteractive(cmd.Context(), cmd, g, stdio)
 		},
@@ -194,11 +195,8 @@ saved and can be resumed).`,
 	pf.IntVar(&g.limits.maxToolCalls, "max-tool-calls", 0, "stop the run after `N` tool calls (0: no limit)")
 	pf.Float64Var(&g.limits.maxBudgetUSD, "max-budget-usd", 0, "stop the run before a model request once it has cost `DOLLARS` (0: no limit)")
 	pf.DurationVar(&g.limits.timeout, "timeout", 0, "stop the run after `DURATION` of wall-clock time, e.g. 10m (0: none)")
-	root.Flags().StringVarP(&prompt, "print", "p", "", "run one `PROMPT`, print the answer and exit; without PROMPT (or with -) it is read from stdin; with both, piped stdin is attached to PROMPT")
-	root.Flags().StringVar(&format, "output-format", "text", "with -p: text, json or stream-json (Claude Code's shapes)")
-	root.Flags().StringVar(&inputFormat, "input-format", "text", "with -p: text, or stream-json (one user message per stdin line, Claude Code's shape)")
+	pr.add(root.Flags())
 	root.Flags().BoolVar(&g.detachable, "detachable", false, "run the session in the session daemon: quitting detaches and the turn goes on; synaps attach comes back (config detachable = true makes it the default)")
-	root.Flags().Bool("verbose", false, "accepted for Claude Code compatibility (stream-json needs no --verbose here)")
 
 	root.AddCommand(
 		&cobra.Command{
@@ -226,6 +224,22 @@ saved and can be resumed).`,
 	)
 	registerCompletions(root)
 	return root
+}
+
+// printOpts are -p and the flags that shape its run; the root command
+// and `sessions resume` both take them.
+type printOpts struct {
+	prompt string
+	flags  printFlags
+}
+
+// add defines -p/--print, --output-format, --input-format and --verbose
+// on fs.
+func (o *printOpts) add(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.prompt, "print", "p", "", "run one `PROMPT`, print the answer and exit; without PROMPT (or with -) it is read from stdin; with both, piped stdin is attached to PROMPT")
+	fs.StringVar(&o.flags.format, "output-format", "text", "with -p: text, json or stream-json (Claude Code's shapes)")
+	fs.StringVar(&o.flags.inputFormat, "input-format", "text", "with -p: text, or stream-json (one user message per stdin line, Claude Code's shape)")
+	fs.Bool("verbose", false, "accepted for Claude Code compatibility (stream-json needs no --verbose here)")
 }
 
 // rootArgs allows arguments only with -p (they are the prompt, checked by

@@ -86,15 +86,33 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			return nil
 		},
 	}
+	var pr printOpts
 	resume := &cobra.Command{
 		Use:   "resume ID",
-		Short: "Continue a session in the interactive UI (or with --print)",
-		Args:  cobra.ExactArgs(1),
+		Short: "Continue a session in the interactive UI (or with -p PROMPT)",
+		Long: `Continue a saved session: in the interactive UI, or, with -p PROMPT,
+headless as synaps -p PROMPT --resume ID does (--output-format and
+--input-format work as they do there).`,
+		Example: `  synaps sessions resume 20261203-102010-ab3c
+  synaps sessions resume 20261203-102010-ab3c -p "and the tests?"`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if g.resume != "" && g.resume != args[0] || g.cont {
+				return usageError{fmt.Errorf("sessions resume %s already names the session; drop --resume/--continue", args[0])}
+			}
 			g.resume = args[0]
+			if cmd.Flags().Changed("print") {
+				// The words after the id are -p's prompt, as after
+				// `synaps -p --model m` (printPrompt checks them).
+				return runPrint(cmd.Context(), g, pr.prompt, args[1:], pr.flags, stdio)
+			}
+			if len(args) > 1 {
+				return usageError{fmt.Errorf("sessions resume takes one session id but got %d words; to send a prompt give -p: synaps sessions resume %s -p %q", len(args), args[0], strings.Join(args[1:], " "))}
+			}
 			return runInteractive(cmd.Context(), cmd, g, stdio)
 		},
 	}
+	pr.add(resume.Flags())
 	cmd.AddCommand(list, show, resume)
 	return cmd
 }
