@@ -16,6 +16,13 @@ import (
 )
 
 func main() {
+	stdio := cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	// The version alone starts no process and reads nothing: it skips the
+	// set-up below, whose scheduler change (a stop-the-world) and
+	// exit-time orphan check were most of what it cost after init.
+	if cli.OnlyVersion(os.Args[1:]) {
+		os.Exit(cli.Main(context.Background(), os.Args[1:], stdio))
+	}
 	// One thread runs synaps's Go code at a time, unless the user sets
 	// GOMAXPROCS. synaps waits on pipes, sockets and child processes; its
 	// own CPU work is small and not parallel. With a second P idle, every
@@ -35,7 +42,7 @@ func main() {
 	// SIGINT is cli.Main's: what Ctrl-C means depends on the command (-p
 	// stops the turn, saves the session and exits 130).
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	code := cli.Main(ctx, os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	code := cli.Main(ctx, os.Args[1:], stdio)
 	stop()
 	endLifeline()
 	os.Exit(code)

@@ -133,3 +133,24 @@ func TestPackageInitIsLight(t *testing.T) {
 		t.Fatalf("no synaps package in GODEBUG=inittrace=1 output:\n%s", out)
 	}
 }
+
+// The binary's short way for the version alone (no scheduler change, no
+// lifeline) prints what the full command line prints.
+func TestVersionShortWay(t *testing.T) {
+	bin, _ := link(t)
+	var want string
+	for _, args := range [][]string{{"--version", "--no-extensions"}, {"version"}, {"--version"}, {"-v"}} {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("synaps %v: %v\n%s", args, err, out)
+		}
+		if want == "" {
+			want = string(out)
+			if !strings.HasPrefix(want, "synaps ") || strings.Count(want, "\n") != 1 {
+				t.Fatalf("synaps %v = %q, want one line \"synaps VERSION (...)\"", args, want)
+			}
+		} else if string(out) != want {
+			t.Errorf("synaps %v = %q, want %q (as synaps --version --no-extensions)", args, out, want)
+		}
+	}
+}

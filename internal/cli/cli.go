@@ -20,6 +20,13 @@ import (
 // Version is set at build time with -ldflags "-X .../internal/cli.Version=…".
 var Version = "0.1.0-dev"
 
+// OnlyVersion reports whether args ask for the version and nothing else
+// (version, --version or -v alone): then Main prints it without building
+// the command tree, and cmd/synaps skips its process set-up.
+func OnlyVersion(args []string) bool {
+	return len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-v")
+}
+
 // versionLine is what `synaps version`, --version and -v print.
 func versionLine() string {
 	return "synaps " + Version + " (" + runtime.Version() + ", " + runtime.GOOS + "/" + runtime.GOARCH + ")\n"
@@ -48,7 +55,7 @@ type usageError struct{ error }
 func Main(ctx context.Context, args []string, stdio Stdio) int {
 	// The version alone needs no command tree: building cobra's tree of
 	// every command and flag costs more than printing the line.
-	if len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-v") {
+	if OnlyVersion(args) {
 		if _, err := io.WriteString(stdio.Out, versionLine()); err != nil {
 			fmt.Fprintln(stdio.Err, "synaps:", err)
 			return ExitError
