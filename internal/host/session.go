@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +17,43 @@ import (
 // compaction, a model switch …) runs; Steer and Abort are what a busy
 // session takes.
 var ErrBusy = errors.New("the session is busy with a turn; steer it, wait for it, or abort it first")
+
+// BusyError is ErrBusy (errors.Is) naming the activity that holds the
+// session, so that a front-end can say what the user waits for: a turn
+// is steered or aborted, a compaction or a model switch only ends.
+type BusyError struct {
+	// Activity is "turn", "compact", "model", "new", "resume", "slash"
+	// or "models" (State.Activity's words).
+	Activity string
+}
+
+// busyWhat says what each activity is, for the error.
+var busyWhat = map[string]string{
+	"compact": "a compaction is running",
+	"model":   "the model is being switched",
+	"new":     "a new session is being opened",
+	"resume":  "a session is being resumed",
+	"slash":   "a command is running",
+	"models":  "the models are being listed",
+}
+
+func (e *BusyError) Error() string {
+	if _, ok := busyWhat[e.Activity]; !ok {
+		return ErrBusy.Error()
+	}
+	return "the session is busy: " + e.What() + "; wait for it to end"
+}
+
+// What says what holds the session, e.g. "a compaction is running".
+func (e *BusyError) What() string {
+	if what, ok := busyWhat[e.Activity]; ok {
+		return what
+	}
+	return "a turn is running"
+}
+
+// Is makes a BusyError ErrBusy.
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 
 // Input is one user message.
 type Input struct {
@@ -137,10 +173,7 @@ func (s *Session) beginLocked(what string) error {
 	case s.closed:
 		return ErrClosed
 	case s.activity != "":
-		if s.activity == "turn" {
-			return ErrBusy
-		}
-		return fmt.Errorf("%w (%s in progress)", ErrBusy, s.activity)
+		return &BusyError{Activity: s.activity}
 	}
 	s.activity = what
 	return nil

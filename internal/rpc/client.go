@@ -254,12 +254,20 @@ func (c *client) prompt(ctx context.Context, cmd command, id string, respond fun
 	c.mu.Lock()
 	delete(c.pending, tag)
 	c.mu.Unlock()
+	if msg, ok := busyElsewhere(cmd.Type, err); ok {
+		c.fail(ctx, cmd.ID, msg)
+		return
+	}
 	if errors.Is(err, host.ErrBusy) && cmd.Type != "prompt" {
 		if len(cmd.Attachments) > 0 {
 			c.fail(ctx, cmd.ID, cmd.Type+" while a turn runs steers it with text only; send the attachments with the next prompt")
 			return
 		}
 		steered, err := c.s.Steer(*cmd.Message)
+		if msg, ok := busyElsewhere(cmd.Type, err); ok {
+			c.fail(ctx, cmd.ID, msg)
+			return
+		}
 		if err != nil {
 			c.fail(ctx, cmd.ID, err.Error())
 			return
@@ -271,6 +279,27 @@ func (c *client) prompt(ctx context.Context, cmd command, id string, respond fun
 		err = errors.New("another prompt is in flight; abort first, or send follow_up to steer it")
 	}
 	c.fail(ctx, cmd.ID, err.Error())
+}
+
+// commandOf is the command that starts each host activity other than a
+// turn, as a client knows it.
+var commandOf = map[string]string{"compact": "compact", "model": "set_model", "new": "new_session", "models": "get_available_models"}
+
+// busyElsewhere is the refusal of a message (prompt, follow_up, steer)
+// while the session is busy with something other than a turn, which
+// can be neither steered nor aborted: it says what runs and to send the
+// message again when that command has its response. ok is false for any
+// other err.
+func busyElsewhere(cmdType string, err error) (msg string, ok bool) {
+	var be *host.BusyError
+	if !errors.As(err, &be) || be.Activity == "turn" {
+		return "", false
+	}
+	what := be.What()
+	if by, ok := commandOf[be.Activity]; ok {
+		return fmt.Sprintf("%s refused: %s (%s); send it again after %s's response", cmdType, what, by, by), true
+	}
+	return fmt.Sprintf("%s refused: %s; send it again when it ends (get_state's \"busy\" turns false)", cmdType, what), true
 }
 
 // async answers a slow command on a goroutine of its own, so that abort

@@ -288,6 +288,37 @@ func TestCompactAndNewSession(t *testing.T) {
 	}
 }
 
+// A message sent while a compaction runs is refused with an error that
+// says a compaction is running and when to send it again (it can be
+// neither steered nor aborted); once compact is answered, a prompt runs.
+func TestMessageDuringCompact(t *testing.T) {
+	hold := make(chan struct{})
+	s, srv := open(t, hosttest.Reply{Text: "hello"}, hosttest.Reply{Text: "SUMMARY: said hello", Hold: hold}, hosttest.Reply{Text: "again"})
+	p := newPeer(t, s)
+	p.send(`{"type":"prompt","id":"p","message":"hi"}`)
+	p.until("response", "p")
+	p.send(`{"type":"compact","id":"c"}`)
+	srv.WaitRequest(t, 2) // the compaction's summary request is held
+	for _, tc := range []struct{ line, id, want string }{
+		{`{"type":"prompt","id":"p2","message":"next"}`, "p2", "prompt refused: a compaction is running (compact); send it again after compact's response"},
+		{`{"type":"follow_up","id":"f2","message":"next"}`, "f2", "follow_up refused: a compaction is running (compact); send it again after compact's response"},
+		{`{"type":"steer","id":"s2","message":"next"}`, "s2", "steer refused: a compaction is running (compact); send it again after compact's response"},
+	} {
+		p.send(tc.line)
+		got := p.until("error", tc.id)
+		if diff := cmp.Diff(map[string]any{"type": "error", "id": tc.id, "message": tc.want}, got[len(got)-1]); diff != "" {
+			t.Errorf("%s during compact (-want +got):\n%s", tc.id, diff)
+		}
+	}
+	close(hold)
+	p.both("response", "c", "session_changed")
+	p.send(`{"type":"prompt","id":"p3","message":"next"}`)
+	got := p.until("response", "p3")
+	if diff := cmp.Diff(map[string]any{"type": "response", "id": "p3", "command": "prompt", "ok": true}, got[len(got)-1]); diff != "" {
+		t.Errorf("prompt after compact (-want +got):\n%s", diff)
+	}
+}
+
 func TestGetMessagesStatsState(t *testing.T) {
 	s, _ := open(t, hosttest.Reply{Text: "hello there"})
 	p := newPeer(t, s)
