@@ -235,12 +235,17 @@ func (e *Extension) wantsInfo(res *InitResult) bool {
 
 // fetchInfo asks info.get once, directly on p's connection: its timeout
 // or error is never a crash or a restart (SynapsCLI only logs them), and
-// an extension that does not know the method is not even logged.
+// an extension that does not know the method is not even logged. Nor is
+// a call that stopping the extension cut short: a session that ends
+// before the answer (a short -p run) is the normal case, not a failure.
 func (e *Extension) fetchInfo(p *process) {
 	ctx, cancel := context.WithTimeout(e.life, e.env.deadline(contract.MethodInfoGet))
 	defer cancel()
 	raw, err := p.conn.Call(ctx, contract.MethodInfoGet, nil)
 	if err != nil {
+		if e.life.Err() != nil {
+			return
+		}
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) && (rpcErr.Code == jsonrpc.CodeMethodNotFound || strings.Contains(strings.ToLower(rpcErr.Message), "method not found") || strings.Contains(strings.ToLower(rpcErr.Message), "unknown method")) {
 			return

@@ -67,6 +67,10 @@ func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 		}
 	}
 	switch {
+	case err != nil && errors.Is(err, context.Canceled) && ctx.Err() == context.Canceled:
+		// The caller gave up — the user interrupted the turn, the
+		// session ended —, not the extension: nothing to log or trace.
+		return res, err
 	case err != nil:
 		return res, l.fault(spec, err, elapsed)
 	case !spec.Allows(res.Action):
