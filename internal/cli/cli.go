@@ -53,6 +53,7 @@ type usageError struct{ error }
 // Main runs synaps with args (without the program name) and returns the
 // process exit code.
 func Main(ctx context.Context, args []string, stdio Stdio) int {
+	prepareBaseDir()
 	// The version alone needs no command tree: building cobra's tree of
 	// every command and flag costs more than printing the line.
 	if OnlyVersion(args) {
@@ -263,6 +264,19 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 		msg += fmt.Sprintf("\n\nTo run it as a prompt: synaps -p %q", strings.Join(args, " "))
 	}
 	return usageError{errors.New(msg)}
+}
+
+// prepareBaseDir creates the base directory and its plugins/ before any
+// command runs — version, demo and extensions validate/test too, which
+// never read it — so that the README's "the first synaps command you run
+// creates the directory" holds and the guide's install step (cp -r into
+// plugins/) works after any of them. It is one stat when both exist. A
+// failure is not said here: a read-only HOME must not stop a command
+// that does not need the directory; those that do (baseDir) say why.
+func prepareBaseDir() {
+	if base, err := config.BaseDir(os.Getenv); err == nil {
+		_ = config.EnsureBaseDir(base)
+	}
 }
 
 // baseDir resolves $SYNAPS_BASE_DIR or ~/.synaps-cli and creates it with

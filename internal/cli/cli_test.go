@@ -132,6 +132,8 @@ func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("SYNAPS_BASE_DIR", "")
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), []string{"version"}, Stdio{Out: &out, Err: &errb})
 	if code != 0 || !strings.HasPrefix(out.String(), "synaps "+Version) {

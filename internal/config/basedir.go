@@ -16,7 +16,14 @@ func PluginsDir(base string) string { return filepath.Join(base, "plugins") }
 // the authoring guide's install step (`cp -r my-ext ~/.synaps-cli/plugins/`)
 // works on a machine where synaps has only been run once. An existing base
 // directory keeps its mode: it is the user's.
+//
+// Every synaps command calls it at start, so the common case — both exist
+// — costs one stat.
 func EnsureBaseDir(base string) error {
+	plugins := PluginsDir(base)
+	if info, err := os.Stat(plugins); err == nil && info.IsDir() {
+		return nil
+	}
 	info, err := os.Stat(base)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -28,7 +35,6 @@ func EnsureBaseDir(base string) error {
 	case !info.IsDir():
 		return fmt.Errorf("%s is a file, but synaps keeps its data in a directory there; move the file away or set %s to another directory", base, BaseDirEnv)
 	}
-	plugins := PluginsDir(base)
 	if err := os.Mkdir(plugins, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("cannot create %s: %w; create it yourself (mkdir -p %s)", plugins, err, plugins)
 	}
