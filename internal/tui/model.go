@@ -628,10 +628,12 @@ func (m *model) ctrlC() tea.Cmd {
 }
 
 // armQuit quits when key was already pressed within quitWindow on an
-// empty idle prompt; otherwise it arms quitting and says so.
+// empty idle prompt; otherwise it arms quitting and says so. Only the
+// same key twice quits, as in Claude Code: the hint names the key, so
+// ctrl+c then ctrl+d re-arms for ctrl+d rather than quitting.
 func (m *model) armQuit(key string) tea.Cmd {
 	now := time.Now()
-	if !m.quitArmed.IsZero() && now.Sub(m.quitArmed) < quitWindow {
+	if !m.quitArmed.IsZero() && m.quitKey == key && now.Sub(m.quitArmed) < quitWindow {
 		return m.leave()
 	}
 	m.quitArmed, m.quitKey = now, key

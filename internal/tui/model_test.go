@@ -294,6 +294,30 @@ func TestModelCtrlDTwiceQuits(t *testing.T) {
 	}
 }
 
+// Only the same key twice quits: the hint names the key pressed, and the
+// other key re-arms quitting for itself (as in Claude Code), so the hint
+// is always the key that quits.
+func TestModelQuitNeedsTheSameKeyTwice(t *testing.T) {
+	for _, tc := range []struct{ first, second rune }{{'c', 'd'}, {'d', 'c'}} {
+		first, second := "ctrl+"+string(tc.first), "ctrl+"+string(tc.second)
+		t.Run(first+" then "+second, func(t *testing.T) {
+			h := newHarness(t, `{"text":"x"}`)
+			h.press(tc.first, tea.ModCtrl)
+			h.press(tc.second, tea.ModCtrl)
+			if h.m.quitting {
+				t.Fatalf("%s then %s quit, but the hint said to press %s again", first, second, first)
+			}
+			if v := h.view(); !strings.Contains(v, "press "+second+" again to quit") {
+				t.Errorf("no hint naming %s after it:\n%s", second, v)
+			}
+			h.press(tc.second, tea.ModCtrl)
+			if !h.m.quitting {
+				t.Fatalf("%s pressed twice did not quit", second)
+			}
+		})
+	}
+}
+
 func TestModelCancelTurn(t *testing.T) {
 	h := newHarness(t, `{"text":"napping","tool_calls":[{"name":"bash","input":{"command":"sleep 30"}}]}`)
 	h.typeText("sleep")
