@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/spelling"
 )
 
 // Keys of the global config that synaps reads. Check knows them, so a
@@ -136,7 +138,7 @@ func nearestKey(k string) string {
 	}
 	var cands []cand
 	for _, known := range knownKeys {
-		d := EditDistance(norm(k), known)
+		d := spelling.Distance(norm(k), known)
 		if d == 0 || d <= 2 && len(known) >= 5 {
 			cands = append(cands, cand{known, d})
 		}
@@ -146,28 +148,6 @@ func nearestKey(k string) string {
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].dist < cands[j].dist })
 	return cands[0].key
-}
-
-// EditDistance is the Levenshtein distance of a and b (bytes): how far a
-// misspelt key or name is from a known one. Extension manifests use it too.
-func EditDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func contains(list []string, s string) bool {

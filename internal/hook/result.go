@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/spelling"
 )
 
 // ErrUnknownAction is an action name this runtime does not know; the
@@ -36,41 +37,20 @@ func (e *UnknownActionError) Is(target error) bool { return target == ErrUnknown
 // user is told what was probably meant.
 func NearestAction(name string, spec contract.HookSpec) string {
 	name = strings.ToLower(strings.TrimSpace(name))
+	if len(name) > 32 {
+		// No action name is near that long; the distance table would be.
+		return ""
+	}
 	best, bestD := "", 3
 	if len(name) < 6 {
 		bestD = 2
 	}
 	for _, a := range append([]contract.Action{contract.ActionContinue}, spec.Actions...) {
-		if d := editDistance(name, string(a)); d < bestD {
+		if d := spelling.Distance(name, string(a)); d < bestD {
 			best, bestD = string(a), d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b (bytes), for
-// action names only (short).
-func editDistance(a, b string) int {
-	if len(a) > 32 {
-		return len(a)
-	}
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // ErrMalformedModify is a modify result without an object "input".

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/spelling"
 )
 
 // suggest returns the candidate closest to s when it looks like a typo of
@@ -50,11 +50,11 @@ func suggest(s string, candidates []string) string {
 
 // --- entry point ----------------------------------------------------------
 
-// editDistance is config.EditDistance, but never for names over 64 bytes:
+// editDistance is spelling.Distance, but never for names over 64 bytes:
 // nobody misspells a key that long, and the table would be large.
 func editDistance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 1 << 30
 	}
-	return config.EditDistance(a, b)
+	return spelling.Distance(a, b)
 }
