@@ -855,6 +855,10 @@ func (m *model) ask(p prompt) {
 	m.asking = p
 	m.input.Reset()
 	m.input.Placeholder = "y or n, then enter"
+	if p == promptConfirm && m.confirm != nil && m.confirm.always != "" {
+		// Every answer the question offers, as its [y/N/a …] says.
+		m.input.Placeholder = "y, n or a (always), then enter"
+	}
 }
 
 // endAsk closes the question and gives the input back.

@@ -211,6 +211,27 @@ func TestModelConfirm(t *testing.T) {
 	h.m.busy, h.m.cancel = "", nil
 }
 
+// The input's placeholder at a permission question names every answer
+// the question offers: "a" only when it offers always.
+func TestModelConfirmPlaceholder(t *testing.T) {
+	for _, tc := range []struct{ always, want string }{
+		{"Bash(ls:*)", "y, n or a (always), then enter"},
+		{"", "y or n, then enter"},
+	} {
+		h := newHarness(t, `{"text":"x"}`)
+		h.m.busy = "thinking"
+		reply := make(chan agent.Answer, 1)
+		h.m.update(confirmMsg{tool: "bash", always: tc.always, reply: reply})
+		if v := h.view(); !strings.Contains(v, tc.want) {
+			t.Errorf("always %q: the placeholder is not %q:\n%s", tc.always, tc.want, v)
+		}
+		h.typeText("n")
+		h.press(tea.KeyEnter, 0)
+		<-reply
+		h.m.busy = ""
+	}
+}
+
 // A permission question offers "always" with the rule it saves; "a"
 // answers it.
 func TestModelConfirmAlways(t *testing.T) {
