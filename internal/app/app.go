@@ -380,7 +380,7 @@ func (a *App) SetModel(name string) error {
 func (a *App) openSession() error {
 	id := a.opts.Resume
 	if a.opts.Continue && id == "" {
-		latest, warnings, err := session.LatestWarn(a.BaseDir)
+		latest, warnings, err := session.LatestIn(a.BaseDir, a.WorkDir)
 		for _, w := range warnings {
 			a.Notes = append(a.Notes, "warning: "+w)
 		}
@@ -388,7 +388,7 @@ func (a *App) openSession() error {
 			return err
 		}
 		if latest == "" {
-			return errors.New("--continue: there is no session to continue yet")
+			return a.nothingToContinue()
 		}
 		id = latest
 	}
@@ -398,11 +398,31 @@ func (a *App) openSession() error {
 		if err == nil {
 			a.Notes = append(a.Notes, a.Session.Warnings...)
 			a.Notes = append(a.Notes, fmt.Sprintf("resumed session %s (%s)", id, plural.Count(len(a.Session.Messages()), "message")))
+			if cwd := a.Session.Cwd(); cwd != "" && !session.SameDir(cwd, a.WorkDir) {
+				// Its tools run here now, not where it started: said,
+				// so that a bash pwd or a relative path is no surprise.
+				a.Notes = append(a.Notes, fmt.Sprintf("session %s was started in %s; its tools now run in %s (cd there to go on in that project)", id, cwd, a.WorkDir))
+			}
 		}
 		return err
 	}
 	a.Session, err = session.Create(a.BaseDir, a.Model, a.WorkDir)
 	return err
+}
+
+// nothingToContinue is --continue's error when the working directory has
+// no session: it names the newest session elsewhere, if any, and how to
+// resume it.
+func (a *App) nothingToContinue() error {
+	msg := fmt.Sprintf("--continue: no session was started in %s yet (--continue goes on with this directory's newest session)", a.WorkDir)
+	if list, err := session.List(a.BaseDir); err == nil {
+		for _, info := range list {
+			if info.Error == "" {
+				return fmt.Errorf("%s; the newest session, %s, was started in %s: resume it with --resume %s, or cd there and use --continue", msg, info.ID, info.Cwd, info.ID)
+			}
+		}
+	}
+	return errors.New(msg)
 }
 
 func (a *App) newAgent() {

@@ -154,7 +154,7 @@ saved and can be resumed).`,
                                            stdin is attached to the prompt
   synaps -p < prompt.md                    the prompt is stdin
   synaps -p "list the TODOs" --output-format json | jq -r .result
-  synaps -p "and the tests?" --continue    go on with the latest session
+  synaps -p "and the tests?" --continue    go on with this directory's latest session
   synaps sessions list                     saved sessions; resume with --resume ID
   synaps extensions list                   plugins, their extensions and status
   source <(synaps completion bash)         complete flags, models, sessions, plugins`,
@@ -185,7 +185,7 @@ saved and can be resumed).`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.model, "model", "", "model: anthropic/<m>, openai/<m>, <plugin>:<provider>:<m>, script:FILE")
 	pf.BoolVar(&g.noExtensions, "no-extensions", false, "start no extensions")
-	pf.BoolVar(&g.cont, "continue", false, "continue the most recent session")
+	pf.BoolVar(&g.cont, "continue", false, "continue the most recent session of the current directory")
 	pf.StringVar(&g.resume, "resume", "", "resume the session with this id")
 	pf.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
 	pf.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins (and the permission mode and allow rules of its .synaps/config) for this run without asking")

@@ -230,7 +230,7 @@ func (r *durabilityRound) check(t *testing.T, res runResult) string {
 		// Killed before the session existed: nothing to resume, and
 		// --continue says so.
 		out, err := r.resume()
-		if err == nil || !strings.Contains(out, "there is no session to continue yet") {
+		if err == nil || !strings.Contains(out, "--continue: no session was started in") {
 			t.Fatalf("--continue without a session: %v\n%s", err, out)
 		}
 		return "no-session"
@@ -246,7 +246,7 @@ func (r *durabilityRound) check(t *testing.T, res runResult) string {
 	if !bytes.Contains(raw, []byte("\n")) {
 		// Killed between creating the file and writing its header: it is
 		// not a session, so --continue finds none.
-		if out, err := r.resume(); err == nil || !strings.Contains(out, "there is no session to continue yet") {
+		if out, err := r.resume(); err == nil || !strings.Contains(out, "--continue: no session was started in") {
 			t.Fatalf("--continue with a headerless session file: %v\n%s", err, out)
 		}
 		return "no-session"

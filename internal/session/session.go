@@ -158,6 +158,22 @@ func Create(baseDir, model, cwd string) (*Session, error) {
 		entry: indexEntry{Info: Info{ID: id, Time: h.Time, Model: model, Cwd: cwd}}}, nil
 }
 
+// Cwd is the directory the session was started in (its header's cwd);
+// "" when the header did not say.
+func (s *Session) Cwd() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.entry.Cwd
+}
+
+// Model is the model the session's header recorded; "" when it did
+// not say.
+func (s *Session) Model() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.entry.Model
+}
+
 // Saved reports whether the session has a file: whether it can be
 // resumed.
 func (s *Session) Saved() bool {
@@ -547,6 +563,41 @@ func LatestWarn(baseDir string) (string, []string, error) {
 		return "", warnings, fmt.Errorf("the newest session, %s, cannot be read: %s; resume another with --resume ID (`synaps sessions list` shows them)", list[0].ID, list[0].Error)
 	}
 	return list[0].ID, warnings, nil
+}
+
+// LatestIn returns the id of the newest session started in dir (its
+// header's cwd), or "" when dir has none: --continue goes on with this
+// project's conversation, as Claude Code's does, never with one whose
+// tools ran somewhere else. A session that cannot be read and is newer
+// than dir's newest is an error, as in LatestWarn: it may be dir's.
+func LatestIn(baseDir, dir string) (string, []string, error) {
+	list, warnings, err := ListWarn(baseDir)
+	if err != nil {
+		return "", warnings, err
+	}
+	for _, info := range list {
+		if info.Error != "" {
+			return "", warnings, fmt.Errorf("the newest session, %s, cannot be read: %s; resume another with --resume ID (`synaps sessions list` shows them)", info.ID, info.Error)
+		}
+		if SameDir(info.Cwd, dir) {
+			return info.ID, warnings, nil
+		}
+	}
+	return "", warnings, nil
+}
+
+// SameDir reports whether a and b name the same directory: equal once
+// cleaned, or once symbolic links are resolved (/tmp and /private/tmp).
+func SameDir(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }
 
 // nothingSaved reports whether the file at path holds no complete line:

@@ -354,3 +354,40 @@ func TestUsageIsSavedWithAnswers(t *testing.T) {
 		t.Errorf("usage after open (-want +got):\n%s", d)
 	}
 }
+
+// LatestIn is --continue's choice: the newest session started in the
+// directory, whatever other directories did since.
+func TestLatestInTakesTheDirectorysNewest(t *testing.T) {
+	base := t.TempDir()
+	proj, other := t.TempDir(), t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(proj, link); err != nil {
+		t.Fatal(err)
+	}
+	start := func(cwd string) string {
+		s, err := Create(base, "m", cwd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Append(text(llm.RoleUser, "hi from "+cwd))
+		s.Close()
+		return s.ID
+	}
+	older := start(proj)
+	newer := start(proj + "/") // the same directory, spelt otherwise
+	elsewhere := start(other)
+	tests := []struct {
+		dir, want string
+	}{
+		{proj, newer},
+		{link, newer},
+		{other, elsewhere},
+		{t.TempDir(), ""},
+	}
+	for _, tt := range tests {
+		got, _, err := LatestIn(base, tt.dir)
+		if err != nil || got != tt.want {
+			t.Errorf("LatestIn(%s) = %q, %v; want %q (older %s)", tt.dir, got, err, tt.want, older)
+		}
+	}
+}
