@@ -21,7 +21,7 @@ terminal, confirms arrive as permission requests, and session/load takes
 any synaps session id. See docs/editors.md.`,
 		Example: `  # Zed, in settings.json:
   "agent_servers": { "synaps": { "command": "synaps", "args": ["acp"] } }`,
-		Args: cobra.NoArgs,
+		Args: noArgsButID,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts, err := g.appOptions()
 			if err != nil {

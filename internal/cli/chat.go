@@ -29,7 +29,7 @@ next line; between turns it ends chat (exit 130).
 Confirm requests from extensions are asked on the terminal; with piped
 input there is nobody to ask, so they are refused unless
 --auto-approve-confirms is given.`,
-		Args: cobra.NoArgs,
+		Args: noArgsButID,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runChat(cmd.Context(), g, stdio)
 		},

@@ -185,8 +185,8 @@ saved and can be resumed).`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.model, "model", "", "model: anthropic/<m>, openai/<m>, <plugin>:<provider>:<m>, script:FILE")
 	pf.BoolVar(&g.noExtensions, "no-extensions", false, "start no extensions")
-	pf.BoolVar(&g.cont, "continue", false, "continue the most recent session of the current directory")
-	pf.StringVar(&g.resume, "resume", "", "resume the session with this id")
+	pf.BoolVarP(&g.cont, "continue", "c", false, "continue the most recent session of the current directory")
+	pf.StringVarP(&g.resume, "resume", "r", "", "resume the session with this `ID` (without ID the terminal UI offers a list)")
 	pf.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
 	pf.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins (and the permission mode and allow rules of its .synaps/config) for this run without asking")
 	pf.StringVar(&g.permissionMode, "permission-mode", "", "`MODE`: default (ask before bash, write, edit), acceptEdits, plan (read-only) or bypassPermissions")
@@ -254,6 +254,9 @@ func (o *printOpts) add(fs *pflag.FlagSet) {
 // printPrompt) or --version (which ignores them, as cobra's did); anything
 // else is an unknown command, said as cobra says it.
 func rootArgs(cmd *cobra.Command, args []string) error {
+	if err := strayContinueID(cmd, args); err != nil {
+		return err
+	}
 	if v, _ := cmd.Flags().GetBool("version"); v || len(args) == 0 || cmd.Flags().Changed("print") {
 		return nil
 	}

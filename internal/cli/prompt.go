@@ -42,7 +42,7 @@ var stdinHintAfter = 3 * time.Second
 // the user pick the session. No session id has this form.
 const pickSession = "?"
 
-// barePrint rewrites a bare --resume (as it does a bare -p) to
+// barePrint rewrites a bare --resume or -r (as it does a bare -p) to
 // --resume=?, the session picker. It rewrites a bare -p/--print (the last argument, or followed by
 // another flag) to -p=-, so that `synaps -p`, `synaps -p --model m` and
 // `synaps --print` read the prompt from stdin, while `synaps -p TEXT` keeps
@@ -58,7 +58,7 @@ func barePrint(args []string, sets ...*pflag.FlagSet) []string {
 			out = append(out, "--print="+stdinPrompt)
 			continue
 		}
-		if a == "--resume" && (i+1 == len(args) || isFlag(args[i+1], sets)) {
+		if (a == "--resume" || a == "-r") && (i+1 == len(args) || isFlag(args[i+1], sets)) {
 			out = append(out, "--resume="+pickSession)
 			continue
 		}

@@ -42,7 +42,7 @@ saves the session.`,
 		Example: `  synaps server
   SYNAPS_SERVER_TOKEN=s3cret synaps server --listen 127.0.0.1:9000
   synaps server --allow-origin localhost:3000 --resume 20260101-120000-ab12cd`,
-		Args: cobra.NoArgs,
+		Args: noArgsButID,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServer(cmd.Context(), g, stdio, listen, token, origins)
 		},
