@@ -1203,9 +1203,10 @@ func (m *model) transcriptText(from, width int) []string {
 		s := downsample(m.profile, e(width))
 		for _, l := range strings.Split(s, "\n") {
 			if width > 1 && ansi.StringWidth(l) >= width {
-				l = ansi.Hardwrap(l, width-1, true)
+				lines = append(lines, wrapLine(l, width-1)...)
+				continue
 			}
-			lines = append(lines, strings.Split(l, "\n")...)
+			lines = append(lines, l)
 		}
 	}
 	return lines
