@@ -2,6 +2,7 @@ package synaps
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -173,6 +174,17 @@ func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if isHookCall(body) {
+			// The hot path: the envelope and the event in one decode.
+			var hr hookRequest
+			if json.Unmarshal(body, &hr) == nil && hr.Method == "hook.handle" {
+				res := e.hook(ctx, &hr.Params)
+				if len(hr.ID) > 0 && string(hr.ID) != "null" {
+					e.reply(hr.ID, res, nil)
+				}
+				continue
+			}
+		}
 		var req request
 		if json.Unmarshal(body, &req) != nil {
 			e.Logf("synaps sdk: skipping a frame that is not JSON")
@@ -276,26 +288,64 @@ func (e *Extension) handle(ctx context.Context, method string, params json.RawMe
 		if err := json.Unmarshal(params, &ev); err != nil {
 			return nil, err
 		}
-		h, ok := e.hooks[ev.Kind]
-		if !ok {
-			return Continue(), nil
-		}
-		return h(ctx, &ev), nil
+		return e.hook(ctx, &ev), nil
 	default:
 		return struct{}{}, nil // tolerate unknown methods
 	}
 }
 
+// hook answers one event with its handler, or continues.
+func (e *Extension) hook(ctx context.Context, ev *Event) Result {
+	h, ok := e.hooks[ev.Kind]
+	if !ok {
+		return Continue()
+	}
+	return h(ctx, ev)
+}
+
+// hookRequest is a hook.handle request decoded in one pass.
+type hookRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params Event           `json:"params"`
+}
+
+// hookMethod is how synaps writes a hook call's method, ahead of its
+// params.
+var hookMethod = []byte(`"method":"hook.handle"`)
+
+// isHookCall says whether body looks like a hook.handle request, from its
+// first bytes only (synaps writes the method before the params), so that a
+// tool input quoting the method cannot make it look so. A false guess
+// costs a second decode, never a wrong answer: the decoded method is
+// checked.
+func isHookCall(body []byte) bool {
+	return bytes.Contains(body[:min(len(body), 64)], hookMethod)
+}
+
+// response is a JSON-RPC response; exactly one of Result and Error is set.
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
 func (e *Extension) reply(id json.RawMessage, result any, err error) {
-	msg := map[string]any{"jsonrpc": "2.0", "id": id}
+	msg := response{JSONRPC: "2.0", ID: id, Result: result}
 	if err != nil {
-		msg["error"] = map[string]any{"code": -32603, "message": err.Error()}
-	} else {
-		msg["result"] = result
+		msg.Result, msg.Error = nil, &rpcError{-32603, err.Error()}
+	} else if result == nil {
+		msg.Result = json.RawMessage("null") // a result, even if null
 	}
 	body, mErr := json.Marshal(msg)
 	if mErr != nil {
-		body, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32603, "message": mErr.Error()}})
+		body, _ = json.Marshal(response{JSONRPC: "2.0", ID: id, Error: &rpcError{-32603, mErr.Error()}})
 	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()

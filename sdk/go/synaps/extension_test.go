@@ -191,3 +191,54 @@ func TestReportDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestHookFastPathAgreesWithSlowPath: a hook.handle whose method comes
+// first (as synaps writes it) is decoded in one pass, one whose method
+// comes last in two; both answer the same. A tool.call whose input holds
+// the hook method's text up front is still a tool call.
+func TestHookFastPathAgreesWithSlowPath(t *testing.T) {
+	ext := New("demo", "1.0.0")
+	ext.Tool("hello", "Greet", map[string]any{"type": "object"}, func(_ context.Context, in json.RawMessage) (string, error) {
+		return "input " + string(in), nil
+	})
+	ext.Hook(BeforeToolCall, func(_ context.Context, ev *Event) Result {
+		var in struct{ Command string }
+		ev.Input(&in)
+		if strings.Contains(in.Command, "rm -rf") {
+			return Block("no: " + ev.SessionID)
+		}
+		return Continue()
+	})
+	p := start(t, ext)
+	raw := func(body string) map[string]any {
+		t.Helper()
+		if _, err := p.in.Write(frame([]byte(body))); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readFrame(p.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(got, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	event := `{"kind":"before_tool_call","tool_name":"bash","tool_input":{"command":"rm -rf /"},"session_id":"s1","context":{"tool_name":"bash"}}`
+	fast := raw(`{"jsonrpc":"2.0","id":1,"method":"hook.handle","params":` + event + `}`)
+	slow := raw(`{"jsonrpc":"2.0","id":1,"params":` + event + `,"method":"hook.handle"}`)
+	if d := cmp.Diff(slow, fast); d != "" {
+		t.Errorf("fast path (-slow +fast):\n%s", d)
+	}
+	if r, _ := fast["result"].(map[string]any); r["action"] != "block" || r["reason"] != "no: s1" {
+		t.Errorf("hook answer = %v", fast)
+	}
+	tool := raw(`{"id":2,"params":{"input":{"method":"hook.handle"},"name":"hello"},"method":"tool.call","jsonrpc":"2.0"}`)
+	if r, _ := tool["result"].(map[string]any); r["output"] != `input {"method":"hook.handle"}` {
+		t.Errorf("tool call = %v", tool)
+	}
+	if _, ok := raw(`{"jsonrpc":"2.0","id":3,"method":"no.such.method"}`)["result"]; !ok {
+		t.Errorf("a reply without a value has no result key")
+	}
+}
