@@ -13,6 +13,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
@@ -50,7 +51,7 @@ func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 		return hook.Result{}, err
 	}
 	start := time.Now()
-	raw, err := e.call(ctx, contract.MethodHookHandle, params, callOpts{doing: "handling", what: spec.Name, retry: true})
+	raw, err := e.call(ctx, contract.MethodHookHandle, jsonrpc.Encoded(params), callOpts{doing: "handling", what: spec.Name, retry: true})
 	elapsed := time.Since(start)
 	var res hook.Result
 	if err == nil {

@@ -799,3 +799,26 @@ func TestPeerNotReadingIsBounded(t *testing.T) {
 		t.Errorf("Call after the stall = %v", err)
 	}
 }
+
+// TestEncodedParamsGoAsTheyAre: params the caller encoded itself are sent
+// byte for byte, without the check a json.RawMessage gets; empty ones are
+// null.
+func TestEncodedParamsGoAsTheyAre(t *testing.T) {
+	for _, tc := range []struct {
+		params Encoded
+		want   string
+	}{
+		{Encoded(`{"kind":"before_tool_call","tool_input":{"command":"ls"}}`), `{"kind":"before_tool_call","tool_input":{"command":"ls"}}`},
+		{nil, `null`},
+	} {
+		f, err := request(3, "hook.handle", tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := string(f.b.Bytes()[headerRoom:])
+		f.free()
+		if want := `{"jsonrpc":"2.0","id":3,"method":"hook.handle","params":` + tc.want + `}`; got != want {
+			t.Errorf("request = %s, want %s", got, want)
+		}
+	}
+}

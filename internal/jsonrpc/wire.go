@@ -120,9 +120,21 @@ func (f *frameBuf) free() {
 
 func (f *frameBuf) raw(s string) { f.b.WriteString(s) }
 
-// value appends v as JSON (nil is null). A valid json.RawMessage is copied
-// as it is: no reflection, no compaction.
+// Encoded is JSON the caller made with encoding/json (so it is valid),
+// sent as it is without the check a json.RawMessage gets: the hook path
+// encodes each event once and sends it to every link.
+type Encoded []byte
+
+// value appends v as JSON (nil is null). A valid json.RawMessage, or
+// Encoded, is copied as it is: no reflection, no compaction.
 func (f *frameBuf) value(v any) error {
+	if raw, ok := v.(Encoded); ok {
+		if len(raw) == 0 {
+			raw = Encoded("null")
+		}
+		f.b.Write(raw)
+		return nil
+	}
 	if raw, ok := v.(json.RawMessage); ok && json.Valid(raw) {
 		f.b.Write(raw)
 		return nil
