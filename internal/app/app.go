@@ -266,13 +266,26 @@ func Open(ctx context.Context, o Options) (*App, error) {
 			}
 		}
 	}
+	// A resumed session is opened before the model is chosen: it goes
+	// on with the model it recorded unless --model names another.
+	if err := a.resumeSession(); err != nil {
+		a.Close(ctx)
+		return nil, err
+	}
 	model := o.Model
 	var modelErr error
-	if model == "" {
+	recorded := model == "" && a.Session != nil && a.Session.Model() != ""
+	switch {
+	case recorded:
+		model = a.recordedModel()
+	case model == "":
 		model, modelErr = DefaultModel(getenv, cfg)
 	}
 	if modelErr == nil {
 		modelErr = a.SetModel(model)
+		if modelErr != nil && recorded {
+			modelErr = fmt.Errorf("session %s ran on model %s, which cannot be used here: %w; pass --model to go on with another", a.Session.ID, a.Session.Model(), modelErr)
+		}
 	}
 	if modelErr != nil {
 		if !o.NoModelOK {
@@ -281,11 +294,15 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		}
 		a.ModelErr = modelErr
 	}
-	if err := a.openSession(); err != nil {
-		a.Close(ctx)
-		return nil, err
+	if a.Session == nil {
+		var err error
+		if a.Session, err = session.Create(a.BaseDir, a.Model, a.WorkDir); err != nil {
+			a.Close(ctx)
+			return nil, err
+		}
 	}
-	if a.provider != nil {
+	// SetModel made the agent already when the session was resumed.
+	if a.provider != nil && a.Agent == nil {
 		a.newAgent()
 	}
 	if n := a.EffortNote(); n != "" {
@@ -377,7 +394,9 @@ func (a *App) SetModel(name string) error {
 	return nil
 }
 
-func (a *App) openSession() error {
+// resumeSession opens the session --resume or --continue names, if any;
+// a new session is created once the model is known (Open).
+func (a *App) resumeSession() error {
 	id := a.opts.Resume
 	if a.opts.Continue && id == "" {
 		latest, warnings, err := session.LatestIn(a.BaseDir, a.WorkDir)
@@ -406,8 +425,20 @@ func (a *App) openSession() error {
 		}
 		return err
 	}
-	a.Session, err = session.Create(a.BaseDir, a.Model, a.WorkDir)
-	return err
+	return nil
+}
+
+// recordedModel is the model a resumed session recorded, as it names
+// it here: a script's relative path was relative to the directory the
+// session started in, so from another directory it becomes absolute.
+func (a *App) recordedModel() string {
+	name := a.Session.Model()
+	kind, path, err := llm.ParseModel(name)
+	cwd := a.Session.Cwd()
+	if err != nil || kind != llm.KindScript || filepath.IsAbs(path) || cwd == "" || session.SameDir(cwd, a.WorkDir) {
+		return name
+	}
+	return "script:" + filepath.Join(cwd, path)
 }
 
 // nothingToContinue is --continue's error when the working directory has
