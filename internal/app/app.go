@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -263,6 +264,17 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		for _, st := range a.Host.Statuses() {
 			if st.State == extension.StateFailed {
 				a.Notes = append(a.Notes, fmt.Sprintf("extension %s failed to load: %s", st.ID, firstLine(st.Error)))
+			}
+			// A plugin that loaded with warnings (a hook refused for want
+			// of its permission) is said too. Started in the background,
+			// an extension's are said by the host when its start ends.
+			if st.State == extension.StateLoaded || st.State == extension.StateDegraded {
+				if o.Background && slices.Contains(st.Parts, plugin.PartExtension) {
+					continue
+				}
+				for _, w := range st.Warnings {
+					a.Notes = append(a.Notes, extension.LoadWarning(st.ID, firstLine(w)))
+				}
 			}
 		}
 	}
@@ -526,6 +538,17 @@ func HealthLine(sts []extension.Status) string {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}
+	}
+	// Warnings of plugins that run: a guard whose hook was refused is
+	// "ok" but does not guard; /extensions list shows which.
+	warnings := 0
+	for _, s := range sts {
+		if s.State == extension.StateLoaded || s.State == extension.StateDegraded {
+			warnings += len(s.Warnings)
+		}
+	}
+	if warnings > 0 {
+		parts = append(parts, plural.Count(warnings, "warning"))
 	}
 	return strings.Join(parts, " · ")
 }

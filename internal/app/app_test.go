@@ -199,6 +199,12 @@ func TestHealthLine(t *testing.T) {
 	if got := HealthLine(sts); got != "ext 2 ok · 1 failed · 1 partial · 1 disabled" {
 		t.Errorf("HealthLine = %q", got)
 	}
+	// Warnings of plugins that run are counted; a failed plugin's are
+	// part of its failure.
+	sts = []extension.Status{{State: extension.StateLoaded, Warnings: []string{"refused hook: …"}}, {State: extension.StateLoaded}, {State: extension.StateFailed, Warnings: []string{"x"}}}
+	if got := HealthLine(sts); got != "ext 2 ok · 1 failed · 1 warning" {
+		t.Errorf("HealthLine = %q", got)
+	}
 }
 
 // The extension-authoring skill ships inside synaps — the authoring guide

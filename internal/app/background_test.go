@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/permission"
 )
@@ -42,5 +44,54 @@ func TestBackgroundFirstRequestHasTheTools(t *testing.T) {
 	}
 	if err := <-sent; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Started in the background (the terminal UI), a plugin that loads with a
+// warning — a hook refused for want of its permission — is a notice when
+// its start ends, said once, and the status line counts it.
+func TestBackgroundLoadWarningIsANotice(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	exttest.Plugin(t, base, "noguard", map[string]any{"permissions": []string{"tools.register"}},
+		exttest.Spec{Init: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hi","description":"says hi","input_schema":{"type":"object"}}],"hooks":[{"name":"before_tool_call"}]}}`)})
+	write(t, filepath.Join(work, "turns.jsonl"), `{"text":"done"}`+"\n")
+	notices := make(chan string, 16)
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Model: "script:turns.jsonl", Getenv: noEnv, Version: "test", PermissionMode: permission.Bypass, Background: true,
+		OnEvent: func(ev agent.Event) {
+			if ev.Type == agent.EventNotice {
+				notices <- ev.Text
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close(context.Background()) })
+	// Wait for the event (the minute is only a backstop), then let a turn
+	// run: the warning is not said again.
+	var said []string
+	select {
+	case n := <-notices:
+		said = append(said, n)
+	case <-time.After(time.Minute):
+		t.Fatal("no notice within a minute")
+	}
+	if err := a.Send(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	for len(notices) > 0 {
+		if n := <-notices; strings.Contains(n, "loaded with a warning") {
+			said = append(said, n)
+		}
+	}
+	if len(said) != 1 || !strings.Contains(said[0], `plugin noguard loaded with a warning: refused hook:`) {
+		t.Errorf("notices about the warning: %q, want one naming noguard's refused hook", said)
+	}
+	for _, n := range a.Notes {
+		if strings.Contains(n, "loaded with a warning") {
+			t.Errorf("said again in the start notes: %q", n)
+		}
+	}
+	if got, want := HealthLine(a.Statuses()), "ext 1 ok · 1 warning"; got != want {
+		t.Errorf("HealthLine = %q, want %q", got, want)
 	}
 }

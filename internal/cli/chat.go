@@ -60,12 +60,13 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	a := s.App()
 	a.OnEnding = func(msg string) { fmt.Fprintln(stdio.Out, "ℹ "+msg) }
 	defer h.Close(context.WithoutCancel(ctx))
+	// Notes go to stderr, as in -p and rpc: stdout is the conversation.
 	for _, n := range a.Notes {
-		fmt.Fprintln(stdio.Out, "ℹ "+n)
+		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
 	a.WaitMCP(ctx)
 	if n := app.UntrustedCount(a.Statuses()); n > 0 {
-		fmt.Fprintf(stdio.Out, "ℹ this project has %s in .synaps/plugins that %s not loaded; run `synaps trust` to trust the project\n", plural.Count(n, "plugin"), plural.Pick(n, "is", "are"))
+		fmt.Fprintf(stdio.Err, "ℹ this project has %s in .synaps/plugins that %s not loaded; run `synaps trust` to trust the project\n", plural.Count(n, "plugin"), plural.Pick(n, "is", "are"))
 	}
 	var failed bool
 	for {

@@ -284,6 +284,12 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 						reason = reason[:i] + " …"
 					}
 					h.env.notify.say("extension %s failed to load: %s", e.ID(), reason)
+				} else {
+					// Loaded with a refused hook or a manifest note: it
+					// works, but not as its author meant (LoadWarning).
+					for _, w := range append(slices.Clone(e.plugin.Warnings), problems(e)...) {
+						h.env.notify.say("%s", LoadWarning(e.ID(), w))
+					}
 				}
 			}
 			waiting = slices.DeleteFunc(waiting, func(id string) bool { return id == e.ID() })
@@ -298,6 +304,20 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 		h.register(e)
 	}
 	h.chain.Set(table())
+}
+
+// LoadWarning is how a plugin's load warning is told where the user is
+// (the start of -p, chat, rpc; a notice in the terminal UI): a hook
+// refused for want of its permission leaves a guard that loads and never
+// guards, which `synaps extensions list` alone would not make heard.
+func LoadWarning(id, warning string) string {
+	return fmt.Sprintf("plugin %s loaded with a warning: %s (`synaps extensions info %s` shows its warnings)", id, warning, id)
+}
+
+// problems are e's load notes (refused capabilities).
+func problems(e *Extension) []string {
+	_, _, p, _, _ := e.snapshot()
+	return p
 }
 
 // current reports whether e belongs to the running set (not replaced by
