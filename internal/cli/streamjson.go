@@ -31,7 +31,7 @@ type resultRun struct {
 	api      time.Duration // time spent waiting for the model
 	turns    int           // model requests answered
 	usage    llm.Usage
-	denials  []map[string]any // tool calls a hook blocked
+	denials  []map[string]any // tool calls refused: by the permission mode or rules, or by a hook
 	calls    []*agent.ToolCall
 }
 
@@ -89,7 +89,10 @@ func (s *claudeStream) event(ev agent.Event) {
 		return
 	case agent.EventToolEnd:
 		r.calls = append(r.calls, ev.Tool)
-		if ev.Tool.BlockedBy != "" {
+		// As Claude Code's: every call its permission system denied (a
+		// mode, a deny rule, an ask nobody could answer), and the
+		// calls a hook blocked, which Claude reports the same way.
+		if ev.Tool.Refused || ev.Tool.BlockedBy != "" {
 			r.denials = append(r.denials, map[string]any{"tool_name": ev.Tool.Name, "tool_use_id": ev.Tool.ID, "tool_input": rawOrEmpty(ev.Tool.Input)})
 		}
 		if s.enc != nil {
