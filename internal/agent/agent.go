@@ -310,7 +310,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 				if err := a.keepPartial(partial.String()); err != nil {
 					return err
 				}
-				a.emit(Event{Type: EventNotice, Text: "cancelled"})
+				a.emit(Event{Type: EventNotice, Text: NoticeCancelled})
 				return ctx.Err()
 			}
 			return err
@@ -366,7 +366,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 			return err
 		}
 		if ctx.Err() != nil {
-			a.emit(Event{Type: EventNotice, Text: "cancelled"})
+			a.emit(Event{Type: EventNotice, Text: NoticeCancelled})
 			return ctx.Err()
 		}
 		if by, reason := a.stop.get(); by != "" {

@@ -35,6 +35,11 @@ const (
 	EventOutput EventType = "output"
 )
 
+// NoticeCancelled is the notice of a turn that was cancelled: the last
+// thing it says, after the partial answer it kept. A UI that holds the
+// partial answer back (still streaming) shows it before this notice.
+const NoticeCancelled = "cancelled"
+
 // Event is what the agent tells a UI. Events arrive in order on the
 // Config.OnEvent callback; a UI turns them into screen updates.
 type Event struct {

@@ -1065,7 +1065,9 @@ func (m *model) idle(msg idleMsg) bool {
 // answer and tool calls that never reported an end.
 func (m *model) flushTurn() {
 	if s := strings.TrimSpace(m.stream.String()); s != "" {
-		m.print(sanitize(s))
+		// Laid out as a finished answer is (EventMessage).
+		text := sanitize(s)
+		m.printW(func(w int) string { return m.md.render(text, w) })
 	}
 	m.stream.Reset()
 	m.doneLen = 0
@@ -1127,6 +1129,11 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		// One line, updated in place, not a line per attempt.
 		m.retry = &retryState{until: time.Now().Add(ev.Delay), why: retryReason(ev.Err), n: ev.Retry, of: ev.Retries}
 	case agent.EventNotice:
+		if ev.Text == agent.NoticeCancelled {
+			// The partial answer comes first, as it was said before
+			// the turn stopped.
+			m.flushTurn()
+		}
 		m.print(m.st.dim.Render("· " + sanitize(ev.Text)))
 	case agent.EventSteer:
 		m.steered(ev.Text)

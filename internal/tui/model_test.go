@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -360,6 +361,40 @@ func TestModelCancelTurn(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// An interrupted answer shows as a finished one does (indented, as
+// Markdown), and before the "· cancelled" that ends it, for Esc and
+// Ctrl+C alike.
+func TestModelInterruptedAnswerComesFirst(t *testing.T) {
+	for _, key := range []struct {
+		name string
+		code rune
+		mod  tea.KeyMod
+	}{{"esc", tea.KeyEscape, 0}, {"ctrl+c", 'c', tea.ModCtrl}} {
+		t.Run(key.name, func(t *testing.T) {
+			h := newHarness(t, `{"text":"partial words of an answer that is never finished","delay_ms":1000}`)
+			h.typeText("tell me")
+			h.press(tea.KeyEnter, 0)
+			h.until("the answer to start", func(msg tea.Msg) bool {
+				em, ok := msg.(eventMsg)
+				return ok && em.ev.Type == agent.EventText
+			})
+			h.press(key.code, key.mod)
+			h.until("the cancelled turn to end", isWorkDone)
+			lines := strings.Split(h.transcript(), "\n")
+			at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "› tell me") })
+			if at < 0 || at+2 >= len(lines) {
+				t.Fatalf("no prompt and two lines after it:\n%s", strings.Join(lines, "\n"))
+			}
+			if got := lines[at+1]; !strings.HasPrefix(got, "  partial") {
+				t.Errorf("the line after the prompt is %q, want the partial answer, indented", got)
+			}
+			if got := lines[at+2]; got != "· cancelled" {
+				t.Errorf("the line after the partial answer is %q, want \"· cancelled\"", got)
+			}
+		})
 	}
 }
 
