@@ -13,7 +13,6 @@ import (
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/host"
-	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 func newChatCmd(g *globals, stdio Stdio) *cobra.Command {
@@ -65,8 +64,8 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
 	a.WaitMCP(ctx)
-	if n := app.UntrustedCount(a.Statuses()); n > 0 {
-		fmt.Fprintf(stdio.Err, "ℹ this project has %s in .synaps/plugins that %s not loaded; run `synaps trust` to trust the project\n", plural.Count(n, "plugin"), plural.Pick(n, "is", "are"))
+	if n := app.UntrustedNote(a.Statuses()); n != "" {
+		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
 	var failed bool
 	for {

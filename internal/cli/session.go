@@ -200,6 +200,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
+	if n := app.UntrustedNote(a.Statuses()); n != "" {
+		fmt.Fprintln(stdio.Err, "ℹ "+n)
+	}
 	// A headless run has one shot at the prompt: the model's first
 	// request sees every MCP server that could start (a failed one is a
 	// notice on stderr, from OnEvent).
