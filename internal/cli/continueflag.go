@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -15,8 +16,11 @@ import (
 // into the prompt: strayContinueID catches it and names --resume.
 
 // sessionIDShape matches what a session id (or the start of one) looks
-// like: 20261203-102010-ab3c.
-var sessionIDShape = regexp.MustCompile(`^\d{8}-\d{6}(-[0-9a-z]{0,8})?$`)
+// like: 20261203-102010-ab3c. Compiled on first use: at package init its
+// {0,8} alone costs 16 KB on every start (cmd/synaps TestPackageInitIsLight).
+var sessionIDShape = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{8}-\d{6}(-[0-9a-z]{0,8})?$`)
+})
 
 // strayContinueID is the usage error for a session id among args given
 // with --continue; nil when there is none.
@@ -26,7 +30,7 @@ func strayContinueID(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	for _, a := range args {
-		if sessionIDShape.MatchString(a) {
+		if sessionIDShape().MatchString(a) {
 			return usageError{fmt.Errorf("--continue takes no session id: it goes on with this directory's newest session; to go on with session %s give --resume %s (or -r %s) instead of --continue", a, a, a)}
 		}
 	}
