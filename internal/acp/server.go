@@ -191,6 +191,7 @@ func (s *Server) open(ctx context.Context, cwd, resume string, clientMCP []sdk.M
 		o.Terminal = editorTerminal{ss}
 	}
 	o.Confirmer = permissioner{ss}
+	o.LeavePlan = "the editor's mode selector, to default or acceptEdits"
 	// The editor hears every event in order, as the turn makes it.
 	o.OnEvent = ss.event
 	hs, err := host.New().Open(ctx, o)

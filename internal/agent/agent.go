@@ -72,6 +72,11 @@ type Config struct {
 	// ApproveConfirms answers extensions' confirm requests with yes
 	// (--auto-approve-confirms); permission questions are still asked.
 	ApproveConfirms bool
+	// LeavePlan says how the user of this front-end leaves plan mode
+	// ("Shift+Tab, or /mode default" in the terminal UI), for the
+	// refusal plan mode gives; "" names the flag and config key a
+	// headless run (-p, rpc, server) is started with.
+	LeavePlan string
 	// SaveRule keeps an "always" answer's allow rule for later sessions
 	// and says where; nil keeps it for this session only.
 	SaveRule func(rule string) (where string, err error)

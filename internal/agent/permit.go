@@ -79,7 +79,7 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 		verdict, why = d.Verdict, d.Why
 		if verdict == permission.Deny {
 			if p.Mode() == permission.Plan && d.Rule == nil {
-				return fmt.Sprintf("%s was not run: synaps is in plan mode, which is read-only. Say what you would do instead; the user leaves plan mode (Shift+Tab, or /mode default) to have it done.", spec.Name), ""
+				return planRefusal(spec.Name, a.cfg.LeavePlan), ""
 			}
 			return fmt.Sprintf("Permission to run %s was denied by %s.", spec.Name, why), ""
 		}
@@ -175,6 +175,19 @@ func (a *Agent) saveRule(text string) {
 		return
 	}
 	a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("allowed %s from now on (saved in %s)", text, where)})
+}
+
+// LeavePlanHeadless is how a run started with its flags leaves plan mode:
+// no key switches the mode of -p, rpc or server while they run.
+const LeavePlanHeadless = "run again with --permission-mode default (or acceptEdits), or change permission_mode in the config"
+
+// planRefusal is what the model gets for a call plan mode refuses; leave
+// says how this front-end's user leaves plan mode ("": headless).
+func planRefusal(tool, leave string) string {
+	if leave == "" {
+		leave = LeavePlanHeadless
+	}
+	return fmt.Sprintf("%s was not run: synaps is in plan mode, which is read-only. Say what you would do instead; the user leaves plan mode (%s) to have it done.", tool, leave)
 }
 
 // headlessRefusal tells the model, and the user reading the run, that a

@@ -189,6 +189,25 @@ func TestPermitModes(t *testing.T) {
 	}
 }
 
+// Plan mode's refusal says how to leave plan mode where the user is: the
+// front-end's words (LeavePlan), or the flag of a headless run.
+func TestPlanRefusalNamesHowToLeave(t *testing.T) {
+	for _, tc := range []struct{ leave, want string }{
+		{"", "the user leaves plan mode (run again with --permission-mode default (or acceptEdits), or change permission_mode in the config) to have it done"},
+		{"Shift+Tab, or /mode default", "the user leaves plan mode (Shift+Tab, or /mode default) to have it done"},
+	} {
+		r := newRig(t, t.TempDir(), touchScript, &asker{answer: AnswerYes})
+		withPolicy(t, r, permission.Plan, "")
+		r.agent.cfg.LeavePlan = tc.leave
+		if err := r.agent.Send(context.Background(), "go"); err != nil {
+			t.Fatal(err)
+		}
+		if res := r.toolResults(); len(res) != 1 || !strings.Contains(res[0].Content, tc.want) {
+			t.Errorf("LeavePlan %q: results %+v, want one containing %q", tc.leave, res, tc.want)
+		}
+	}
+}
+
 // Before a question, on_notification tells a notifier that synaps waits
 // for the user (Claude Code's Notification, permission_prompt); no
 // question, no notification.

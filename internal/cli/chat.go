@@ -43,6 +43,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	}
 	r := &renderer{out: stdio.Out, color: colorOn(stdio.Out)}
 	opts.OnEvent = r.event
+	opts.LeavePlan = "/mode default"
 	if opts.Confirmer == nil && isTerminal(stdio.In) {
 		opts.Confirmer = &lineConfirmer{out: stdio.Out, next: func() (string, bool) {
 			line, ok := <-lines.ch
