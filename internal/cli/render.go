@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 
@@ -15,10 +16,14 @@ import (
 // demo` and progress on stderr in -p mode show. Colour only on a terminal
 // without NO_COLOR.
 type renderer struct {
-	mu      sync.Mutex
-	out     io.Writer
-	color   bool
-	midText bool // the cursor is after streamed text, not at a line start
+	mu    sync.Mutex
+	out   io.Writer
+	color bool
+	// fullErrors prints a failed call's output whole, not a preview of
+	// three clipped lines: set when out is not a terminal (a log, a CI
+	// job), where the error is read later and nothing else shows it.
+	fullErrors bool
+	midText    bool // the cursor is after streamed text, not at a line start
 	// lastStart is the call whose start line was printed last and has not
 	// ended: a call that ends after another started (read-only calls run
 	// side by side) repeats its start line above its result.
@@ -150,10 +155,14 @@ func (r *renderer) toolEnd(c *agent.ToolCall) {
 		fmt.Fprintf(r.out, "  %s\n", r.style("35", "⇄ output replaced by "+id))
 	}
 	mark := "⎿"
+	lines, width := 3, 110
 	if c.IsError {
 		mark = r.style("31", "⎿ error:")
+		if r.fullErrors {
+			lines, width = math.MaxInt, math.MaxInt
+		}
 	}
-	for i, line := range agent.OutputPreview(c.Output, 3, 110) {
+	for i, line := range agent.OutputPreview(c.Output, lines, width) {
 		if i == 0 {
 			fmt.Fprintf(r.out, "  %s %s\n", mark, line)
 		} else {

@@ -28,3 +28,32 @@ func TestRenderInterleavedCalls(t *testing.T) {
 		t.Errorf("output (-want +got):\n%s", d)
 	}
 }
+
+// A failed call's output is printed whole where nobody watches a screen
+// (fullErrors: stderr is a log), and as a preview on a terminal; other
+// output is always a preview.
+func TestRenderErrorsWholeOffTerminal(t *testing.T) {
+	long := strings.Repeat("x", 150) + " the end of the reason"
+	errOut := long + "\nline 2\nline 3\nline 4"
+	for _, tc := range []struct {
+		name       string
+		fullErrors bool
+		isError    bool
+		want       []string
+	}{
+		{"error off a terminal", true, true, []string{"● bash false", "  ⎿ error: " + long, "    line 2", "    line 3", "    line 4", "    (0s)", ""}},
+		{"error on a terminal", false, true, []string{"● bash false", "  ⎿ error: " + strings.Repeat("x", 109) + "…", "    line 2", "    line 3", "    … 1 more line", "    (0s)", ""}},
+		{"output off a terminal", true, false, []string{"● bash false", "  ⎿ " + strings.Repeat("x", 109) + "…", "    line 2", "    line 3", "    … 1 more line", "    (0s)", ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			r := &renderer{out: &out, fullErrors: tc.fullErrors}
+			c := &agent.ToolCall{ID: "a", Name: "bash", InputRequested: []byte(`{"command":"false"}`), Output: errOut, IsError: tc.isError}
+			r.event(agent.Event{Type: agent.EventToolStart, Tool: c})
+			r.event(agent.Event{Type: agent.EventToolEnd, Tool: c})
+			if d := cmp.Diff(tc.want, strings.Split(out.String(), "\n")); d != "" {
+				t.Errorf("output (-want +got):\n%s", d)
+			}
+		})
+	}
+}

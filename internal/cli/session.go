@@ -173,7 +173,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 		return err
 	}
 	enc := json.NewEncoder(stdio.Out)
-	progress := &renderer{out: stdio.Err, color: colorOn(stdio.Err)}
+	progress := &renderer{out: stdio.Err, color: colorOn(stdio.Err), fullErrors: !isTerminal(stdio.Err)}
 	stream := &claudeStream{now: time.Now, run: newResultRun(time.Now())}
 	if format == "stream-json" {
 		stream.enc = enc
