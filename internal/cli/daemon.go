@@ -179,8 +179,9 @@ func relay(ctx context.Context, base string, a *daemon.Attachment, stdio Stdio) 
 	if id == "" {
 		id = sessionOf(base, a.Handle)
 	}
-	if strings.HasPrefix(reason, "ended") {
-		fmt.Fprintf(stdio.Err, "the session %s: %s\n", id, reason)
+	if why, ok := strings.CutPrefix(reason, "ended"); ok {
+		// "ended: its synaps exited": one colon, after "ended".
+		fmt.Fprintf(stdio.Err, "the session %s ended%s\n", id, why)
 		return nil
 	}
 	fmt.Fprintf(stdio.Err, "detached; the session goes on in the daemon: synaps attach %s\n", id)

@@ -315,6 +315,11 @@ func (a *Attachment) Relay(in io.Reader, out io.Writer) (reason string, err erro
 				return "detached", nil
 			case TypeEnded:
 				a.Close()
+				if f.Session != "" {
+					// A session started by this client had no id yet
+					// when it attached.
+					a.Session = f.Session
+				}
 				return "ended: " + f.Reason, nil
 			}
 		case err := <-errc:

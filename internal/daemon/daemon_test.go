@@ -224,7 +224,7 @@ func TestSessionEnds(t *testing.T) {
 	a := newSession(t, base)
 	a.Input([]byte("exit\r"))
 	f := waitFrame(t, a, TypeEnded)
-	if !strings.Contains(f.Reason, "the session's synaps exited") {
+	if !strings.Contains(f.Reason, "its synaps exited") {
 		t.Errorf("ended: reason %q", f.Reason)
 	}
 	cl, _ := Dial(base)

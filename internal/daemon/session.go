@@ -182,7 +182,7 @@ func (s *Server) wait(h *hosted) {
 	case <-h.outDone:
 	case <-time.After(2 * time.Second):
 	}
-	why := "the session's synaps exited"
+	why := "its synaps exited"
 	if err != nil {
 		why += " (" + err.Error() + ")"
 	}

@@ -264,6 +264,30 @@ func TestDaemonKilledMidTurn(t *testing.T) {
 	}
 }
 
+// The daemon stopped while a client is attached: the client says the
+// session ended and why, in one sentence ("the session ID ended: its
+// synaps exited"), and exits 0.
+func TestDaemonStopEndsAttachedClient(t *testing.T) {
+	e, _ := daemonE2E(t, `{"text":"unused"}`+"\n")
+	e.start(t, 100, 30, "--detachable", "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"), contains("tokens"))
+	out, err := e.synaps(t, "daemon", "sessions")
+	id := regexp.MustCompile(`(?m)^(\d{8}-\d{6}-\w+)\s`).FindStringSubmatch(out)
+	if err != nil || id == nil {
+		t.Fatalf("daemon sessions: %v\n%s", err, out)
+	}
+	if out, err := e.synaps(t, "daemon", "stop"); err != nil {
+		t.Fatalf("daemon stop: %v\n%s", err, out)
+	}
+	if code := e.waitExit(); code != "0" {
+		t.Fatalf("the attached client exited %s; screen:\n%s", code, e.capture())
+	}
+	stderr := readFile(t, filepath.Join(e.tmux.tmp, "stderr"))
+	if want := "the session " + id[1] + " ended: its synaps exited"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q; want it to say %q", stderr, want)
+	}
+}
+
 // Idle exit: a daemon with no client and no turn running ends by itself
 // (config daemon_idle_exit; the session is detachable by config), ending its sessions as a quit does: saved,
 // unlocked, resumable.
