@@ -128,19 +128,12 @@ func (s *scanner) object(depth int) (any, bool) {
 			return nil, false
 		}
 		m[k] = v
-		s.space()
-		if s.i >= len(s.b) {
+		more, ok := s.next('}')
+		if !ok {
 			return nil, false
 		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-			s.space()
-		case '}':
-			s.i++
+		if !more {
 			return m, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -162,21 +155,34 @@ func (s *scanner) array(depth int) (any, bool) {
 			return nil, false
 		}
 		a = append(a, v)
-		s.space()
-		if s.i >= len(s.b) {
+		more, ok := s.next(']')
+		if !ok {
 			return nil, false
 		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-			s.space()
-		case ']':
-			s.i++
+		if !more {
 			return a, true
-		default:
-			return nil, false
 		}
 	}
+}
+
+// next reads what follows a member or an element: a comma, when more
+// follow, or close, which ends the object or array; anything else is
+// malformed (ok false).
+func (s *scanner) next(close byte) (more, ok bool) {
+	s.space()
+	if s.i >= len(s.b) {
+		return false, false
+	}
+	switch s.b[s.i] {
+	case ',':
+		s.i++
+		s.space()
+		return true, true
+	case close:
+		s.i++
+		return false, true
+	}
+	return false, false
 }
 
 // str reads a string. One with escapes or non-UTF-8 bytes is decoded by
