@@ -53,7 +53,17 @@ const BundledArg = "bundled-extension"
 // named, run by the test binary.
 func BundledPlugin(t testing.TB, base, id, name string) string {
 	t.Helper()
-	dir := filepath.Join(base, "plugins", id)
+	dir, self := selfPlugin(t, base, id)
+	ext := map[string]any{"command": self, "args": []string{BundledArg, name}, "protocol_version": 1, "permissions": demo.Extensions[name].Permissions}
+	WriteJSON(t, filepath.Join(dir, ".synaps-plugin", "plugin.json"), map[string]any{"name": id, "version": "0.0.1", "extension": ext})
+	return dir
+}
+
+// selfPlugin makes the plugin dir base/plugins/id (its .synaps-plugin
+// too) for an extension the test binary runs, and names that binary.
+func selfPlugin(t testing.TB, base, id string) (dir, self string) {
+	t.Helper()
+	dir = filepath.Join(base, "plugins", id)
 	if err := os.MkdirAll(filepath.Join(dir, ".synaps-plugin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -61,9 +71,7 @@ func BundledPlugin(t testing.TB, base, id, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ext := map[string]any{"command": self, "args": []string{BundledArg, name}, "protocol_version": 1, "permissions": demo.Extensions[name].Permissions}
-	WriteJSON(t, filepath.Join(dir, ".synaps-plugin", "plugin.json"), map[string]any{"name": id, "version": "0.0.1", "extension": ext})
-	return dir
+	return dir, self
 }
 
 // Spec is fake.json, the behaviour of one fake extension.
@@ -462,14 +470,7 @@ func signalIgnoreTerm() {
 // the "extension" object minus the launch form, which is filled in.
 func Plugin(t testing.TB, base, id string, ext map[string]any, spec Spec) string {
 	t.Helper()
-	dir := filepath.Join(base, "plugins", id)
-	if err := os.MkdirAll(filepath.Join(dir, ".synaps-plugin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, self := selfPlugin(t, base, id)
 	e := map[string]any{"command": self, "args": []string{Arg}, "protocol_version": 1}
 	for k, v := range ext {
 		e[k] = v
