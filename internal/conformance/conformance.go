@@ -430,6 +430,13 @@ func (x *run) callHook(s hook.Subscription, spec contract.HookSpec, ev *hook.Eve
 // checkEOF is the end-of-input check's line.
 const checkEOF = "exits when its stdin closes without a shutdown"
 
+// eofGrace is how long the end-of-input check waits for the extension to
+// exit. It must cover an interpreter's start on a loaded machine (1 s
+// did not: Python extensions were warned of while the tests ran beside
+// others); an extension that exits at end of input ends the wait at
+// once, so only one that spins costs all of it.
+const eofGrace = 5 * time.Second
+
 // endOfInput starts the extension once more and closes its stdin at
 // once, as a synaps that is killed or crashes does. An extension that
 // then keeps reading an empty pipe spins a core until something kills
@@ -443,11 +450,11 @@ func (x *run) endOfInput() {
 	}
 	defer proc.Kill()
 	_ = proc.CloseStdin()
-	if proc.WaitExit(time.Second) {
+	if proc.WaitExit(eofGrace) {
 		x.add(checkEOF, CheckPass, proc.ExitDescription())
 		return
 	}
-	x.add(checkEOF, CheckWarn, "still running 1 s after its stdin closed: a read loop that does not stop at end of input spins until killed; "+
+	x.add(checkEOF, CheckWarn, fmt.Sprintf("still running %d s after its stdin closed", int(eofGrace/time.Second))+": a read loop that does not stop at end of input spins until killed; "+
 		"stop when a read returns nothing (Python: `if not byte: sys.exit(0)` after `sys.stdin.buffer.read(1)`)")
 }
 
