@@ -28,8 +28,8 @@ var ErrNotRunning = errors.New("no synaps daemon is running")
 // Dial connects to base's daemon.
 func Dial(base string) (*Client, error) {
 	p := PathsOf(base)
-	if len(p.Socket) > maxSocketPath {
-		return nil, fmt.Errorf("the daemon's socket path %s is %d bytes, more than a Unix socket allows (%d); set SYNAPS_BASE_DIR to a shorter directory", p.Socket, len(p.Socket), maxSocketPath)
+	if err := p.checkSocket(); err != nil {
+		return nil, err
 	}
 	nc, err := net.Dial("unix", p.Socket)
 	if err != nil {

@@ -22,6 +22,19 @@ func PathsOf(base string) Paths {
 		Log: filepath.Join(dir, "daemon.log")}
 }
 
+// maxSocketPath is the longest Unix socket path (sun_path, 108 bytes
+// with its NUL on Linux).
+const maxSocketPath = 107
+
+// checkSocket refuses a socket path too long to listen on or dial, which
+// a deep base dir makes: the error says how to shorten it.
+func (p Paths) checkSocket() error {
+	if len(p.Socket) > maxSocketPath {
+		return fmt.Errorf("the daemon's socket path %s is %d bytes, more than a Unix socket allows (%d); set SYNAPS_BASE_DIR to a shorter directory", p.Socket, len(p.Socket), maxSocketPath)
+	}
+	return nil
+}
+
 // ensureDir makes run/ and makes sure only its owner can enter it: the
 // socket's 0600 is the access control, and a directory others can write
 // would let them replace it.

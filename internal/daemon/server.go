@@ -21,10 +21,6 @@ const DefaultIdleExit = 30 * time.Minute
 // request.
 const requestWait = 30 * time.Second
 
-// maxSocketPath is the longest Unix socket path (sun_path, 108 bytes
-// with its NUL on Linux).
-const maxSocketPath = 107
-
 // Server is a running daemon. One lock (mu) guards all of its state: the
 // sessions, their clients and replay buffers.
 type Server struct {
@@ -62,8 +58,8 @@ type Options struct {
 // socket left by a dead daemon and listens on it (0600).
 func Listen(base string, o Options) (*Server, error) {
 	p := PathsOf(base)
-	if len(p.Socket) > maxSocketPath {
-		return nil, fmt.Errorf("the daemon's socket path %s is %d bytes, more than a Unix socket allows (%d); set SYNAPS_BASE_DIR to a shorter directory", p.Socket, len(p.Socket), maxSocketPath)
+	if err := p.checkSocket(); err != nil {
+		return nil, err
 	}
 	if err := p.ensureDir(); err != nil {
 		return nil, err
