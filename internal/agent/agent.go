@@ -278,7 +278,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookBeforeMessage, Message: &text, SessionID: a.cfg.Session.ID})
 		switch {
 		case d.Blocked:
-			return &HookStopError{By: d.BlockedBy, Reason: strings.TrimPrefix(d.Reason, hook.BlockedMessage(d.BlockedBy, "")), Prompt: true}
+			return &HookStopError{By: d.BlockedBy, Reason: hook.BlockReason(d.Reason), Prompt: true}
 		case d.Stopped:
 			return &HookStopError{By: d.StoppedBy, Reason: d.StopReason, Prompt: true}
 		}
@@ -473,7 +473,7 @@ func (a *Agent) messageComplete(ctx context.Context, msg llm.Message, stopHookAc
 // hookReason is a block decision's reason without the "blocked by"
 // frame, which is for tool results.
 func hookReason(d hook.Decision) string {
-	return strings.TrimPrefix(d.Reason, hook.BlockedMessage(d.BlockedBy, ""))
+	return hook.BlockReason(d.Reason)
 }
 
 // usageReport runs on_usage once per model response, with the tokens the

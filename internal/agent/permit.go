@@ -108,7 +108,7 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 	}
 	if c == nil {
 		if len(confirms) > 0 {
-			return hook.BlockedMessage(confirms[0].Extension, "confirmation required but there is no interactive user to ask ("+confirms[0].Message+"); run interactively or pass --auto-approve-confirms"), confirms[0].Extension
+			return hook.Blocked(confirms[0].Subject(), "confirmation required but there is no interactive user to ask ("+confirms[0].Message+"); run interactively or pass --auto-approve-confirms"), confirms[0].Extension
 		}
 		return headlessRefusal(spec, why, p.Suggest(call)), ""
 	}
@@ -131,7 +131,7 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 			if r, ok := a.cfg.Hooks.(declineRecorder); ok {
 				r.RecordDeclined(spec, a.cfg.Session.ID, confirms[0].Extension)
 			}
-			return hook.BlockedMessage(confirms[0].Extension, "the user declined: "+confirms[0].Message), confirms[0].Extension
+			return hook.Blocked(confirms[0].Subject(), "the user declined: "+confirms[0].Message), confirms[0].Extension
 		}
 		return fmt.Sprintf("The user declined to run %s (%s).", spec.Name, why), ""
 	case AnswerAlways:

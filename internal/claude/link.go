@@ -42,6 +42,16 @@ type Link struct {
 // ID implements hook.Link.
 func (l *Link) ID() string { return l.Name }
 
+// Subject implements hook.Subjecter: no extension is involved, so a
+// block says whose hook it was ("Tool call blocked by hook of plugin
+// cc-guard: …").
+func (l *Link) Subject() string {
+	if l.PluginRoot != "" {
+		return "hook of plugin " + l.Name
+	}
+	return "Claude Code hook (" + l.Name + ")"
+}
+
 // InputFault implements hook.Link: a command hook has no input it cannot
 // be sent.
 func (l *Link) InputFault(error) string { return "" }

@@ -70,7 +70,7 @@ func TestLinkInTheChain(t *testing.T) {
 		c, rec, dir := chainWith(t, pre("Bash", "$D/deny.sh"), false)
 		script(t, dir, "deny.sh", "cat > $CLAUDE_PROJECT_DIR/payload.json; echo 'not on a Friday' >&2; exit 2\n")
 		d := c.BeforeToolCall(ctx, "bash", "bash", json.RawMessage(`{"command":"ls"}`), "s-1", nil)
-		if !d.Blocked || d.BlockedBy != "a-claude" || d.Reason != hook.BlockedMessage("a-claude", "PreToolUse:Bash hook error: ["+dir+"/deny.sh]: not on a Friday") {
+		if !d.Blocked || d.BlockedBy != "a-claude" || d.Reason != hook.Blocked("Claude Code hook (a-claude)", "PreToolUse:Bash hook error: ["+dir+"/deny.sh]: not on a Friday") {
 			t.Errorf("decision %+v", d)
 		}
 		if len(rec.seen) != 0 {

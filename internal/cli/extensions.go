@@ -389,6 +389,9 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 			path := filepath.Join(base, "extensions", "logs", args[0]+".log")
 			data, err := os.ReadFile(path)
 			if errors.Is(err, os.ErrNotExist) {
+				if p := plugin.LoadPlugin(args[0], filepath.Join(config.PluginsDir(base), args[0]), plugin.ScopeUser); p.Err == nil && p.Manifest != nil && p.Manifest.Extension == nil && p.ExtensionErr == nil {
+					return fmt.Errorf("%s has no log: it runs no extension process (it brings %s), and only an extension's stderr and synaps's notes about it are logged", args[0], partList(p.Parts()))
+				}
 				return fmt.Errorf("no log for %q yet (%s); it is written once the extension has run", args[0], path)
 			}
 			if err != nil {
@@ -472,4 +475,17 @@ func marketplaceCmd(stdio Stdio) *cobra.Command {
 		},
 	})
 	return cmd
+}
+
+// partList names a plugin's parts for a message ("claude-hooks, skills"),
+// or "nothing" when it has none.
+func partList(parts []plugin.Part) string {
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	names := make([]string, len(parts))
+	for i, p := range parts {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
 }

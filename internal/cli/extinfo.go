@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -105,7 +106,13 @@ func printInfo(stdio Stdio, st *extension.Status, logPath string) {
 	for _, warn := range st.Warnings {
 		row("warning", warn)
 	}
-	row("log", logPath)
+	// Only an extension process writes a log; a plugin of skills,
+	// commands or Claude hooks has none to point to.
+	if len(st.Parts) == 0 || slices.Contains(st.Parts, plugin.PartExtension) {
+		row("log", logPath)
+	} else {
+		row("log", "none: it runs no extension process (its Claude hooks' messages are shown in the session)")
+	}
 	w.Flush()
 }
 

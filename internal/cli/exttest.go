@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/synaps-cli/synaps/internal/conformance"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/plural"
 )
 
@@ -26,7 +27,9 @@ it checks the manifest, the framing, the handshake and the permissions,
 calls every tool with an input built from its schema (or --call
 tool='{"json":1}'), sends every subscribed hook a sample event, sends an
 unknown method and then shutdown. Each checklist line passes or fails with
-the reason; the exit code is 1 when any line fails. An ID that is not a
+the reason; the exit code is 1 when any line fails, and 2 when DIR is a
+Claude Code plugin, which has no extension process to test (synaps
+plugins validate checks it). An ID that is not a
 directory here names an installed plugin (plugins/ID in the base directory).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,6 +49,14 @@ directory here names an installed plugin (plugins/ID in the base directory).`,
 						dir = filepath.Join(base, "plugins", dir)
 						fmt.Fprintf(stdio.Err, "testing the installed plugin %s (%s)\n", args[0], dir)
 					}
+				}
+			}
+			// A Claude Code plugin starts no process: there is nothing
+			// for the checklist to run, which is not the plugin's fault,
+			// so it is a wrong argument (exit 2), not a failed check.
+			if abs, err := filepath.Abs(dir); err == nil {
+				if p := plugin.LoadPlugin(filepath.Base(abs), abs, plugin.ScopeUser); p.Err == nil && p.Manifest != nil && p.Manifest.Claude && p.Manifest.Extension == nil && p.ExtensionErr == nil {
+					return exitError{code: ExitUsage, msg: fmt.Sprintf("%s is a Claude Code plugin (it brings %s): it has no extension process, so `synaps extensions test` has nothing to run; `synaps plugins validate %s` checks its hooks, commands and agents", args[0], partList(p.Parts()), dir)}
 				}
 			}
 			rep := conformance.Run(cmd.Context(), dir, conformance.Options{Timeout: timeout, Calls: fixtures})

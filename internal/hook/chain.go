@@ -174,12 +174,12 @@ func (c *Chain) BeforeToolCall(ctx context.Context, toolName, runtimeName string
 	}
 	if cf == nil {
 		d.Blocked, d.BlockedBy = true, d.Confirms[0].Extension
-		d.Reason = BlockedMessage(d.BlockedBy, "confirmation required but there is no interactive user to ask ("+d.Confirms[0].Message+"); run interactively or pass --auto-approve-confirms")
+		d.Reason = Blocked(d.Confirms[0].Subject(), "confirmation required but there is no interactive user to ask ("+d.Confirms[0].Message+"); run interactively or pass --auto-approve-confirms")
 		return d
 	}
 	if !cf.Confirm(ctx, toolName, d.Confirms) {
 		d.Blocked, d.BlockedBy = true, d.Confirms[0].Extension
-		d.Reason = BlockedMessage(d.BlockedBy, "the user declined: "+d.Confirms[0].Message)
+		d.Reason = Blocked(d.Confirms[0].Subject(), "the user declined: "+d.Confirms[0].Message)
 	}
 	if d.Blocked {
 		c.record(&Event{Kind: contract.HookBeforeToolCall, ToolRuntimeName: runtimeName, SessionID: sessionID}, d.BlockedBy, contract.ActionConfirm, nil)
@@ -352,21 +352,25 @@ func (w *walk) fault(e *Entry, err error) (ended bool) {
 		// a way past them, so even a fail-open guard blocks it (a
 		// fail-closed one blocks below, as for any fault).
 		d.Blocked, d.BlockedBy = true, id
-		d.Reason = BlockedMessage(id, why+"; an input a guard cannot judge does not run, whatever its failure_policy")
+		d.Reason = Blocked(Subject(e.Link), why+"; an input a guard cannot judge does not run, whatever its failure_policy")
 		w.c.record(ev, id, contract.ActionBlock, nil)
 		return true
 	}
 	if e.FailClosed && w.spec.ToolFilter {
 		if ev.Kind == contract.HookAfterToolCall {
 			// Withheld, and later handlers see what will be kept.
-			out := fmt.Sprintf("[tool output withheld: extension %s failed (%v) and its failure_policy is closed]", id, err)
+			out := fmt.Sprintf("[tool output withheld: %s failed (%v) and its failure_policy is closed]", Subject(e.Link), err)
 			w.c.record(ev, id, contract.ActionReplace, &out)
 			ev.ToolOutput, w.params, w.fullParams = &out, nil, nil
 			d.Output, d.ReplacedBy = &out, append(d.ReplacedBy, id)
 			return false
 		}
-		reason := fmt.Sprintf("the extension failed (%v) and its failure_policy is closed", err)
-		d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, reason)
+		what := "the extension"
+		if _, ok := e.Link.(Subjecter); ok {
+			what = "the hook"
+		}
+		reason := fmt.Sprintf("%s failed (%v) and its failure_policy is closed", what, err)
+		d.Blocked, d.BlockedBy, d.Reason = true, id, Blocked(Subject(e.Link), reason)
 		w.c.record(ev, id, contract.ActionBlock, nil)
 		return true
 	}
@@ -395,7 +399,7 @@ func (w *walk) apply(i int, e *Entry, res Result) (changed, ended bool) {
 		w.c.record(ev, id, contract.ActionStop, nil)
 		return false, true
 	case contract.ActionBlock:
-		d.Blocked, d.BlockedBy, d.Reason = true, id, BlockedMessage(id, res.Reason)
+		d.Blocked, d.BlockedBy, d.Reason = true, id, Blocked(Subject(e.Link), res.Reason)
 		w.c.record(ev, id, contract.ActionBlock, nil)
 		return false, true
 	case contract.ActionModify:
@@ -419,9 +423,9 @@ func (w *walk) apply(i int, e *Entry, res Result) (changed, ended bool) {
 			changed = w.modify(i, id, res.Input)
 		}
 		if w.confirms != nil {
-			w.confirms[i] = &Confirm{id, res.Message}
+			w.confirms[i] = &Confirm{Extension: id, Message: res.Message, By: by(e.Link)}
 		} else {
-			d.Confirms = append(d.Confirms, Confirm{id, res.Message})
+			d.Confirms = append(d.Confirms, Confirm{Extension: id, Message: res.Message, By: by(e.Link)})
 		}
 	case contract.ActionInject:
 		d.Injects = append(d.Injects, Inject{id, res.Content})

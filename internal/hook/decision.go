@@ -3,8 +3,8 @@ package hook
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
+	"strings"
 )
 
 // Decision is the verdict of a hook chain.
@@ -41,6 +41,18 @@ type Decision struct {
 type Confirm struct {
 	Extension string
 	Message   string
+	// By names the asker in messages when it is not an extension (a
+	// Claude command hook: Subject); "" means "extension <Extension>".
+	By string
+}
+
+// Subject is how messages name the asker: "extension guard", or a
+// Claude hook's own words.
+func (c Confirm) Subject() string {
+	if c.By != "" {
+		return c.By
+	}
+	return "extension " + c.Extension
 }
 
 // Inject is context one extension adds.
@@ -49,9 +61,56 @@ type Inject struct {
 	Content   string
 }
 
-// BlockedMessage is the error result text the model sees for a block.
+// BlockedMessage is the error result text the model sees for a block by
+// an extension.
 func BlockedMessage(extID, reason string) string {
-	return fmt.Sprintf("Tool call blocked by extension %s: %s", extID, reason)
+	return Blocked("extension "+extID, reason)
+}
+
+// blockedPrefix starts every block's text.
+const blockedPrefix = "Tool call blocked by "
+
+// Blocked is the error result text the model sees for a block by who
+// ("extension guard", "hook of plugin cc-guard": Subject).
+func Blocked(who, reason string) string {
+	return blockedPrefix + who + ": " + reason
+}
+
+// BlockReason is a block's text without its "Tool call blocked by …: "
+// frame, which is for the model: the reason alone, for the user.
+func BlockReason(msg string) string {
+	rest, ok := strings.CutPrefix(msg, blockedPrefix)
+	if !ok {
+		return msg
+	}
+	if _, reason, ok := strings.Cut(rest, ": "); ok {
+		return reason
+	}
+	return msg
+}
+
+// Subjecter is a Link that is not an extension process and says what it
+// is in messages (a Claude plugin's command hooks: "hook of plugin
+// cc-guard"), where an extension is "extension <id>".
+type Subjecter interface {
+	Subject() string
+}
+
+// Subject is how messages name a link: its own words (Subjecter), or
+// "extension <id>".
+func Subject(l Link) string {
+	if s, ok := l.(Subjecter); ok {
+		return s.Subject()
+	}
+	return "extension " + l.ID()
+}
+
+// by is a Confirm's By for a link: "" for an extension.
+func by(l Link) string {
+	if s, ok := l.(Subjecter); ok {
+		return s.Subject()
+	}
+	return ""
 }
 
 // Confirmer asks the user to approve a tool call. It returns true to run

@@ -84,7 +84,7 @@ func formatDuration(d time.Duration) string {
 // blockedReason is the block reason without the "Tool call blocked by
 // extension X: " the model sees.
 func blockedReason(extID, output string) string {
-	return strings.TrimPrefix(output, hook.BlockedMessage(extID, ""))
+	return hook.BlockReason(output)
 }
 
 // toolLines renders a finished tool call for the transcript: a header
