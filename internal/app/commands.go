@@ -115,7 +115,10 @@ func (a *App) FormatAgents() string {
 type CommandPrompt struct {
 	Command *command.Command
 	Prompt  string
-	Allow   []permission.Rule
+	// Line is what the user typed ("/greet Ada"): a session that starts
+	// with the command is titled with it, not with Prompt.
+	Line  string
+	Allow []permission.Rule
 	// Notes say what the command asked for that synaps does not do.
 	Notes []string
 }
@@ -141,9 +144,11 @@ func (a *App) ExpandCommand(ctx context.Context, line string) (CommandPrompt, bo
 		if err != nil || res.Command == nil {
 			return CommandPrompt{}, true, err
 		}
-		return *res.Command, true, nil
+		cp := *res.Command
+		cp.Line = line
+		return cp, true, nil
 	}
-	cp := CommandPrompt{Command: c}
+	cp := CommandPrompt{Command: c, Line: line}
 	for _, r := range c.AllowedTools {
 		rule, err := permission.ParseRule(r)
 		rule.Source = "/" + c.Qualified() + " allowed-tools"
@@ -169,6 +174,9 @@ func (a *App) SendCommand(ctx context.Context, cp CommandPrompt) error {
 	if len(cp.Allow) > 0 && a.Permissions != nil {
 		undo := a.Permissions.AllowForNow(cp.Allow)
 		defer undo()
+	}
+	if cp.Line != "" && a.Session != nil {
+		a.Session.TitleNext(cp.Line)
 	}
 	return a.Send(ctx, cp.Prompt)
 }

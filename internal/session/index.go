@@ -107,7 +107,7 @@ func entryFromData(id string, d *Data) *indexEntry {
 		Compacted: d.Compaction != nil,
 	}
 	for i := range d.Messages {
-		if e.noteTitle(&d.Messages[i]) {
+		if e.noteTitle(&d.Messages[i], d.Title) {
 			break
 		}
 	}
@@ -115,9 +115,14 @@ func entryFromData(id string, d *Data) *indexEntry {
 }
 
 // noteTitle sets the title from m when there is none yet and m is a user
-// message with text; it reports whether the entry has a title.
-func (e *indexEntry) noteTitle(m *llm.Message) bool {
+// message with text: title, what the user typed (Record.Title), else
+// the message's text. It reports whether the entry has a title.
+func (e *indexEntry) noteTitle(m *llm.Message, title string) bool {
 	if e.Title != "" {
+		return true
+	}
+	if title != "" {
+		e.Title = oneLine(title, 60)
 		return true
 	}
 	if m.Role == llm.RoleUser {
@@ -169,7 +174,7 @@ func (e *indexEntry) readTail(path string) error {
 		case TypeMessage:
 			if r.Message != nil && r.Agent == "" { // a subagent's are not the session's
 				e.Messages++
-				e.noteTitle(r.Message)
+				e.noteTitle(r.Message, r.Title)
 			}
 		case TypeCompaction:
 			e.Compacted = true

@@ -22,6 +22,9 @@ type Data struct {
 	Messages []llm.Message
 	// Usage sums the usage saved with the session's answers.
 	Usage llm.Usage
+	// Title is what the user typed for the message that titles the
+	// session, when it is not that message's text (Record.Title).
+	Title string
 	// Compaction is set when the session continues a compacted one.
 	Compaction *Record
 	// Subagents are the transcripts of the subagents the session ran,
@@ -153,6 +156,9 @@ func (d *Data) add(line []byte, raw *[]llm.Message) string {
 	case TypeMessage:
 		if r.Message != nil {
 			*raw = append(*raw, *r.Message)
+		}
+		if d.Title == "" {
+			d.Title = r.Title
 		}
 		if r.Usage != nil {
 			d.Usage = d.Usage.Add(r.Usage.llm())

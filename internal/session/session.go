@@ -55,6 +55,10 @@ type Record struct {
 	// that stands for its messages.
 	From    string `json:"from,omitempty"`
 	Summary string `json:"summary,omitempty"`
+	// Title, on the message that titles the session (its first user
+	// message), is what the user typed when the message is not that: a
+	// command's expansion is titled with the command line, /greet Ada.
+	Title string `json:"title,omitempty"`
 	// Agent is the subagent a record belongs to: its message records
 	// and its "subagent" record carry it. The main conversation's
 	// records have none.
@@ -115,6 +119,9 @@ type Session struct {
 	// written at Sync and Close when dirty; guarded by mu.
 	entry indexEntry
 	dirty bool
+	// title is what the next user message is titled with, if it titles
+	// the session (TitleNext); guarded by mu.
+	title string
 	// lock is the session's writer lock (lock.go), held from Create or
 	// Open to Close.
 	lock *lock
@@ -288,6 +295,15 @@ func lastByte(path string) (byte, error) {
 	return b[0], err
 }
 
+// TitleNext titles the session with title, what the user typed, when
+// the next user message is its first: that message is what a command
+// expanded to, and the session list should say what the user asked.
+func (s *Session) TitleNext(title string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.title = strings.TrimSpace(title)
+}
+
 // Append records a complete message, bounded as it is saved (see bound
 // and fit): what the session holds in memory and what a resume reads are
 // the same.
@@ -298,6 +314,14 @@ func (s *Session) Append(m llm.Message) error { return s.AppendUsed(m, llm.Usage
 func (s *Session) AppendUsed(m llm.Message, u llm.Usage) error {
 	m = bound(m)
 	r := Record{Type: TypeMessage, Message: &m}
+	if m.Role == llm.RoleUser {
+		s.mu.Lock()
+		if s.title != "" && s.parent == nil && s.entry.Title == "" {
+			r.Title = s.title
+		}
+		s.title = ""
+		s.mu.Unlock()
+	}
 	if u != (llm.Usage{}) {
 		r.Usage = usageOf(u)
 	}
@@ -316,7 +340,7 @@ func (s *Session) AppendUsed(m llm.Message, u llm.Usage) error {
 	s.used = s.used.Add(u)
 	if s.parent == nil {
 		s.entry.Messages = len(s.messages)
-		s.entry.noteTitle(&m)
+		s.entry.noteTitle(&m, r.Title)
 	}
 	s.mu.Unlock()
 	if p := s.parent; p != nil && u != (llm.Usage{}) {
