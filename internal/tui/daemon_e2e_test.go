@@ -190,9 +190,6 @@ func processesWith(s string) []string {
 // and offers the session; attach ID resumes it and it goes on.
 func TestDaemonKilledMidTurn(t *testing.T) {
 	e, bin := daemonE2E(t, daemonScript)
-	resume := filepath.Join(e.work, "resume.jsonl")
-	writeFile(t, resume, `{"text":"Carrying on after the crash."}`+"\n")
-	writeFile(t, filepath.Join(e.base, "config"), "model = script:"+resume+"\n")
 	// An extension too: it must not outlive the daemon either.
 	guard := goBuild(t, repoRoot(t), filepath.Join(e.tmp, "guardext"), "./internal/tui/testdata/guardext")
 	writeFile(t, filepath.Join(e.base, "plugins", "guard", ".synaps-plugin", "plugin.json"), fmt.Sprintf(
@@ -250,8 +247,11 @@ func TestDaemonKilledMidTurn(t *testing.T) {
 		t.Errorf("attach did not start a daemon: %q", stderr)
 	}
 
-	// attach ID resumes it in the daemon; the interrupted tool call is
-	// answered as interrupted, and the session goes on.
+	// attach ID resumes it in the daemon, on the model the session
+	// recorded (the script file, which a new process plays from its first
+	// line: it now holds the answer after the crash); the interrupted
+	// tool call is answered as interrupted, and the session goes on.
+	writeFile(t, filepath.Join(e.work, "script.jsonl"), `{"text":"Carrying on after the crash."}`+"\n")
 	back := e.other(t, "attach", id)
 	back.waitFor("the resumed session", contains("resumed session "+id), contains("Starting the slow work."), contains("Ask anything"))
 	back.send("carry on")
