@@ -16,6 +16,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // CommandEvent is one piece of an interactive command's output.
@@ -212,7 +213,7 @@ func (h *Host) InvokeCommand(ctx context.Context, id, name string, args []string
 	e.mu.Unlock()
 	sink.close()
 	if dropped > 0 && on != nil {
-		on(CommandEvent{Kind: "system", Content: fmt.Sprintf("(%d more output events of /%s:%s were dropped: over %d events or %d KiB)", dropped, id, name, maxCommandEvents, maxCommandBytes>>10)})
+		on(CommandEvent{Kind: "system", Content: fmt.Sprintf("(%s of /%s:%s %s dropped: over %d events or %d KiB)", plural.Count(dropped, "more output event"), id, name, plural.Pick(dropped, "was", "were"), maxCommandEvents, maxCommandBytes>>10)})
 	}
 	if err != nil {
 		var rpcErr *jsonrpc.Error
