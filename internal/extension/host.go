@@ -467,7 +467,9 @@ func (h *Host) Statuses() []Status {
 		var partHooks []string
 		if p.Err == nil && !p.Untrusted {
 			st.Parts = p.Parts()
-			if h.opts.PartHooks != nil && slices.Contains(st.Parts, plugin.PartClaudeHooks) {
+			// A disabled plugin hooks nothing, as its extension does
+			// not run: its Claude Code hooks are not listed either.
+			if h.opts.PartHooks != nil && !p.Disabled && slices.Contains(st.Parts, plugin.PartClaudeHooks) {
 				partHooks = h.opts.PartHooks(p)
 			}
 		}
