@@ -145,8 +145,8 @@ attached to the prompt); 'synaps chat' is a line-oriented session for pipes
 and scripts; 'synaps demo' shows everything working offline.
 
 Exit codes: 0 success, 1 error, 2 usage error, 3 a limit you set
-(--max-turns) stopped the run, 130 interrupted (Ctrl-C; the session is
-saved and can be resumed).`,
+(--max-turns, --max-tool-calls, --max-budget-usd, --timeout) stopped the
+run, 130 interrupted (Ctrl-C; the session is saved and can be resumed).`,
 		Example: `  synaps                                   start the terminal UI
   synaps demo                              see tools and extensions work, offline
   synaps -p "what does this repo do?"      one prompt, the answer on stdout
@@ -182,27 +182,7 @@ saved and can be resumed).`,
 	// scaffold.expand). Cobra's flag did what this one does: with any
 	// other flags and arguments it prints the version and nothing else.
 	root.Flags().BoolVarP(&showVersion, "version", "v", false, "version for synaps")
-	pf := root.PersistentFlags()
-	pf.StringVar(&g.model, "model", "", "model: anthropic/<m>, openai/<m>, <plugin>:<provider>:<m>, script:FILE")
-	pf.BoolVar(&g.noExtensions, "no-extensions", false, "start no extensions")
-	pf.BoolVarP(&g.cont, "continue", "c", false, "continue the most recent session of the current directory")
-	pf.StringVarP(&g.resume, "resume", "r", "", "resume the session with this `ID` (without ID the terminal UI offers a list)")
-	pf.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
-	pf.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins (and the permission mode and allow rules of its .synaps/config) for this run without asking")
-	pf.StringVar(&g.permissionMode, "permission-mode", "", "`MODE`: default (ask before bash, write, edit), acceptEdits, plan (read-only) or bypassPermissions")
-	pf.StringArrayVar(&g.allowed, "allowedTools", nil, "`RULES` that run without asking, e.g. 'Bash(git status:*) Edit(docs/**)' (repeatable; also --allowed-tools)")
-	pf.StringArrayVar(&g.disallowed, "disallowedTools", nil, "`RULES` that are refused, e.g. 'Bash(rm:*)' (repeatable; also --disallowed-tools)")
-	pf.StringArrayVar(&g.allowed, "allowed-tools", nil, "same as --allowedTools")
-	pf.StringArrayVar(&g.disallowed, "disallowed-tools", nil, "same as --disallowedTools")
-	pf.BoolVar(&g.skipPermissions, "dangerously-skip-permissions", false, "same as --permission-mode bypassPermissions")
-	pf.MarkHidden("allowed-tools")
-	pf.MarkHidden("disallowed-tools")
-	pf.StringVar(&g.appendSystem, "append-system-prompt", "", "add `TEXT` to the end of the system prompt")
-	pf.IntVar(&g.maxTurns, "max-turns", 0, "stop a message's work after `N` model requests (0: no limit)")
-	pf.StringVar(&g.effort, "effort", "", "how hard the model thinks: off, low, medium, high, max (default: config effort, else the model's)")
-	pf.IntVar(&g.limits.maxToolCalls, "max-tool-calls", 0, "stop the run after `N` tool calls (0: no limit)")
-	pf.Float64Var(&g.limits.maxBudgetUSD, "max-budget-usd", 0, "stop the run before a model request once it has cost `DOLLARS` (0: no limit)")
-	pf.DurationVar(&g.limits.timeout, "timeout", 0, "stop the run after `DURATION` of wall-clock time, e.g. 10m (0: none)")
+	g.addFlags(root.Flags())
 	pr.add(root.Flags())
 	root.Flags().BoolVar(&g.detachable, "detachable", false, "run the session in the session daemon: quitting detaches and the turn goes on; synaps attach comes back (config detachable = true makes it the default)")
 
@@ -230,8 +210,52 @@ saved and can be resumed).`,
 		newSendCmd(stdio),
 		newDaemonCmd(stdio),
 	)
+	// The commands that open a session take the session flags.
+	for _, path := range []string{"chat", "acp", "rpc", "server", "sessions resume", "mcp serve"} {
+		if c, _, err := root.Find(strings.Fields(path)); err == nil && c != root {
+			g.addFlags(c.Flags())
+		}
+	}
+	// mcp list and get start the configured servers of a trusted project.
+	for _, path := range []string{"mcp list", "mcp get"} {
+		if c, _, err := root.Find(strings.Fields(path)); err == nil && c != root {
+			c.Flags().BoolVar(&g.trustProject, "trust-project", false, "include this project's MCP files (.mcp.json, .cursor/mcp.json, .synaps/mcp.json) without trusting it for good")
+		}
+	}
+	// attach passes the session flags on to a session it starts.
+	if c, _, err := root.Find([]string{"attach"}); err == nil && c != root {
+		(&globals{}).addFlags(c.Flags())
+	}
 	registerCompletions(root)
 	return root
+}
+
+// addFlags defines the session flags on fs: every command that opens a
+// session (the UI, -p, chat, rpc, server, acp, mcp serve, sessions
+// resume, attach) takes them as flags of its own. They are not the
+// root's persistent flags: version, completion, trust, extensions …
+// would list flags that do nothing there.
+func (g *globals) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&g.model, "model", "", "model: anthropic/<m>, openai/<m>, <plugin>:<provider>:<m>, script:FILE")
+	fs.BoolVar(&g.noExtensions, "no-extensions", false, "start no extensions")
+	fs.BoolVarP(&g.cont, "continue", "c", false, "continue the most recent session of the current directory")
+	fs.StringVarP(&g.resume, "resume", "r", "", "resume the session with this `ID` (without ID the terminal UI offers a list)")
+	fs.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
+	fs.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins (and the permission mode and allow rules of its .synaps/config) for this run without asking")
+	fs.StringVar(&g.permissionMode, "permission-mode", "", "`MODE`: default (ask before bash, write, edit), acceptEdits, plan (read-only) or bypassPermissions")
+	fs.StringArrayVar(&g.allowed, "allowedTools", nil, "`RULES` that run without asking, e.g. 'Bash(git status:*) Edit(docs/**)' (repeatable; also --allowed-tools)")
+	fs.StringArrayVar(&g.disallowed, "disallowedTools", nil, "`RULES` that are refused, e.g. 'Bash(rm:*)' (repeatable; also --disallowed-tools)")
+	fs.StringArrayVar(&g.allowed, "allowed-tools", nil, "same as --allowedTools")
+	fs.StringArrayVar(&g.disallowed, "disallowed-tools", nil, "same as --disallowedTools")
+	fs.BoolVar(&g.skipPermissions, "dangerously-skip-permissions", false, "same as --permission-mode bypassPermissions")
+	fs.MarkHidden("allowed-tools")
+	fs.MarkHidden("disallowed-tools")
+	fs.StringVar(&g.appendSystem, "append-system-prompt", "", "add `TEXT` to the end of the system prompt")
+	fs.IntVar(&g.maxTurns, "max-turns", 0, "stop a message's work after `N` model requests (0: no limit)")
+	fs.StringVar(&g.effort, "effort", "", "how hard the model thinks: off, low, medium, high, max (default: config effort, else the model's)")
+	fs.IntVar(&g.limits.maxToolCalls, "max-tool-calls", 0, "stop the run after `N` tool calls (0: no limit)")
+	fs.Float64Var(&g.limits.maxBudgetUSD, "max-budget-usd", 0, "stop the run before a model request once it has cost `DOLLARS` (0: no limit)")
+	fs.DurationVar(&g.limits.timeout, "timeout", 0, "stop the run after `DURATION` of wall-clock time, e.g. 10m (0: none)")
 }
 
 // printOpts are -p and the flags that shape its run; the root command

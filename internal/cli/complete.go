@@ -34,12 +34,28 @@ var wellKnownModels = []string{
 // them stay about what they do.
 func registerCompletions(root *cobra.Command) {
 	noFiles := cobra.ShellCompDirectiveNoFileComp
-	_ = root.RegisterFlagCompletionFunc("model", completeModel)
-	_ = root.RegisterFlagCompletionFunc("resume", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return sessionIDs(), noFiles
-	})
-	_ = root.RegisterFlagCompletionFunc("effort", cobra.FixedCompletions([]string{"off", "low", "medium", "high", "max"}, noFiles))
-	_ = root.RegisterFlagCompletionFunc("output-format", cobra.FixedCompletions([]string{"text", "json", "stream-json"}, noFiles))
+	flagValues := map[string]cobra.CompletionFunc{
+		"model": completeModel,
+		"resume": func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return sessionIDs(), noFiles
+		},
+		"effort":        cobra.FixedCompletions([]string{"off", "low", "medium", "high", "max"}, noFiles),
+		"output-format": cobra.FixedCompletions([]string{"text", "json", "stream-json"}, noFiles),
+	}
+	// The session flags are each command's own (globals.addFlags), so
+	// each command that has one gets its completion.
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for name, fn := range flagValues {
+			if c.LocalNonPersistentFlags().Lookup(name) != nil {
+				_ = c.RegisterFlagCompletionFunc(name, fn)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
 
 	firstArg := func(values func(cmd *cobra.Command) []string) cobra.CompletionFunc {
 		return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
@@ -61,6 +77,8 @@ func registerCompletions(root *cobra.Command) {
 		"extensions disable":   plugins(func(p *plugin.Plugin) bool { return !p.Disabled }),
 		"extensions uninstall": plugins(func(p *plugin.Plugin) bool { return p.Scope == plugin.ScopeUser }),
 		"extensions logs":      plugins(any),
+		"extensions info":      plugins(any),
+		"extensions config":    plugins(any),
 	} {
 		if cmd, _, err := root.Find(strings.Fields(path)); err == nil && cmd.ValidArgsFunction == nil {
 			cmd.ValidArgsFunction = fn

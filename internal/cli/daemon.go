@@ -247,7 +247,10 @@ is started when none runs, e.g. after it was killed).`,
 // apply to a session it starts, as to synaps --detachable.
 func sessionFlags(cmd *cobra.Command) []string {
 	var out []string
-	cmd.InheritedFlags().Visit(func(f *pflag.Flag) {
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if f.Name == "observe" || f.Name == "takeover" {
+			return // attach's own
+		}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			for _, v := range sv.GetSlice() {
 				out = append(out, "--"+f.Name+"="+v)
@@ -394,7 +397,20 @@ func newSendCmd(stdio Stdio) *cobra.Command {
 	return &cobra.Command{
 		Use:   "send ID TEXT",
 		Short: "Send text to a session in the daemon: it steers a running turn, or is a new message when idle",
-		Args:  cobra.MinimumNArgs(2),
+		Long: `synaps send gives TEXT to a session the session daemon runs (one
+started with --detachable, or resumed with synaps attach), as Enter gives
+typed text: while a turn runs it steers that turn (the text joins it at
+the next model request); when the session is idle it is a new message.
+The words after ID are joined with spaces.
+
+ID is a session id, a unique start of one, or the handle synaps daemon
+sessions shows. It prints "sent to ID" on stderr and exits 0 once the
+session took the text; a session the daemon does not run is an error
+that says how to resume it there (synaps attach ID). See docs/daemon.md.`,
+		Example: `  synaps send 20261203-102010-ab3c "also run the tests"
+  synaps send 20261203 run the linter too        (a unique start of the id)
+  git log -1 --format=%s | xargs -0 synaps send 20261203-102010-ab3c`,
+		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			base, err := baseDir()
 			if err != nil {
