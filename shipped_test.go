@@ -49,9 +49,13 @@ func TestShippedGuideLinksResolve(t *testing.T) {
 		if _, err := os.Stat(filepath.FromSlash(r[1])); err != nil {
 			t.Errorf("reference table: %s: %v", r[1], err)
 		}
-		if strings.HasPrefix(r[1], "docs/") {
-			if _, err := fs.Stat(Shipped, strings.TrimSuffix(r[1], "/")); err != nil {
-				t.Errorf("reference table: %s is not shipped: %v", r[1], err)
+		if _, err := fs.Stat(Shipped, strings.TrimSuffix(r[1], "/")); err != nil {
+			t.Errorf("reference table: %s is not shipped: %v", r[1], err)
+		}
+		if strings.HasPrefix(r[1], "examples/extensions/") {
+			// A reference extension is whole only with its manifest.
+			if _, err := fs.Stat(Shipped, path.Join(r[1], ".synaps-plugin", "plugin.json")); err != nil {
+				t.Errorf("reference table: %s is shipped without its manifest: %v", r[1], err)
 			}
 		}
 	}

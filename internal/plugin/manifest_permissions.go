@@ -25,6 +25,17 @@ func (p *manifestParser) parsePermissions(e *ExtensionManifest, obj *jsonObject)
 		if !ok {
 			continue
 		}
+		// The authoring guide says "`hook.*` permission required per hook
+		// type"; an author who follows it word for word writes
+		// "hook.before_tool_call". It means one thing, so it is read so,
+		// with a warning that gives the real name.
+		if name, ok := strings.CutPrefix(s, "hook."); ok {
+			if _, known := contract.LookupHook(name); known {
+				real := contract.HookPermissionPrefix + name
+				p.warn(field, fmt.Sprintf("permission %q is read as %q, the name synaps and SynapsCLI use; write %q", s, real, real))
+				s = real
+			}
+		}
 		switch {
 		case slices.Contains(contract.ReservedPermissions, s):
 			p.fail(field, fmt.Sprintf("permission %q is reserved and never granted", s),

@@ -340,12 +340,18 @@ func TestParseManifestWarnings(t *testing.T) {
 			[]string{`extension.config[0].secret: unknown key "secret" is ignored; did you mean "secret_env"?`}},
 		{"duplicate JSON key", `{"name":"a","name":"b"}`, []string{`plugin.json: name: key appears more than once; the last value is used`}},
 		{"duplicate env name", ext(`"command":"x","protocol_version":1,"env":["A","A"]`), []string{`extension.env[1]: "A" is listed more than once`}},
+		// The guide says "`hook.*` permission required per hook type".
+		{"hook.<name> as the guide words it", ext(`"command":"x","protocol_version":1,"permissions":["hook.before_tool_call"],"hooks":[{"hook":"before_tool_call"}]`),
+			[]string{`extension.permissions[0]: permission "hook.before_tool_call" is read as "hooks.before_tool_call", the name synaps and SynapsCLI use; write "hooks.before_tool_call"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := ParseManifest("plugin.json", []byte(tt.json))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.Contains(tt.json, `"hook.`) && !m.Extension.Permissions.Has("hooks.before_tool_call") {
+				t.Errorf("permissions = %v, want hooks.before_tool_call granted", m.Extension.Permissions)
 			}
 			if len(m.Warnings) != len(tt.want) {
 				t.Fatalf("warnings = %q, want %d", m.Warnings, len(tt.want))
