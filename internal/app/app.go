@@ -413,7 +413,10 @@ func (a *App) SetModel(name string) error {
 // resumeSession opens the session --resume or --continue names, if any;
 // a new session is created once the model is known (Open).
 func (a *App) resumeSession() error {
-	id := a.opts.Resume
+	id, err := session.Resolve(a.BaseDir, a.opts.Resume)
+	if err != nil {
+		return fmt.Errorf("--resume: %w", err)
+	}
 	if a.opts.Continue && id == "" {
 		latest, warnings, err := session.LatestIn(a.BaseDir, a.WorkDir)
 		for _, w := range warnings {
@@ -427,7 +430,6 @@ func (a *App) resumeSession() error {
 		}
 		id = latest
 	}
-	var err error
 	if id != "" {
 		a.Session, err = session.Open(a.BaseDir, id)
 		if err == nil {

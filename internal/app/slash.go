@@ -341,6 +341,10 @@ func (a *App) NewSession(ctx context.Context) error {
 // Resume ends the current session and continues the saved session id.
 // The current one stays if id cannot be opened.
 func (a *App) Resume(ctx context.Context, id string) error {
+	id, err := session.Resolve(a.BaseDir, id)
+	if err != nil {
+		return fmt.Errorf("/resume: %w", err)
+	}
 	s, err := session.Open(a.BaseDir, id)
 	if err != nil {
 		return fmt.Errorf("/resume %s: %w; /sessions lists the saved sessions", id, err)

@@ -239,7 +239,7 @@ func (g *globals) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&g.model, "model", "", "model: anthropic/<m>, openai/<m>, <plugin>:<provider>:<m>, script:FILE")
 	fs.BoolVar(&g.noExtensions, "no-extensions", false, "start no extensions")
 	fs.BoolVarP(&g.cont, "continue", "c", false, "continue the most recent session of the current directory")
-	fs.StringVarP(&g.resume, "resume", "r", "", "resume the session with this `ID` (without ID the terminal UI offers a list)")
+	fs.StringVarP(&g.resume, "resume", "r", "", "resume the session with this `ID` or a unique start of it (without ID the terminal UI offers a list)")
 	fs.BoolVar(&g.autoApprove, "auto-approve-confirms", false, "approve every extension confirm request without asking")
 	fs.BoolVar(&g.trustProject, "trust-project", false, "load this project's .synaps/plugins (and the permission mode and allow rules of its .synaps/config) for this run without asking")
 	fs.StringVar(&g.permissionMode, "permission-mode", "", "`MODE`: default (ask before bash, write, edit), acceptEdits, plan (read-only) or bypassPermissions")

@@ -55,7 +55,11 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d, err := session.Read(filepath.Join(session.Dir(base), args[0]+".jsonl"))
+			id, err := session.Resolve(base, args[0])
+			if err != nil {
+				return err
+			}
+			d, err := session.Read(filepath.Join(session.Dir(base), id+".jsonl"))
 			if err != nil {
 				return err
 			}

@@ -589,6 +589,46 @@ func LatestWarn(baseDir string) (string, []string, error) {
 	return list[0].ID, warnings, nil
 }
 
+// Resolve finds the session ref names: its id, or a unique start of one
+// (20261203-1020 for 20261203-102010-ab3c), as `synaps send` takes. A ref
+// no session starts with comes back as it is, so that opening it says
+// what is missing; one that several start with is an error listing
+// them.
+func Resolve(baseDir, ref string) (string, error) {
+	if ref == "" || strings.ContainsAny(ref, `/\`) {
+		return ref, nil
+	}
+	if _, err := os.Stat(filepath.Join(Dir(baseDir), ref+".jsonl")); err == nil {
+		return ref, nil
+	}
+	entries, err := os.ReadDir(Dir(baseDir))
+	if err != nil {
+		return ref, nil
+	}
+	var found []string
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && !e.IsDir() && strings.HasPrefix(id, ref) {
+			found = append(found, id)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) > 1:
+		sort.Sort(sort.Reverse(sort.StringSlice(found)))
+		shown := found
+		if len(shown) > 5 {
+			shown = shown[:5]
+		}
+		more := ""
+		if len(found) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(found)-len(shown))
+		}
+		return "", fmt.Errorf("%d sessions start with %q (%s%s); give more of the id", len(found), ref, strings.Join(shown, ", "), more)
+	}
+	return ref, nil
+}
+
 // LatestIn returns the id of the newest session started in dir (its
 // header's cwd), or "" when dir has none: --continue goes on with this
 // project's conversation, as Claude Code's does, never with one whose

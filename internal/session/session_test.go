@@ -391,3 +391,35 @@ func TestLatestInTakesTheDirectorysNewest(t *testing.T) {
 		}
 	}
 }
+
+// Resolve takes an id or a unique start of one; a start several ids
+// share is an error naming them; one nobody has comes back unchanged.
+func TestResolveTakesAUniqueStart(t *testing.T) {
+	base := t.TempDir()
+	if err := os.MkdirAll(Dir(base), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"20261203-102010-ab3c", "20261203-102010-ab4d", "20261204-090000-zz11"} {
+		if err := os.WriteFile(filepath.Join(Dir(base), id+".jsonl"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ ref, want, err string }{
+		{ref: "20261203-102010-ab3c", want: "20261203-102010-ab3c"},
+		{ref: "20261203-102010-ab3", want: "20261203-102010-ab3c"},
+		{ref: "20261204", want: "20261204-090000-zz11"},
+		{ref: "20261203", err: `2 sessions start with "20261203" (20261203-102010-ab4d, 20261203-102010-ab3c); give more of the id`},
+		{ref: "1999", want: "1999"},
+		{ref: "", want: ""},
+		{ref: "../x", want: "../x"},
+	} {
+		got, err := Resolve(base, tc.ref)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if d := cmp.Diff([2]string{tc.want, tc.err}, [2]string{got, gotErr}); d != "" {
+			t.Errorf("Resolve(%q) (-want +got):\n%s", tc.ref, d)
+		}
+	}
+}
