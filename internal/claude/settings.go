@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/spelling"
 )
 
 // Events are the Claude hook events synaps fires, in the order a session
@@ -110,7 +112,11 @@ func Parse(file string, data []byte) (Hooks, []string, error) {
 			continue // another key of a settings file read as the top level
 		}
 		if !slices.Contains(Events, event) {
-			warnings = append(warnings, fmt.Sprintf("%s: hooks.%s: synaps does not fire this event; its hooks are skipped (it fires %s)", file, event, strings.Join(Events, ", ")))
+			hint := ""
+			if near := nearest(event, append(slices.Clone(Events), otherEvents...)); near != "" {
+				hint = fmt.Sprintf("did you mean %q? ", near)
+			}
+			warnings = append(warnings, fmt.Sprintf("%s: hooks.%s: synaps does not fire this event; its hooks are skipped; %s(it fires %s)", file, event, hint, strings.Join(Events, ", ")))
 			continue
 		}
 		var groups []json.RawMessage
@@ -165,7 +171,13 @@ func parseGroup(where string, raw json.RawMessage) (Group, []string, error) {
 			return group, warnings, fmt.Errorf("%s must be {\"type\": \"command\", \"command\": \"…\"}: %v", at, err)
 		}
 		if hd.Type != "command" {
-			warnings = append(warnings, fmt.Sprintf("%s: a %q hook; synaps runs command hooks only, so this one is skipped", at, hd.Type))
+			hint := ""
+			if !slices.Contains(otherTypes, hd.Type) {
+				if near := nearest(hd.Type, append([]string{"command"}, otherTypes...)); near != "" {
+					hint = fmt.Sprintf("; did you mean %q?", near)
+				}
+			}
+			warnings = append(warnings, fmt.Sprintf("%s: a %q hook; synaps runs command hooks only, so this one is skipped%s", at, hd.Type, hint))
 			continue
 		}
 		if strings.TrimSpace(hd.Command) == "" {
@@ -238,6 +250,30 @@ func kind(raw json.RawMessage) string {
 // otherEvents are Claude Code events synaps does not fire; recognised so
 // that hooks written at the top level of a file are found.
 var otherEvents = []string{"PermissionRequest", "SubagentStart", "PostCompact", "WorktreeCreate", "WorktreeRemove", "ConfigChange", "Setup", "TeammateIdle", "TaskCompleted", "InstructionsLoaded", "Elicitation", "ElicitationResult"}
+
+// otherTypes are Claude Code's hook types besides "command", which synaps
+// does not run.
+var otherTypes = []string{"prompt", "agent", "http", "mcp_tool"}
+
+// nearest is the candidate name is most likely a misspelling of: the same
+// ignoring case, or at most two edits away (one for names under six
+// letters); "" when none is close.
+func nearest(name string, candidates []string) string {
+	best, bestD := "", 3
+	if len(name) < 6 {
+		bestD = 2
+	}
+	lower := strings.ToLower(name)
+	for _, c := range candidates {
+		if strings.EqualFold(name, c) {
+			return c
+		}
+		if d := spelling.Distance(lower, strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
 
 // handlerKeys are the keys of a hook handler Claude Code reads.
 var handlerKeys = []string{"type", "command", "timeout", "if", "shell", "async", "asyncRewake", "rewakeMessage", "once", "statusMessage", "onFailure",

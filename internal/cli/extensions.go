@@ -319,7 +319,12 @@ and whether each is set now; values are never printed.`,
 				return exitError{code: ExitError, msg: fmt.Sprintf("%s is not a valid plugin", args[0])}
 			}
 			m := p.Manifest
-			fmt.Fprintf(stdio.Out, "ok: %s %s\n", m.Name, m.Version)
+			if n := len(p.Warnings); n > 0 {
+				// Not a bare "ok": something above is skipped or ignored.
+				fmt.Fprintf(stdio.Out, "ok: %s, with %s above\n", strings.TrimSpace(m.Name+" "+m.Version), plural.Count(n, "warning"))
+			} else {
+				fmt.Fprintf(stdio.Out, "ok: %s %s\n", m.Name, m.Version)
+			}
 			if m.Extension != nil {
 				launch := m.Extension.EntryPoint
 				if launch == "" {
