@@ -599,7 +599,13 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	} else {
 		res, err = t.Run(ctx, input)
 	}
-	if err != nil {
+	switch {
+	case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		// Not the tool's failure: the turn was stopped (Esc, abort,
+		// session/cancel). Said as for the calls that had not started,
+		// not as Go's "context canceled".
+		res = tool.Result{Output: "cancelled by the user while it ran; it may have taken effect in part", IsError: true}
+	case err != nil:
 		res = tool.Result{Output: fmt.Sprintf("tool %s failed: %v", use.Name, err), IsError: true}
 	}
 	call.Diff = res.Diff

@@ -320,19 +320,28 @@ func TestCancelDuringToolLeavesSessionConsistent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	uses, results := map[string]bool{}, map[string]bool{}
+	uses, results := map[string]bool{}, map[string]string{}
 	for _, m := range d.Messages {
 		for _, b := range m.Content {
 			switch b.Type {
 			case llm.BlockToolUse:
 				uses[b.ID] = true
 			case llm.BlockToolResult:
-				results[b.ToolUseID] = true
+				results[b.ToolUseID] = b.Content
 			}
 		}
 	}
-	if len(uses) != 2 || !cmp.Equal(uses, results) {
-		t.Fatalf("tool uses %v vs results %v", uses, results)
+	// Each call is answered, saying how the cancel met it (the running
+	// one without Go's "context canceled").
+	want := map[string]string{
+		"toolu_script_1_1": "cancelled by the user while it ran; it may have taken effect in part",
+		"toolu_script_1_2": "cancelled by the user before it ran",
+	}
+	if len(uses) != 2 || !cmp.Equal(uses, map[string]bool{"toolu_script_1_1": true, "toolu_script_1_2": true}) {
+		t.Fatalf("tool uses %v", uses)
+	}
+	if diff := cmp.Diff(want, results); diff != "" {
+		t.Errorf("tool results (-want +got):\n%s", diff)
 	}
 }
 
