@@ -84,21 +84,23 @@ func (s *Server) find(name string) (*hosted, error) {
 	return nil, fmt.Errorf("no session %q runs in the daemon (synaps daemon sessions lists them)", name)
 }
 
-func (s *Server) stopReq(name string) *Frame {
+// stopReq ends the named session, or with no name the daemon: then the
+// answer is written before Serve is told to stop (stopAfter), or the
+// daemon could exit before the client reads that it did.
+func (s *Server) stopReq(name string) (answer *Frame, stopAfter bool) {
 	if name == "" {
 		s.logf("stop requested")
-		s.Stop()
-		return &Frame{Type: TypeOK}
+		return &Frame{Type: TypeOK}, true
 	}
 	s.refreshIDs()
 	s.mu.Lock()
 	h, err := s.find(name)
 	s.mu.Unlock()
 	if err != nil {
-		return &Frame{Type: TypeError, Error: err.Error()}
+		return &Frame{Type: TypeError, Error: err.Error()}, false
 	}
 	s.end(h, "stopped by a client")
-	return &Frame{Type: TypeOK}
+	return &Frame{Type: TypeOK}, false
 }
 
 // send gives text to a session's UI as if it was typed at its input: a

@@ -241,7 +241,11 @@ func (s *Server) handle(nc net.Conn) {
 	case TypeSessions:
 		c.write(&Frame{Type: TypeSessions, Sessions: s.list()})
 	case TypeStop:
-		c.write(s.stopReq(f.Session))
+		answer, stop := s.stopReq(f.Session)
+		c.write(answer)
+		if stop {
+			s.Stop()
+		}
 	case TypeSend:
 		c.write(s.send(f.Session, f.Text))
 	case TypeNew, TypeAttach:
