@@ -13,6 +13,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/config"
+	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/plural"
@@ -174,11 +175,21 @@ func (a *App) ServeMCP(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 	}
 	// No permission policy: the MCP client asks its user by its own rules
 	// (docs/mcp.md); the guards still judge every call.
-	runner := agent.New(agent.Config{Tools: a.Tools, Hooks: hooks, Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent,
-		ApproveConfirms: a.opts.ApproveConfirms})
+	// With a model the agent tool runs subagents on it; without one it
+	// could only fail, so it is not offered.
+	cfg := agent.Config{Tools: a.Tools, Hooks: hooks, Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent,
+		ApproveConfirms: a.opts.ApproveConfirms}
+	var omit []string
+	if a.provider != nil {
+		cfg.Provider, cfg.Model, cfg.ProviderName = a.provider, a.modelID, llm.ProviderName(a.Model)
+		cfg.Price, cfg.Subagents = a.Price, a.subagents
+	} else {
+		omit = append(omit, agent.AgentToolName)
+	}
+	runner := agent.New(cfg)
 	var n atomic.Int64
 	return mcp.Serve(ctx, mcp.ServeOptions{
-		Registry: a.Tools, Version: a.opts.Version,
+		Registry: a.Tools, Version: a.opts.Version, Omit: omit,
 		Call: func(ctx context.Context, name string, input json.RawMessage) tool.Result {
 			return runner.CallTool(ctx, fmt.Sprintf("mcp-serve-%d", n.Add(1)), name, input)
 		},

@@ -288,6 +288,26 @@ func TestMCPServe(t *testing.T) {
 			t.Errorf("tools %v lack %s", tools, want)
 		}
 	}
+	// Without a model the agent tool could only fail: it is not offered.
+	if contains(tools, "agent") {
+		t.Errorf("tools %v offer agent, with no model to run it on", tools)
+	}
+	// Each tool's own marking is its readOnlyHint: a client runs the
+	// read-only ones without asking.
+	readOnly, err := c.ReadOnly(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"read", "ls"} {
+		if !contains(readOnly, name) {
+			t.Errorf("read-only tools %v lack %s", readOnly, name)
+		}
+	}
+	for _, name := range []string{"bash", "write", "greeter_greet"} {
+		if contains(readOnly, name) {
+			t.Errorf("read-only tools %v hold %s, which may change things", readOnly, name)
+		}
+	}
 	tests := []struct {
 		tool, input string
 		out         string
@@ -311,6 +331,39 @@ func TestMCPServe(t *testing.T) {
 	fromClient.Close()
 	if err := <-served; err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("ServeMCP: %v", err)
+	}
+}
+
+// With a model, synaps mcp serve offers the agent tool, and it runs a
+// subagent on that model.
+func TestMCPServeAgentWithAModel(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(work, "turns.jsonl"), `{"text":"the child's answer"}`+"\n")
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Getenv: noEnv, Version: "test", Model: "script:turns.jsonl", NoMCP: true, NoExtensions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	go a.ServeMCP(ctx, toServer, fromServer)
+	c, err := mcptest.Connect(ctx, toClient, fromClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tools, err := c.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !contains(tools, "agent") {
+		t.Fatalf("tools %v lack agent, with a model to run it on", tools)
+	}
+	out, isErr, err := c.Call(ctx, "agent", json.RawMessage(`{"description":"answer","prompt":"say something"}`))
+	if err != nil || isErr || !strings.Contains(out, "the child's answer") {
+		t.Errorf("agent = %q (error %v, %v); want the child's answer", out, isErr, err)
 	}
 }
 

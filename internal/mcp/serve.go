@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,6 +23,9 @@ type ServeOptions struct {
 	Call func(ctx context.Context, name string, input json.RawMessage) tool.Result
 	// Version is synaps's version, told to clients.
 	Version string
+	// Omit names tools not to serve: ones Call cannot run here (the
+	// agent tool without a model).
+	Omit []string
 }
 
 // Serve serves the registry's tools to one MCP client over in and out
@@ -37,7 +41,7 @@ func Serve(ctx context.Context, o ServeOptions, in io.ReadCloser, out io.WriteCl
 func NewServer(o ServeOptions) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "synaps", Version: o.Version}, nil)
 	for _, spec := range o.Registry.Specs() {
-		if strings.HasPrefix(spec.Source, "mcp:") {
+		if strings.HasPrefix(spec.Source, "mcp:") || slices.Contains(o.Omit, spec.Name) {
 			continue
 		}
 		schema, ok := objectSchema(spec.InputSchema)
@@ -45,7 +49,11 @@ func NewServer(o ServeOptions) *sdk.Server {
 			continue
 		}
 		name := spec.Name
-		s.AddTool(&sdk.Tool{Name: name, Description: spec.Description, InputSchema: schema}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		// The tool's own marking tells the client what it may run
+		// without asking (Claude Code runs a read-only tool in its
+		// default mode); a tool that may change things says so too.
+		ann := &sdk.ToolAnnotations{ReadOnlyHint: spec.ReadOnly}
+		s.AddTool(&sdk.Tool{Name: name, Description: spec.Description, InputSchema: schema, Annotations: ann}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var input json.RawMessage
 			if req.Params != nil {
 				input = req.Params.Arguments

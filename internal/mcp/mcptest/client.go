@@ -39,6 +39,22 @@ func (c *Client) Tools(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
+// ReadOnly lists the names of the server's tools marked read-only
+// (annotations.readOnlyHint), sorted.
+func (c *Client) ReadOnly(ctx context.Context) ([]string, error) {
+	var out []string
+	for t, err := range c.cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		if t.Annotations != nil && t.Annotations.ReadOnlyHint {
+			out = append(out, t.Name)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 // Call calls a tool and returns its text content and isError.
 func (c *Client) Call(ctx context.Context, name string, args json.RawMessage) (string, bool, error) {
 	res, err := c.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
