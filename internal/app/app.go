@@ -298,7 +298,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		model, modelErr = DefaultModel(getenv, cfg)
 	}
 	if modelErr == nil {
-		modelErr = a.SetModel(model)
+		modelErr = a.setModel(model, !recorded)
 		if modelErr != nil && recorded {
 			modelErr = fmt.Errorf("session %s ran on model %s, which cannot be used here: %w; pass --model to go on with another", a.Session.ID, a.Session.Model(), modelErr)
 		}
@@ -388,11 +388,21 @@ func (a *App) openSkills() error {
 	return nil
 }
 
-// SetModel switches the model (also mid-session: /model).
-func (a *App) SetModel(name string) error {
+// SetModel switches the model (also mid-session: /model), and the
+// session records it, so that a resume goes on with it.
+func (a *App) SetModel(name string) error { return a.setModel(name, true) }
+
+// setModel is SetModel; record false leaves the session's record alone
+// (a resumed session taking up the model it recorded).
+func (a *App) setModel(name string, record bool) error {
 	p, id, err := ResolveModel(name, a.opts.Getenv, a.Config, a.Host, a.WorkDir)
 	if err != nil {
 		return err
+	}
+	if record && a.Session != nil {
+		if err := a.Session.SetModel(a.modelToRecord(name)); err != nil {
+			return err
+		}
 	}
 	a.Model, a.provider, a.modelID, a.ModelErr = name, p, id, nil
 	switch {
@@ -444,6 +454,17 @@ func (a *App) resumeSession() error {
 		return err
 	}
 	return nil
+}
+
+// modelToRecord is name as the session records it: a script's relative
+// path is read against the session's cwd on resume (recordedModel), so
+// when synaps runs elsewhere it is recorded absolute.
+func (a *App) modelToRecord(name string) string {
+	kind, path, err := llm.ParseModel(name)
+	if err != nil || kind != llm.KindScript || filepath.IsAbs(path) || session.SameDir(a.Session.Cwd(), a.WorkDir) {
+		return name
+	}
+	return "script:" + filepath.Join(a.WorkDir, path)
 }
 
 // recordedModel is the model a resumed session recorded, as it names

@@ -63,7 +63,11 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stdio.Out, "session %s · %s · %s\n", d.Header.ID, d.Header.Model, d.Header.Cwd)
+			model := d.Header.Model
+			if d.Model != "" {
+				model = d.Model // the model it switched to last
+			}
+			fmt.Fprintf(stdio.Out, "session %s · %s · %s\n", d.Header.ID, model, d.Header.Cwd)
 			if d.Compaction != nil {
 				fmt.Fprintf(stdio.Out, "\n[continues %s; summary]\n%s\n", d.Compaction.From, d.Compaction.Summary)
 			}

@@ -106,6 +106,9 @@ func entryFromData(id string, d *Data) *indexEntry {
 		Info:      Info{ID: id, Time: d.Header.Time, Model: d.Header.Model, Cwd: d.Header.Cwd, Messages: len(d.Messages), Damaged: d.Skipped},
 		Compacted: d.Compaction != nil,
 	}
+	if d.Model != "" {
+		e.Model = d.Model
+	}
 	for i := range d.Messages {
 		if e.noteTitle(&d.Messages[i], d.Title) {
 			break
@@ -178,6 +181,10 @@ func (e *indexEntry) readTail(path string) error {
 			}
 		case TypeCompaction:
 			e.Compacted = true
+		case TypeModel:
+			if r.Agent == "" {
+				e.Model = r.Model
+			}
 		}
 	}
 }

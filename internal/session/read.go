@@ -16,6 +16,9 @@ import (
 // Data is what a session file holds.
 type Data struct {
 	Header Record
+	// Model is the model the session last switched to (a "model"
+	// record); "" when it never switched from the header's.
+	Model string
 	// Messages is the conversation as it can be sent to a model: damaged
 	// lines are skipped and the sequence around them is repaired (see
 	// repair), so it never holds an orphan tool result.
@@ -166,6 +169,8 @@ func (d *Data) add(line []byte, raw *[]llm.Message) string {
 	case TypeCompaction:
 		rc := r
 		d.Compaction = &rc
+	case TypeModel:
+		d.Model = r.Model
 	}
 	return ""
 }

@@ -35,6 +35,7 @@ const (
 	TypeMessage    = "message"    // one complete message
 	TypeCompaction = "compaction" // this session continues a compacted one
 	TypeSubagent   = "subagent"   // a subagent began: its id, type, parent call
+	TypeModel      = "model"      // the session went on with another model (Model)
 )
 
 // Record is one line of a session file.
@@ -173,12 +174,32 @@ func (s *Session) Cwd() string {
 	return s.entry.Cwd
 }
 
-// Model is the model the session's header recorded; "" when it did
-// not say.
+// Model is the model the session runs on: the header's, or the last one
+// it switched to (SetModel); "" when it did not say.
 func (s *Session) Model() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.entry.Model
+}
+
+// SetModel records that the session goes on with model name, so that a
+// resume picks up the model it last used: in the header while nothing is
+// on disk, else as a "model" record. The same model again writes nothing.
+func (s *Session) SetModel(name string) error {
+	s.mu.Lock()
+	if s.entry.Model == name || s.parent != nil {
+		s.mu.Unlock()
+		return nil
+	}
+	s.entry.Model = name
+	s.dirty = true
+	if s.header != nil {
+		s.header.Model = name
+		s.mu.Unlock()
+		return nil
+	}
+	s.mu.Unlock()
+	return s.append(Record{Type: TypeModel, Model: name})
 }
 
 // Saved reports whether the session has a file: whether it can be

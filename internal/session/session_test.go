@@ -423,3 +423,55 @@ func TestResolveTakesAUniqueStart(t *testing.T) {
 		}
 	}
 }
+
+// The model a session switched to is what listings show and what a
+// resume reads, from the index, its tail, or the file alone.
+func TestSetModelIsWhatResumeSees(t *testing.T) {
+	base := t.TempDir()
+	s, err := Create(base, "a", "/work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetModel("b") // nothing on disk yet: the header says b
+	s.Append(text(llm.RoleUser, "one"))
+	s.Sync()
+	early, err := os.ReadFile(indexPath(base, s.ID)) // before the switch
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetModel("c") // a record
+	s.SetModel("c") // the same again: nothing
+	s.Append(text(llm.RoleAssistant, "two"))
+	s.Close()
+	data, err := os.ReadFile(s.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), `"type":"model"`); n != 1 || !strings.Contains(string(data), `"model":"b"`) {
+		t.Errorf("file has %d model records, want 1 and the header's b:\n%s", n, data)
+	}
+	listed := func(what string) {
+		t.Helper()
+		list, err := List(base)
+		if err != nil || len(list) != 1 || list[0].Model != "c" {
+			t.Errorf("%s: List = %+v, %v; want model c", what, list, err)
+		}
+	}
+	listed("index")
+	if err := os.WriteFile(indexPath(base, s.ID), early, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	listed("the index and the file's tail")
+	if err := os.RemoveAll(IndexDir(base)); err != nil {
+		t.Fatal(err)
+	}
+	listed("rebuilt from the file")
+	r, err := Open(base, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Model() != "c" {
+		t.Errorf("Open: Model() = %q, want c", r.Model())
+	}
+}
