@@ -43,9 +43,17 @@ func priceTable(cfg *config.File) (map[string]llm.Price, []string) {
 }
 
 // Price is the price of a model id or name, from the built-in table and
-// config `price.<model>`.
+// config `price.<model>`. The scripted model (id "script", ResolveModel)
+// answers from a file and bills nothing: it costs 0 rather than having
+// no price, unless config price.script says otherwise (pricing tests).
 func (a *App) Price(model string) (llm.Price, bool) {
-	return llm.PriceOf(model, a.prices)
+	if p, ok := llm.PriceOf(model, a.prices); ok {
+		return p, true
+	}
+	if model == llm.KindScript {
+		return llm.Price{}, true
+	}
+	return llm.Price{}, false
 }
 
 // FormatCost is a session's cost for a status line or summary: "$0.0123",

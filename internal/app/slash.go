@@ -281,6 +281,8 @@ func (a *App) formatCost() string {
 			fmt.Fprintf(&b, " and %s of a model with no price", plural.Count(u.Unpriced, "request"))
 		}
 		b.WriteString("\n")
+	} else if _, priced := a.Price(a.modelID); priced && u.Unpriced == 0 {
+		b.WriteString("cost: $0\n") // a model that costs nothing: the scripted one
 	} else {
 		fmt.Fprintf(&b, "cost: not counted, no price for %s\n", a.Model)
 	}
