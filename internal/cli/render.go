@@ -28,6 +28,10 @@ type renderer struct {
 	// ended: a call that ends after another started (read-only calls run
 	// side by side) repeats its start line above its result.
 	lastStart string
+	// notices is where notices go when not out: chat keeps its stdout for
+	// the conversation and says warnings (a guard's misspelt action, a
+	// hung guard) on stderr, as -p does. nil: out.
+	notices io.Writer
 }
 
 func (r *renderer) style(code, s string) string {
@@ -80,7 +84,11 @@ func (r *renderer) event(ev agent.Event) {
 		r.toolEnd(ev.Tool)
 	case agent.EventNotice:
 		r.endText()
-		fmt.Fprintln(r.out, r.style("33", "! "+ev.Text))
+		w := r.out
+		if r.notices != nil {
+			w = r.notices
+		}
+		fmt.Fprintln(w, r.style("33", "! "+ev.Text))
 	case agent.EventOutput:
 		// A plugin command's output, as it streams.
 		r.endText()
