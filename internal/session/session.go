@@ -650,25 +650,39 @@ func Resolve(baseDir, ref string) (string, error) {
 	return ref, nil
 }
 
-// LatestIn returns the id of the newest session started in dir (its
-// header's cwd), or "" when dir has none: --continue goes on with this
-// project's conversation, as Claude Code's does, never with one whose
-// tools ran somewhere else. A session that cannot be read and is newer
-// than dir's newest is an error, as in LatestWarn: it may be dir's.
+// LatestIn returns the id of the session started in dir (its header's
+// cwd) that was used last — the one whose file was written last — or ""
+// when dir has none: --continue goes on with this project's latest
+// conversation, as Claude Code's does, never with one whose tools ran
+// somewhere else, and a session resumed yesterday counts as newer than
+// one started the day before and left. A session that cannot be read and
+// was started after dir's newest is an error, as in LatestWarn: it may be
+// dir's.
 func LatestIn(baseDir, dir string) (string, []string, error) {
 	list, warnings, err := ListWarn(baseDir)
 	if err != nil {
 		return "", warnings, err
 	}
+	best, bestUsed := "", time.Time{}
 	for _, info := range list {
 		if info.Error != "" {
-			return "", warnings, fmt.Errorf("the newest session, %s, cannot be read: %s; resume another with --resume ID (`synaps sessions list` shows them)", info.ID, info.Error)
+			if best == "" {
+				return "", warnings, fmt.Errorf("the newest session, %s, cannot be read: %s; resume another with --resume ID (`synaps sessions list` shows them)", info.ID, info.Error)
+			}
+			continue
 		}
-		if SameDir(info.Cwd, dir) {
-			return info.ID, warnings, nil
+		if !SameDir(info.Cwd, dir) {
+			continue
+		}
+		var used time.Time
+		if fi, err := os.Stat(filepath.Join(Dir(baseDir), info.ID+".jsonl")); err == nil {
+			used = fi.ModTime()
+		}
+		if best == "" || used.After(bestUsed) {
+			best, bestUsed = info.ID, used
 		}
 	}
-	return "", warnings, nil
+	return best, warnings, nil
 }
 
 // SameDir reports whether a and b name the same directory: equal once

@@ -355,8 +355,8 @@ func TestUsageIsSavedWithAnswers(t *testing.T) {
 	}
 }
 
-// LatestIn is --continue's choice: the newest session started in the
-// directory, whatever other directories did since.
+// LatestIn is --continue's choice: the session of the directory used
+// last, whatever other directories did since.
 func TestLatestInTakesTheDirectorysNewest(t *testing.T) {
 	base := t.TempDir()
 	proj, other := t.TempDir(), t.TempDir()
@@ -389,6 +389,14 @@ func TestLatestInTakesTheDirectorysNewest(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("LatestIn(%s) = %q, %v; want %q (older %s)", tt.dir, got, err, tt.want, older)
 		}
+	}
+	// The older one resumed and written to since: it is the latest used.
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(Dir(base), older+".jsonl"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := LatestIn(base, proj); err != nil || got != older {
+		t.Errorf("after the older session was used again: LatestIn = %q, %v; want %q", got, err, older)
 	}
 }
 
