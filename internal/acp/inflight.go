@@ -83,6 +83,20 @@ func kind(line []byte) (request, response bool, id string, method string) {
 	return m.Method != "", m.Method == "", string(*m.ID), m.Method
 }
 
+// writtenKind is kind for a message the SDK wrote, well formed: only its
+// id and method are decoded, so a large tool output is scanned, not
+// copied.
+func writtenKind(msg []byte) (request, response bool, id string, method string) {
+	var m struct {
+		ID     *json.RawMessage `json:"id"`
+		Method string           `json:"method"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.ID == nil {
+		return false, false, "", ""
+	}
+	return m.Method != "", m.Method == "", string(*m.ID), m.Method
+}
+
 // Read hands the SDK the editor's input, counting its requests and
 // noting its answers as each line passes; at the end of the input it
 // waits until every request read has been answered.
@@ -178,7 +192,7 @@ func (f *inflight) refuse() []byte {
 // Write sends one message the SDK wrote to the editor, noting synaps's
 // requests and the answers to the editor's.
 func (f *inflight) Write(p []byte) (int, error) {
-	request, response, id, method := kind(p)
+	request, response, id, method := writtenKind(p)
 	if request {
 		// Noted before it is sent, so that its answer is never read
 		// first.
