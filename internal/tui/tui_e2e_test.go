@@ -244,13 +244,18 @@ func startTmuxSized(t *testing.T, bin, tmp, dir string, cols, rows int, env, arg
 		cmd.WriteString(" " + shellQuote(a))
 	}
 	fmt.Fprintf(&cmd, " 2>%s; echo $? >%s", shellQuote(filepath.Join(tmp, "stderr")), shellQuote(filepath.Join(tmp, "exit-code")))
-	if out, err := tm.run("-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-s", "tui", "-c", dir, cmd.String()); err != nil {
-		t.Fatalf("tmux new-session: %v\n%s", err, out)
-	}
+	// remain-on-exit is set by the server's config, before the program
+	// starts: set afterwards, a program that ends at once (attach of an
+	// unknown id) could take its pane, and the server, with it first.
+	conf := "/dev/null"
 	if cols != 120 || rows != 40 {
-		if out, err := tm.run("set-option", "-t", "tui", "remain-on-exit", "on"); err != nil {
-			t.Fatalf("tmux set-option: %v\n%s", err, out)
+		conf = filepath.Join(sockDir, "tmux.conf")
+		if err := os.WriteFile(conf, []byte("set-option -g remain-on-exit on\n"), 0o600); err != nil {
+			t.Fatal(err)
 		}
+	}
+	if out, err := tm.run("-f", conf, "new-session", "-d", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "-s", "tui", "-c", dir, cmd.String()); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	t.Cleanup(func() {
 		tm.run("kill-server")
