@@ -190,6 +190,9 @@ func (a *App) ServeMCP(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 	var n atomic.Int64
 	return mcp.Serve(ctx, mcp.ServeOptions{
 		Registry: a.Tools, Version: a.opts.Version, Omit: omit,
+		// A subagent's own calls are asked of nobody here, so the client
+		// must ask before it starts one.
+		Delegating: []string{agent.AgentToolName},
 		Call: func(ctx context.Context, name string, input json.RawMessage) tool.Result {
 			return runner.CallTool(ctx, fmt.Sprintf("mcp-serve-%d", n.Add(1)), name, input)
 		},

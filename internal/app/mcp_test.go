@@ -361,6 +361,16 @@ func TestMCPServeAgentWithAModel(t *testing.T) {
 	if !contains(tools, "agent") {
 		t.Fatalf("tools %v lack agent, with a model to run it on", tools)
 	}
+	// The agent tool is read-only in a session (each call its child makes
+	// is judged there), but here nobody is asked about those calls: the
+	// client must ask before it starts one.
+	readOnly, err := c.ReadOnly(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contains(readOnly, "agent") || !contains(readOnly, "read") {
+		t.Errorf("read-only tools %v: want read, not agent", readOnly)
+	}
 	out, isErr, err := c.Call(ctx, "agent", json.RawMessage(`{"description":"answer","prompt":"say something"}`))
 	if err != nil || isErr || !strings.Contains(out, "the child's answer") {
 		t.Errorf("agent = %q (error %v, %v); want the child's answer", out, isErr, err)

@@ -26,6 +26,11 @@ type ServeOptions struct {
 	// Omit names tools not to serve: ones Call cannot run here (the
 	// agent tool without a model).
 	Omit []string
+	// Delegating names tools that run other tools (the agent tool). They
+	// are never served as read-only, whatever their own marking: a client
+	// runs a read-only tool without asking, and the calls such a tool
+	// makes on its own are asked of nobody here.
+	Delegating []string
 }
 
 // Serve serves the registry's tools to one MCP client over in and out
@@ -52,7 +57,7 @@ func NewServer(o ServeOptions) *sdk.Server {
 		// The tool's own marking tells the client what it may run
 		// without asking (Claude Code runs a read-only tool in its
 		// default mode); a tool that may change things says so too.
-		ann := &sdk.ToolAnnotations{ReadOnlyHint: spec.ReadOnly}
+		ann := &sdk.ToolAnnotations{ReadOnlyHint: spec.ReadOnly && !slices.Contains(o.Delegating, spec.Name)}
 		s.AddTool(&sdk.Tool{Name: name, Description: spec.Description, InputSchema: schema, Annotations: ann}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var input json.RawMessage
 			if req.Params != nil {
