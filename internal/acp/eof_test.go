@@ -3,12 +3,14 @@ package acp_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -148,5 +150,61 @@ func TestEndOfInputAnswersRequestsInFlight(t *testing.T) {
 				t.Errorf("stderr does not say why the call did not run:\n%s", stderr.String())
 			}
 		})
+	}
+}
+
+// TestEditorGoneMidTurn: the editor quits while a prompt's turn runs,
+// closing synaps's stdin and stdout. synaps must not die of SIGPIPE on
+// its next write: the write fails, the turn ends, and synaps exits 0.
+func TestEditorGoneMidTurn(t *testing.T) {
+	base := t.TempDir()
+	work := filepath.Join(base, "work")
+	os.MkdirAll(work, 0o755)
+	model := filepath.Join(base, "turns.jsonl")
+	// A slow answer: the editor is gone before it is streamed.
+	os.WriteFile(model, []byte(`{"text":"one two three four five six seven eight nine ten","delay_ms":50}`+"\n"), 0o644)
+	self, _ := os.Executable()
+	cmd := exec.Command(self, "synaps-main", "acp", "--model", "script:"+model)
+	cmd.Env = append(os.Environ(), "SYNAPS_BASE_DIR="+base, "HOME="+base, "ANTHROPIC_API_KEY=", "OPENAI_API_KEY=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	out := bufio.NewScanner(stdout)
+	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
+	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`+"\n", work)
+	var session string
+	for session == "" && out.Scan() {
+		var m struct {
+			ID     int
+			Result struct{ SessionID string }
+		}
+		json.Unmarshal(out.Bytes(), &m)
+		if m.ID == 2 {
+			session = m.Result.SessionID
+		}
+	}
+	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"talk"}]}}`+"\n", session)
+	// The first streamed word shows the turn runs; then the editor goes.
+	for out.Scan() {
+		if strings.Contains(out.Text(), "agent_message_chunk") {
+			break
+		}
+	}
+	stdin.Close()
+	stdout.Close()
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			t.Fatalf("synaps acp died of %v when the editor left mid-turn\nstderr:\n%s", ws.Signal(), stderr.String())
+		}
+	}
+	if err != nil {
+		t.Errorf("synaps acp: %v\nstderr:\n%s", err, stderr.String())
 	}
 }

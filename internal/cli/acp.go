@@ -27,6 +27,7 @@ any synaps session id. See docs/editors.md.`,
 			if err != nil {
 				return err
 			}
+			ignoreBrokenPipe()
 			srv := &acp.Server{Options: opts, Version: Version, Log: stdio.Err}
 			return srv.Serve(cmd.Context(), stdio.In, stdio.Out)
 		},

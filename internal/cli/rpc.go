@@ -48,6 +48,7 @@ refused unless allowed (--auto-approve-confirms, --permission-mode,
 				}
 				g.cont, g.resume = false, args[0]
 			}
+			ignoreBrokenPipe()
 			return runRPC(cmd.Context(), g, stdio)
 		},
 	}
