@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synaps-cli/synaps/internal/llm"
 )
 
 // modelServer is a loopback Anthropic Messages endpoint that records the
@@ -254,4 +255,71 @@ func TestResumeKeepsUsage(t *testing.T) {
 	if want := fmt.Sprintf("input tokens: %d", 2*first.InputTokens); !strings.Contains(cost.Output, want) || !strings.Contains(cost.Output, "requests: 1 (this run)") {
 		t.Errorf("/cost after resume lacks %q or this run's one request:\n%s", want, cost.Output)
 	}
+}
+
+// /resume ID goes on with the model the session recorded, as a launch
+// with --resume does, unless this run was given --model; either way the
+// session then records the model it runs on, so the next resume takes it.
+func TestSlashResumeTakesUpTheRecordedModel(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(work, "one.jsonl"), `{"text":"from ONE"}`+"\n"+`{"text":"from ONE again"}`+"\n")
+	write(t, filepath.Join(work, "two.jsonl"), `{"text":"from TWO"}`+"\n")
+	ctx := context.Background()
+	open := func(model string) *App {
+		t.Helper()
+		a, err := Open(ctx, Options{BaseDir: base, WorkDir: work, Model: model, Getenv: noEnv, NoExtensions: true, Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	a := open("script:one.jsonl")
+	if err := a.Agent.Send(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.Session.ID
+	a.Close(ctx)
+
+	// The config's default model, no --model: /resume takes up ONE.
+	write(t, filepath.Join(base, "config"), "model = script:two.jsonl\n")
+	b := open("")
+	if _, err := b.Slash(ctx, "/resume "+id); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Agent.Send(ctx, "second"); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastText(t, b); got != "from ONE" {
+		t.Errorf("after /resume without --model the answer is %q, want the recorded model's", got)
+	}
+	b.Close(ctx)
+
+	// --model two: /resume keeps TWO and the session records it.
+	c := open("script:two.jsonl")
+	if _, err := c.Slash(ctx, "/resume "+id); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Agent.Send(ctx, "third"); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastText(t, c); got != "from TWO" {
+		t.Errorf("after /resume with --model two the answer is %q", got)
+	}
+	if got := c.Session.Model(); got != "script:two.jsonl" {
+		t.Errorf("the session records %q, want script:two.jsonl", got)
+	}
+	c.Close(ctx)
+}
+
+// lastText is the text of the session's last assistant message.
+func lastText(t *testing.T, a *App) string {
+	t.Helper()
+	msgs := a.Session.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleAssistant {
+			return msgs[i].Text()
+		}
+	}
+	t.Fatal("no assistant message")
+	return ""
 }

@@ -356,10 +356,40 @@ func (a *App) Resume(ctx context.Context, id string) error {
 		return err
 	}
 	a.Session = s
+	a.adoptRecordedModel()
 	if a.provider != nil {
+		if rec := a.modelToRecord(a.Model); s.Model() != rec {
+			// The session records the model it goes on with, so that
+			// the next resume takes it up too.
+			if err := s.SetModel(rec); err != nil {
+				return fmt.Errorf("/resume %s: %w", id, err)
+			}
+		}
 		a.newAgent()
 	}
 	return nil
+}
+
+// adoptRecordedModel makes the session just resumed go on with the model
+// it recorded, as a launch with --resume does, unless this run was given
+// one (--model). A recorded model that cannot be used here is said, and
+// the current one goes on.
+func (a *App) adoptRecordedModel() {
+	if a.opts.Model != "" || a.Session.Model() == "" {
+		return
+	}
+	name := a.recordedModel()
+	if name == a.Model {
+		return
+	}
+	p, id, err := ResolveModel(name, a.opts.Getenv, a.Config, a.Host, a.WorkDir)
+	if err != nil {
+		if a.Model != "" {
+			a.Notice(fmt.Sprintf("session %s ran on %s, which cannot be used here (%v); it goes on with %s", a.Session.ID, a.Session.Model(), err, a.Model))
+		}
+		return
+	}
+	a.Model, a.provider, a.modelID, a.ModelErr = name, p, id, nil
 }
 
 // endSession ends the current session: on_session_end through the
