@@ -11,20 +11,21 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 )
 
-// meetLink answers only once every link sharing its meeting has been
-// asked, or, after a while alone, with a context saying so: links asked
-// at once all meet; asked in turn, each waits alone but the last.
+// meetLink counts the calls in flight at once across the links sharing
+// its meeting. With wait set it answers only once every one of them has
+// been asked (links asked at once all meet; in turn they would wait
+// forever, so the chain's deadline ends that case with an error).
 type meetLink struct {
 	id, answer string
 	m          *meeting
+	wait       bool
 }
 
 type meeting struct {
-	mu     sync.Mutex
-	want   int
-	asked  int
-	all    chan struct{}
-	closed bool
+	mu            sync.Mutex
+	want, asked   int
+	now, mostOnce int
+	all           chan struct{}
 }
 
 func newMeeting(n int) *meeting { return &meeting{want: n, all: make(chan struct{})} }
@@ -36,19 +37,25 @@ func (l meetLink) Handle(ctx context.Context, _ contract.HookSpec, _ *Event, _ j
 	m := l.m
 	m.mu.Lock()
 	m.asked++
-	if m.asked == m.want && !m.closed {
-		m.closed = true
+	m.now++
+	m.mostOnce = max(m.mostOnce, m.now)
+	if m.asked == m.want {
 		close(m.all)
 	}
 	m.mu.Unlock()
-	select {
-	case <-m.all:
-		return DecodeResult(json.RawMessage(l.answer))
-	case <-time.After(300 * time.Millisecond):
-		return Result{Action: contract.ActionContinue, Context: l.id + " alone"}, nil
-	case <-ctx.Done():
-		return Result{}, ctx.Err()
+	defer func() {
+		m.mu.Lock()
+		m.now--
+		m.mu.Unlock()
+	}()
+	if l.wait {
+		select {
+		case <-m.all:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
 	}
+	return DecodeResult(json.RawMessage(l.answer))
 }
 
 // TestAfterToolCallTogether: after_tool_call asks its links at once when
@@ -57,46 +64,47 @@ func (l meetLink) Handle(ctx context.Context, _ contract.HookSpec, _ *Event, _ j
 // the chain back in turn, so later links see what will be kept.
 func TestAfterToolCallTogether(t *testing.T) {
 	tests := []struct {
-		name         string
-		transform    bool // the second link may replace the output
-		failClosed   bool // the second link withholds the output if it fails
-		wantContexts []Inject
-		wantStopBy   string
+		name       string
+		transform  bool // the second link may replace the output
+		failClosed bool // the second link withholds the output if it fails
+		wantMost   int  // calls in flight at once, at most
 	}{
-		{
-			name:         "no link can change the output: asked together, answers in order, the first stop counts",
-			wantContexts: []Inject{{"a", "one"}, {"b", "two"}},
-			wantStopBy:   "b",
-		},
-		{
-			name:         "a link may replace the output: asked in turn",
-			transform:    true,
-			wantContexts: []Inject{{"a", "a alone"}, {"b", "b alone"}, {"c", "three"}},
-			wantStopBy:   "c",
-		},
-		{
-			name:         "a link fails closed: asked in turn",
-			failClosed:   true,
-			wantContexts: []Inject{{"a", "a alone"}, {"b", "b alone"}, {"c", "three"}},
-			wantStopBy:   "c",
-		},
+		{name: "no link can change the output: asked together", wantMost: 3},
+		{name: "a link may replace the output: asked in turn", transform: true, wantMost: 1},
+		{name: "a link fails closed: asked in turn", failClosed: true, wantMost: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			together := tt.wantMost > 1
 			m := newMeeting(3)
 			sub := []Subscription{{Hook: contract.HookAfterToolCall}}
-			c := NewChain(Options{})
+			// The deadline only ends a case that waits for a meeting
+			// that cannot happen; it is not what the case checks.
+			c := NewChain(Options{Timeout: 10 * time.Second})
 			c.Set(Table{contract.HookAfterToolCall: {
-				{Link: meetLink{"a", `{"action":"continue","context":"one"}`, m}, Subs: sub},
-				{Link: meetLink{"b", `{"action":"stop","reason":"enough","context":"two"}`, m}, Subs: sub, Transform: tt.transform, FailClosed: tt.failClosed},
-				{Link: meetLink{"c", `{"action":"stop","reason":"too late","context":"three"}`, m}, Subs: sub},
+				{Link: meetLink{"a", `{"action":"continue","context":"one"}`, m, together}, Subs: sub},
+				{Link: meetLink{"b", `{"action":"stop","reason":"enough","context":"two"}`, m, together}, Subs: sub, Transform: tt.transform, FailClosed: tt.failClosed},
+				{Link: meetLink{"c", `{"action":"stop","reason":"too late","context":"three"}`, m, together}, Subs: sub},
 			}})
 			d := c.AfterToolCall(context.Background(), "bash", "bash", json.RawMessage(`{"command":"ls"}`), "out", false, "s")
-			if diff := cmp.Diff(tt.wantContexts, d.Contexts); diff != "" {
+			// Either way the answers count in chain order: the contexts
+			// before the first stop, and that stop.
+			if diff := cmp.Diff([]Inject{{"a", "one"}, {"b", "two"}}, d.Contexts); diff != "" {
 				t.Errorf("contexts (-want +got):\n%s", diff)
 			}
-			if d.StoppedBy != tt.wantStopBy {
-				t.Errorf("stopped by %q, want %q", d.StoppedBy, tt.wantStopBy)
+			if d.StoppedBy != "b" {
+				t.Errorf("stopped by %q, want b", d.StoppedBy)
+			}
+			m.mu.Lock()
+			most, asked := m.mostOnce, m.asked
+			m.mu.Unlock()
+			if most != tt.wantMost {
+				t.Errorf("%d calls in flight at once, want %d", most, tt.wantMost)
+			}
+			// Together, the link after the stop was told of the call too;
+			// in turn, the stop ended the chain before it.
+			if wantAsked := map[bool]int{true: 3, false: 2}[together]; asked != wantAsked {
+				t.Errorf("%d links asked, want %d", asked, wantAsked)
 			}
 		})
 	}

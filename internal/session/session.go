@@ -663,6 +663,7 @@ func LatestIn(baseDir, dir string) (string, []string, error) {
 	if err != nil {
 		return "", warnings, err
 	}
+	here := sameDirAs(dir)
 	best, bestUsed := "", time.Time{}
 	for _, info := range list {
 		if info.Error != "" {
@@ -671,7 +672,7 @@ func LatestIn(baseDir, dir string) (string, []string, error) {
 			}
 			continue
 		}
-		if !SameDir(info.Cwd, dir) {
+		if !here(info.Cwd) {
 			continue
 		}
 		var used time.Time
@@ -683,6 +684,33 @@ func LatestIn(baseDir, dir string) (string, []string, error) {
 		}
 	}
 	return best, warnings, nil
+}
+
+// sameDirAs returns SameDir(·, dir) for many sessions' directories: dir
+// is resolved once and each other directory once, however many sessions
+// were started in it.
+func sameDirAs(dir string) func(string) bool {
+	clean := filepath.Clean(dir)
+	resolved, err := filepath.EvalSymlinks(dir)
+	seen := map[string]bool{}
+	return func(cwd string) bool {
+		if cwd == "" || dir == "" {
+			return false
+		}
+		if filepath.Clean(cwd) == clean {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+		same, ok := seen[cwd]
+		if !ok {
+			r, rerr := filepath.EvalSymlinks(cwd)
+			same = rerr == nil && r == resolved
+			seen[cwd] = same
+		}
+		return same
+	}
 }
 
 // SameDir reports whether a and b name the same directory: equal once

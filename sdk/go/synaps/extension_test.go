@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -240,5 +241,27 @@ func TestHookFastPathAgreesWithSlowPath(t *testing.T) {
 	}
 	if _, ok := raw(`{"jsonrpc":"2.0","id":3,"method":"no.such.method"}`)["result"]; !ok {
 		t.Errorf("a reply without a value has no result key")
+	}
+}
+
+// TestReplyShapes: a reply carries exactly one of result and error, and a
+// nil result is sent as null, not left out.
+func TestReplyShapes(t *testing.T) {
+	for _, tc := range []struct {
+		result any
+		err    error
+		want   string
+	}{
+		{nil, nil, `{"jsonrpc":"2.0","id":1,"result":null}`},
+		{Continue(), nil, `{"jsonrpc":"2.0","id":1,"result":{"action":"continue"}}`},
+		{nil, errors.New("boom"), `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}`},
+	} {
+		var out strings.Builder
+		e := New("x", "1")
+		e.w = &out
+		e.reply(json.RawMessage("1"), tc.result, tc.err)
+		if got := out.String(); !strings.HasSuffix(got, "\r\n\r\n"+tc.want) {
+			t.Errorf("reply(%v, %v) = %q, want body %s", tc.result, tc.err, got, tc.want)
+		}
 	}
 }
