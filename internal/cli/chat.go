@@ -41,7 +41,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	if err != nil {
 		return err
 	}
-	r := &renderer{out: stdio.Out, color: colorOn(stdio.Out), fullErrors: !isTerminal(stdio.Out), notices: stdio.Err}
+	r := &renderer{out: stdio.Out, color: colorOn(stdio.Out), fullErrors: !isTerminal(stdio.Out), notices: stdio.Err, noticeColor: colorOn(stdio.Err)}
 	opts.OnEvent = r.event
 	opts.LeavePlan = "/mode default"
 	if opts.Confirmer == nil && isTerminal(stdio.In) {

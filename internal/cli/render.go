@@ -32,6 +32,10 @@ type renderer struct {
 	// the conversation and says warnings (a guard's misspelt action, a
 	// hung guard) on stderr, as -p does. nil: out.
 	notices io.Writer
+	// noticeColor: notices is a terminal that takes colour, decided
+	// apart from out (chat 2>log on a terminal writes no escapes to the
+	// log).
+	noticeColor bool
 }
 
 func (r *renderer) style(code, s string) string {
@@ -84,11 +88,15 @@ func (r *renderer) event(ev agent.Event) {
 		r.toolEnd(ev.Tool)
 	case agent.EventNotice:
 		r.endText()
-		w := r.out
-		if r.notices != nil {
-			w = r.notices
+		if r.notices == nil {
+			fmt.Fprintln(r.out, r.style("33", "! "+ev.Text))
+			break
 		}
-		fmt.Fprintln(w, r.style("33", "! "+ev.Text))
+		text := "! " + ev.Text
+		if r.noticeColor {
+			text = "\x1b[33m" + text + "\x1b[0m"
+		}
+		fmt.Fprintln(r.notices, text)
 	case agent.EventOutput:
 		// A plugin command's output, as it streams.
 		r.endText()

@@ -57,3 +57,22 @@ func TestRenderErrorsWholeOffTerminal(t *testing.T) {
 		})
 	}
 }
+
+// Notices that go to stderr take colour by stderr, not stdout: chat on a
+// terminal with stderr sent to a log writes no escapes into the log.
+func TestRenderNoticeColourFollowsItsStream(t *testing.T) {
+	for _, tc := range []struct {
+		noticeColor bool
+		want        string
+	}{
+		{false, "! guard is gone\n"},
+		{true, "\x1b[33m! guard is gone\x1b[0m\n"},
+	} {
+		var out, errs strings.Builder
+		r := &renderer{out: &out, color: true, notices: &errs, noticeColor: tc.noticeColor}
+		r.event(agent.Event{Type: agent.EventNotice, Text: "guard is gone"})
+		if errs.String() != tc.want || out.String() != "" {
+			t.Errorf("noticeColor %v: stderr %q, stdout %q; want stderr %q", tc.noticeColor, errs.String(), out.String(), tc.want)
+		}
+	}
+}
