@@ -487,6 +487,10 @@ func (a *App) nothingToContinue() error {
 	msg := fmt.Sprintf("--continue: no session was started in %s yet (--continue goes on with this directory's newest session)", a.WorkDir)
 	if list, err := session.List(a.BaseDir); err == nil {
 		for _, info := range list {
+			if info.Error == "" && info.Cwd == "" {
+				// An older session that did not record where it started.
+				return fmt.Errorf("%s; the newest session is %s: resume it with --resume %s", msg, info.ID, info.ID)
+			}
 			if info.Error == "" {
 				return fmt.Errorf("%s; the newest session, %s, was started in %s: resume it with --resume %s, or cd there and use --continue", msg, info.ID, info.Cwd, info.ID)
 			}
