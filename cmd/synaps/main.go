@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 
 	"github.com/synaps-cli/synaps/internal/cli"
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/procs"
 )
 
 func main() {
@@ -23,16 +23,11 @@ func main() {
 	if cli.OnlyVersion(os.Args[1:]) {
 		os.Exit(cli.Main(context.Background(), os.Args[1:], stdio))
 	}
-	// One thread runs synaps's Go code at a time, unless the user sets
-	// GOMAXPROCS. synaps waits on pipes, sockets and child processes; its
-	// own CPU work is small and not parallel. With a second P idle, every
-	// goroutine hand-off (an extension's reply reaching the hook chain)
-	// wakes a second OS thread that finds nothing to do: measured on a
-	// two-core VM, one P halves synaps's CPU per hook round trip and cuts
-	// the round trip's median by about 40% (docs/performance.md).
-	// Blocking system calls still run on their own threads.
+	// One P runs synaps's Go code while it waits on pipes, sockets and
+	// children, unless the user sets GOMAXPROCS; tool calls that run side
+	// by side get every P (internal/procs says why).
 	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(1)
+		procs.Narrow()
 	}
 	// Nothing synaps starts may outlive it (see internal/lifeline).
 	endLifeline, err := lifeline.Start()

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/procs"
 )
 
 // MaxParallelTools bounds how many calls of one model turn run at once.
@@ -50,6 +51,9 @@ func (a *Agent) runBatch(ctx context.Context, calls, out []llm.Block, limit int)
 		out[0] = a.runOne(ctx, calls[0])
 		return
 	}
+	// CPU work side by side (greps over a large tree): every P while it
+	// runs, not the one synaps waits on otherwise.
+	defer procs.Widen()()
 	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
 	for k, c := range calls {
