@@ -47,52 +47,13 @@ func TestEndOfInputAnswersRequestsInFlight(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			base := t.TempDir()
-			work := filepath.Join(base, "work")
-			os.MkdirAll(work, 0o755)
-			model := filepath.Join(base, "turns.jsonl")
 			// delay_ms slows the turn so that the end of input comes while
 			// it runs; the answers are the same however fast it is.
-			os.WriteFile(model, []byte(`{"text":"Checking.","tool_calls":[{"name":"bash","input":{"command":"echo hi"}}],"delay_ms":20}`+"\n"+
-				`{"text":"Done.","delay_ms":20}`+"\n"), 0o644)
-			self, _ := os.Executable()
-			cmd := exec.Command(self, append([]string{"synaps-main", "acp", "--model", "script:" + model}, tc.flags...)...)
-			cmd.Env = append(os.Environ(), "SYNAPS_BASE_DIR="+base, "HOME="+base, "ANTHROPIC_API_KEY=", "OPENAI_API_KEY=")
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			stdin, _ := cmd.StdinPipe()
-			stdout, _ := cmd.StdoutPipe()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { cmd.Process.Kill() })
-			out := bufio.NewScanner(stdout)
-			send := func(format string, args ...any) {
-				t.Helper()
-				if _, err := fmt.Fprintf(stdin, format+"\n", args...); err != nil {
-					t.Fatal(err)
-				}
-			}
-			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
-			send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, work)
-			// The session id comes in session/new's answer.
-			var session string
-			for session == "" && out.Scan() {
-				var m struct {
-					ID     int
-					Result struct{ SessionID string }
-					Error  any
-				}
-				json.Unmarshal(out.Bytes(), &m)
-				if m.ID == 2 {
-					if m.Error != nil {
-						t.Fatalf("session/new: %s", out.Bytes())
-					}
-					session = m.Result.SessionID
-				}
-			}
-			send(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"look"}]}}`, session)
-			stdin.Close()
+			p := startACP(t, `{"text":"Checking.","tool_calls":[{"name":"bash","input":{"command":"echo hi"}}],"delay_ms":20}`+"\n"+
+				`{"text":"Done.","delay_ms":20}`+"\n", tc.flags...)
+			cmd, stdout, out, stderr := p.cmd, p.stdout, p.out, p.stderr
+			p.send(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"look"}]}}`, p.session)
+			p.stdin.Close()
 
 			var text, asked string
 			var calls []string
@@ -157,38 +118,10 @@ func TestEndOfInputAnswersRequestsInFlight(t *testing.T) {
 // closing synaps's stdin and stdout. synaps must not die of SIGPIPE on
 // its next write: the write fails, the turn ends, and synaps exits 0.
 func TestEditorGoneMidTurn(t *testing.T) {
-	base := t.TempDir()
-	work := filepath.Join(base, "work")
-	os.MkdirAll(work, 0o755)
-	model := filepath.Join(base, "turns.jsonl")
 	// A slow answer: the editor is gone before it is streamed.
-	os.WriteFile(model, []byte(`{"text":"one two three four five six seven eight nine ten","delay_ms":50}`+"\n"), 0o644)
-	self, _ := os.Executable()
-	cmd := exec.Command(self, "synaps-main", "acp", "--model", "script:"+model)
-	cmd.Env = append(os.Environ(), "SYNAPS_BASE_DIR="+base, "HOME="+base, "ANTHROPIC_API_KEY=", "OPENAI_API_KEY=")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	out := bufio.NewScanner(stdout)
-	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
-	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`+"\n", work)
-	var session string
-	for session == "" && out.Scan() {
-		var m struct {
-			ID     int
-			Result struct{ SessionID string }
-		}
-		json.Unmarshal(out.Bytes(), &m)
-		if m.ID == 2 {
-			session = m.Result.SessionID
-		}
-	}
-	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"talk"}]}}`+"\n", session)
+	p := startACP(t, `{"text":"one two three four five six seven eight nine ten","delay_ms":50}`+"\n")
+	cmd, stdin, stdout, out, stderr := p.cmd, p.stdin, p.stdout, p.out, p.stderr
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"talk"}]}}`, p.session)
 	// The first streamed word shows the turn runs; then the editor goes.
 	for out.Scan() {
 		if strings.Contains(out.Text(), "agent_message_chunk") {
@@ -206,5 +139,66 @@ func TestEditorGoneMidTurn(t *testing.T) {
 	}
 	if err != nil {
 		t.Errorf("synaps acp: %v\nstderr:\n%s", err, stderr.String())
+	}
+}
+
+// acpProc is `synaps acp` run by the test binary over pipes, initialised
+// and with one session open.
+type acpProc struct {
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	stdout  io.ReadCloser
+	out     *bufio.Scanner
+	stderr  *strings.Builder
+	session string
+	t       *testing.T
+}
+
+// startACP starts synaps acp on a script model of turns (with flags),
+// initialises it and opens a session in a fresh work directory.
+func startACP(t *testing.T, turns string, flags ...string) *acpProc {
+	t.Helper()
+	base := t.TempDir()
+	work := filepath.Join(base, "work")
+	os.MkdirAll(work, 0o755)
+	model := filepath.Join(base, "turns.jsonl")
+	os.WriteFile(model, []byte(turns), 0o644)
+	self, _ := os.Executable()
+	cmd := exec.Command(self, append([]string{"synaps-main", "acp", "--model", "script:" + model}, flags...)...)
+	cmd.Env = append(os.Environ(), "SYNAPS_BASE_DIR="+base, "HOME="+base, "ANTHROPIC_API_KEY=", "OPENAI_API_KEY=")
+	p := &acpProc{cmd: cmd, stderr: &strings.Builder{}, t: t}
+	cmd.Stderr = p.stderr
+	p.stdin, _ = cmd.StdinPipe()
+	p.stdout, _ = cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	p.out = bufio.NewScanner(p.stdout)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, work)
+	// The session id comes in session/new's answer.
+	for p.session == "" && p.out.Scan() {
+		var m struct {
+			ID     int
+			Result struct{ SessionID string }
+			Error  any
+		}
+		json.Unmarshal(p.out.Bytes(), &m)
+		if m.ID == 2 {
+			if m.Error != nil {
+				t.Fatalf("session/new: %s", p.out.Bytes())
+			}
+			p.session = m.Result.SessionID
+		}
+	}
+	return p
+}
+
+// send writes one line to synaps's stdin.
+func (p *acpProc) send(format string, args ...any) {
+	p.t.Helper()
+	if _, err := fmt.Fprintf(p.stdin, format+"\n", args...); err != nil {
+		p.t.Fatal(err)
 	}
 }

@@ -22,15 +22,13 @@ func benchGuard(b *testing.B, base, id string) {
 	}, fakeSpec{})
 }
 
-// BenchmarkHookRoundTripGo: one before_tool_call to one Go extension.
-func BenchmarkHookRoundTripGo(b *testing.B) {
-	base := b.TempDir()
-	benchGuard(b, base, "g")
+// benchBeforeToolCall times one before_tool_call, allowed, through the
+// plugins under base, with the CPU each side spends (meterCPU).
+func benchBeforeToolCall(b *testing.B, base string) {
 	h := startHost(b, base, nil)
 	input := json.RawMessage(`{"command":"echo hi"}`)
 	ctx := context.Background()
 	b.ReportAllocs()
-	b.ResetTimer()
 	cpu := meterCPU(b, h)
 	for b.Loop() {
 		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked {
@@ -40,23 +38,20 @@ func BenchmarkHookRoundTripGo(b *testing.B) {
 	cpu.report(b)
 }
 
+// BenchmarkHookRoundTripGo: one before_tool_call to one Go extension.
+func BenchmarkHookRoundTripGo(b *testing.B) {
+	base := b.TempDir()
+	benchGuard(b, base, "g")
+	benchBeforeToolCall(b, base)
+}
+
 // BenchmarkHookRoundTripGoSDK: one before_tool_call to the bundled
 // demo-guard, written with the Go SDK (sdk/go/synaps) as an author would,
 // which decodes the event and judges the command.
 func BenchmarkHookRoundTripGoSDK(b *testing.B) {
 	base := b.TempDir()
 	exttest.BundledPlugin(b, base, "guard", "demo-guard")
-	h := startHost(b, base, nil)
-	input := json.RawMessage(`{"command":"echo hi"}`)
-	ctx := context.Background()
-	b.ReportAllocs()
-	cpu := meterCPU(b, h)
-	for b.Loop() {
-		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked {
-			b.Fatal(d.Reason)
-		}
-	}
-	cpu.report(b)
+	benchBeforeToolCall(b, base)
 }
 
 // BenchmarkHookRoundTripPython: one before_tool_call to the guide's
@@ -68,18 +63,7 @@ func BenchmarkHookRoundTripPython(b *testing.B) {
 	base := b.TempDir()
 	os.MkdirAll(filepath.Join(base, "plugins"), 0o755)
 	copyDir(b, "../../examples/extensions/hello-ext", filepath.Join(base, "plugins", "hello-ext"))
-	h := startHost(b, base, nil)
-	input := json.RawMessage(`{"command":"echo hi"}`)
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := meterCPU(b, h)
-	for b.Loop() {
-		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked {
-			b.Fatal(d.Reason)
-		}
-	}
-	cpu.report(b)
+	benchBeforeToolCall(b, base)
 }
 
 // BenchmarkToolCallFiveHooks: the hook overhead of one tool call — before
