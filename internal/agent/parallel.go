@@ -52,8 +52,11 @@ func (a *Agent) runBatch(ctx context.Context, calls, out []llm.Block, limit int)
 		return
 	}
 	// CPU work side by side (greps over a large tree): every P while it
-	// runs, not the one synaps waits on otherwise.
-	defer procs.Widen()()
+	// runs, not the one synaps waits on otherwise. Subagents side by side
+	// mostly wait on their models; their own batches of tools widen.
+	if !a.isAgentCall(calls[0]) {
+		defer procs.Widen()()
+	}
 	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
 	for k, c := range calls {
