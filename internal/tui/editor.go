@@ -58,3 +58,14 @@ func (m *model) edited(msg editedMsg) {
 	}
 	m.input.SetValue(strings.TrimRight(string(b), "\n"))
 }
+
+// envValue looks a variable up in environ, the last setting winning.
+func envValue(environ []string, k string) string {
+	v := ""
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, k+"=") {
+			v = kv[len(k)+1:]
+		}
+	}
+	return v
+}

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/app"
+	"github.com/synaps-cli/synaps/internal/plural"
+)
+
+// prompt is a question the input answers instead of sending a message.
+type prompt int
+
+const (
+	promptNone    prompt = iota
+	promptConfirm        // a tool call waits for [y/N]
+	promptTrust          // trust this project's plugins? [y/N]
+)
+
+// confirmAnswer reads the answer to a confirm: y or yes runs the call,
+// a or always (when offered) runs it and saves the rule, anything else
+// does not run it.
+func confirmAnswer(s string, alwaysOffered bool) agent.Answer {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "y", "yes":
+		return agent.AnswerYes
+	case "a", "always":
+		if alwaysOffered {
+			return agent.AnswerAlways
+		}
+	}
+	return agent.AnswerNo
+}
+
+func yes(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return s == "y" || s == "yes"
+}
+
+// ask opens a question, putting the input aside.
+func (m *model) ask(p prompt) {
+	if m.asking == promptNone {
+		m.draft = m.input.Value()
+	}
+	m.asking = p
+	m.input.Reset()
+	m.input.Placeholder = "y or n, then enter"
+	if p == promptConfirm && m.confirm != nil && m.confirm.always != "" {
+		// Every answer the question offers, as its [y/N/a …] says.
+		m.input.Placeholder = "y, n or a (always), then enter"
+	}
+}
+
+// endAsk closes the question and gives the input back.
+func (m *model) endAsk() {
+	m.asking = promptNone
+	m.input.Placeholder = placeholder
+	m.input.SetValue(m.draft)
+	m.draft = ""
+}
+
+func (m *model) answerConfirm(ans agent.Answer) {
+	c := m.confirm
+	m.confirm = nil
+	m.endAsk()
+	if c == nil {
+		return
+	}
+	c.reply <- ans // buffered: never blocks
+	verdict := m.st.bad.Render("denied")
+	switch ans {
+	case agent.AnswerYes:
+		verdict = m.st.ok.Render("allowed")
+	case agent.AnswerAlways:
+		verdict = m.st.ok.Render("allowed, always: " + c.always)
+	}
+	for _, cm := range c.messages {
+		m.print(m.st.warn.Render("? "+cm.Extension+": ") + oneLine(cm.Message, 200))
+	}
+	m.print("  " + c.tool + " " + verdict)
+}
+
+// startTrust trusts the project and reloads the extensions.
+func (m *model) startTrust() tea.Cmd {
+	a, hs := m.app, m.hs
+	return m.work("trusting the project", func(ctx context.Context) workDoneMsg {
+		if _, err := app.Trust(a.BaseDir, a.WorkDir); err != nil {
+			return workDoneMsg{err: err}
+		}
+		res, err := hs.Slash(ctx, "/extensions reload")
+		return workDoneMsg{out: "trusted " + a.WorkDir + "\n" + res.Output, err: err}
+	})
+}
+
+func (m *model) trustQuestion() string {
+	return fmt.Sprintf("This project has %d %s in .synaps/plugins. Trust this project? [y/N]",
+		m.untrusted, plural.Noun(m.untrusted, "plugin"))
+}
