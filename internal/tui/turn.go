@@ -93,7 +93,6 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		}
 		m.stream.Reset()
 		m.doneLen = 0
-		m.doneLen = 0
 		m.thinking.Reset()
 	case agent.EventToolStart:
 		m.tools = append(m.tools, running{call: *ev.Tool, start: time.Now()})
