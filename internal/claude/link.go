@@ -183,8 +183,15 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 		}
 		var d struct {
 			StopHookActive bool `json:"stop_hook_active"`
+			HasToolUse     bool `json:"has_tool_use"`
 		}
 		_ = json.Unmarshal(ev.Data, &d)
+		if d.HasToolUse && hookName == contract.HookOnMessageComplete {
+			// Claude Code's Stop is the end of the turn: a message that
+			// calls tools is not one (claude-compat.md: Stop is
+			// on_message_complete with has_tool_use false).
+			return nil
+		}
 		e.StopHookActive = d.StopHookActive
 	case contract.HookOnSessionStart:
 		e.Source = ev.StartSource

@@ -209,3 +209,33 @@ func TestLinkNotification(t *testing.T) {
 		t.Error("the idle_prompt group ran for a permission_prompt")
 	}
 }
+
+// Stop is the end of the model's turn: a message that calls tools is
+// on_message_complete in synaps but no Stop in Claude Code, so the hook
+// runs only for the final message (claude-compat.md).
+func TestLinkStopOnlyAtTheEndOfTheTurn(t *testing.T) {
+	c, _, dir := chainWith(t, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"cat >> $D/stops.jsonl; echo >> $D/stops.jsonl"}]}]}}`, false)
+	for _, m := range []struct{ text, data string }{
+		{"checking", `{"content_block_count":2,"has_tool_use":true,"stop_hook_active":false}`},
+		{"all done", `{"content_block_count":1,"has_tool_use":false,"stop_hook_active":false}`},
+	} {
+		text := m.text
+		c.Run(context.Background(), hook.Event{Kind: contract.HookOnMessageComplete, SessionID: "s", Message: &text, Data: json.RawMessage(m.data)})
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "stops.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var p struct {
+			Last string `json:"last_assistant_message"`
+		}
+		if json.Unmarshal([]byte(line), &p) == nil {
+			got = append(got, p.Last)
+		}
+	}
+	if len(got) != 1 || got[0] != "all done" {
+		t.Errorf("Stop ran for %q; want only the final message, \"all done\"", got)
+	}
+}
