@@ -243,6 +243,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 			prompt = p
 		}
 		stream.run = newResultRun(time.Now())
+		before := len(a.Session.View())
 		// A prompt that names a Markdown command ("/commit-commands:commit
 		// extra") runs it, as in Claude Code; any other text, slashes
 		// included ("/tmp/x is broken"), goes to the model as written.
@@ -262,7 +263,7 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 		case sendErr != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
 			sendErr = &agent.LimitError{Flag: "--timeout", What: fmt.Sprintf("%s of wall-clock time passed", timeout)}
 		}
-		answer := lastAnswer(a)
+		answer := lastAnswer(a, before)
 		switch format {
 		case "text":
 			if answer != "" {
@@ -295,10 +296,17 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	return closeErr
 }
 
-// lastAnswer is the text of the last assistant message.
-func lastAnswer(a *app.App) string {
+// lastAnswer is the text of the last assistant message of this prompt's
+// run, those after the first from messages: a prompt that failed before
+// the model answered (a hook blocked it, the model failed) has none, and
+// must not print a resumed session's earlier answer as its own. A session
+// that shrank meanwhile (compacted) is read whole.
+func lastAnswer(a *app.App, from int) string {
 	msgs := a.Session.View()
-	for i := len(msgs) - 1; i >= 0; i-- {
+	if from > len(msgs) {
+		from = 0
+	}
+	for i := len(msgs) - 1; i >= from; i-- {
 		if msgs[i].Role == "assistant" {
 			return msgs[i].Text()
 		}
