@@ -18,6 +18,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -246,7 +247,7 @@ var ErrTurnLimit = errors.New("turn limit reached")
 type TurnLimitError struct{ Requests int }
 
 func (e *TurnLimitError) Error() string {
-	return fmt.Sprintf("stopped after %d model requests", e.Requests)
+	return "stopped after " + plural.Count(e.Requests, "model request")
 }
 
 func (e *TurnLimitError) Unwrap() error { return ErrTurnLimit }

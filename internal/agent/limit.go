@@ -3,6 +3,8 @@ package agent
 import (
 	"errors"
 	"fmt"
+
+	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // Limits a user sets on an unattended run, beside Config.MaxTurns. Each
@@ -41,7 +43,7 @@ func (a *Agent) overBudget() error {
 		return &LimitError{Flag: "token budget", What: fmt.Sprintf("%d tokens were used, the budget is %d", a.usage.InputTokens+a.usage.OutputTokens, limit)}
 	}
 	if limit := a.cfg.MaxToolCalls; limit > 0 && a.toolCalls >= limit {
-		return &LimitError{Flag: "--max-tool-calls", What: fmt.Sprintf("%d tool calls were made, the most allowed", a.toolCalls)}
+		return &LimitError{Flag: "--max-tool-calls", What: fmt.Sprintf("%s made, the most allowed", plural.Count(a.toolCalls, "tool call")+plural.Pick(a.toolCalls, " was", " were"))}
 	}
 	return nil
 }

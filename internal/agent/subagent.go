@@ -14,6 +14,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -299,7 +300,7 @@ func (a *Agent) runSubagent(ctx context.Context, t *agentTool, callID string, in
 	a.kids.add(used)
 	answer := lastText(sess.View())
 	a.emit(Event{Type: EventSubagentEnd, Subagent: sub, Usage: used, Err: err, Text: answer})
-	footer := fmt.Sprintf("[agent %s %s: %d model requests, %d input and %d output tokens]", def.Name, sub.ID, c.Requests(), used.InputTokens, used.OutputTokens)
+	footer := fmt.Sprintf("[agent %s %s: %s, %d input and %d output tokens]", def.Name, sub.ID, plural.Count(c.Requests(), "model request"), used.InputTokens, used.OutputTokens)
 	var limit *LimitError
 	switch {
 	case err == nil:

@@ -16,7 +16,7 @@ func TestSubagentsFromTheUsersAgents(t *testing.T) {
 	write(t, filepath.Join(base, "config"), "subagent_max_parallel = four\n")
 	a := open(t, base, work, `{"tool_calls":[{"name":"agent","input":{"description":"help","prompt":"help me","subagent_type":"helper"}}],"expect":{"system_contains":"synaps"}}
 {"tool_calls":[{"name":"read","input":{"path":"x"}}],"expect":{"system_contains":"You help."}}
-{"text":"ok","expect":{"last_tool_result_contains":"agent helper stopped: its budget is exhausted (stopped after 1 model requests)"}}
+{"text":"ok","expect":{"last_tool_result_contains":"agent helper stopped: its budget is exhausted (stopped after 1 model request)"}}
 `)
 	_, spec, ok := a.Tools.Lookup("agent")
 	if !ok || !strings.Contains(spec.Description, "- helper: Helps out (tools: Read)") {
