@@ -295,6 +295,14 @@ synaps's hook chain, so a synaps guard protects that client's calls too.
 Logs and notices go to stderr; stdout is the protocol.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// The client asks its user before each call; a mode or rule
+			// given here would be ignored, and an ignored deny rule is a
+			// trap. Say so instead.
+			for _, f := range []string{"permission-mode", "allowedTools", "allowed-tools", "disallowedTools", "disallowed-tools", "dangerously-skip-permissions"} {
+				if cmd.Flags().Changed(f) {
+					return usageError{fmt.Errorf("mcp serve takes no --%s: the MCP client asks its user before each call by its own rules (docs/mcp.md); synaps's guards still judge every call — block a tool with a guard extension or a Claude PreToolUse hook", f)}
+				}
+			}
 			opts, err := g.appOptions()
 			if err != nil {
 				return err

@@ -10,16 +10,22 @@ import (
 	"path/filepath"
 )
 
+// ErrServerExists: the file already has a server of that name. AddServer
+// does not replace it (as claude mcp add does not): a typo in a name must
+// not overwrite a working entry.
+var ErrServerExists = errors.New("already configured")
+
 // AddServer writes server name with the given JSON entry into file
-// ({"mcpServers": {…}}, synaps's own shape), replacing an entry of the
-// same name and keeping every other key of the file as it was. The entry
-// is checked first, so a bad one is refused with the reason.
+// ({"mcpServers": {…}}, synaps's own shape), keeping every other key of
+// the file as it was. The entry is checked first, so a bad one is refused
+// with the reason; a name the file already has is refused with
+// ErrServerExists.
 func AddServer(file, name string, entry json.RawMessage) error {
 	if name == "" {
 		return errors.New("the server needs a name")
 	}
 	wrapped, _ := json.Marshal(map[string]json.RawMessage{name: entry})
-	servers, err := ParseFile(Source{File: "the entry"}, wrapped, "")
+	servers, err := ParseFile(Source{File: "the server entry"}, wrapped, "")
 	if err != nil {
 		return fmt.Errorf("server %s: %w", name, err)
 	}
@@ -32,6 +38,9 @@ func AddServer(file, name string, entry json.RawMessage) error {
 	top, servMap, err := readForWrite(file)
 	if err != nil {
 		return err
+	}
+	if _, ok := servMap[name]; ok {
+		return fmt.Errorf("MCP server %s is %w in %s; remove it first (synaps mcp remove %s) to add it anew", name, ErrServerExists, file, name)
 	}
 	var compact json.RawMessage
 	if compact, err = compactJSON(entry); err != nil {
