@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +34,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/plural"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // Check statuses.
@@ -335,20 +337,49 @@ func (x *run) declarations(res *extension.InitResult) {
 	}
 }
 
-// toolInput is the input tried for a tool: the caller's fixture or a
-// sample built from its schema.
+// toolInput is the input tried for a tool: the caller's fixture (given
+// by the tool's name, or by the name sessions show, "<plugin>_<tool>") or
+// a sample built from its schema.
 func (x *run) toolInput(t extension.ToolDecl) json.RawMessage {
 	if input, ok := x.o.Calls[t.Name]; ok {
+		return input
+	}
+	if input, ok := x.o.Calls[x.p.ID+"_"+t.Name]; ok {
 		return input
 	}
 	return SampleInput(t.InputSchema)
 }
 
+// unknownCalls lists the --call fixtures that name no declared tool: a
+// typo would otherwise fall back to the sample input without a word.
+func (x *run) unknownCalls() []string {
+	var bad []string
+	for name := range x.o.Calls {
+		if !slices.ContainsFunc(x.tools, func(t extension.ToolDecl) bool { return name == t.Name || name == x.p.ID+"_"+t.Name }) {
+			bad = append(bad, name)
+		}
+	}
+	slices.Sort(bad)
+	return bad
+}
+
 // callTools is step 4: each tool answers a sample input.
 func (x *run) callTools() {
+	if bad := x.unknownCalls(); len(bad) > 0 {
+		var names []string
+		for _, t := range x.tools {
+			names = append(names, t.Name)
+		}
+		x.add("every --call names a tool", CheckFail, fmt.Sprintf("--call %s: the extension declares no such tool (it declares: %s)", strings.Join(bad, ", "), strings.Join(names, ", ")))
+	}
 	for _, t := range x.tools {
 		name := "tool " + t.Name + " answers tool.call"
 		input := x.toolInput(t)
+		if s, err := tool.CompileSchema(t.Name, t.InputSchema); err == nil {
+			if verr := s.Validate(input); verr != nil {
+				x.add("tool "+t.Name+"'s input fits its schema", CheckWarn, fmt.Sprintf("input %s: %v; synaps refuses such an input before the tool runs, so this call shows what the tool does with input a model cannot send", input, verr))
+			}
+		}
 		raw, err := x.call(contract.MethodToolCall, toolCallParams{Name: t.Name, Input: input})
 		if err != nil {
 			x.add(name, CheckFail, x.callFailure(err))
