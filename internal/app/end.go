@@ -60,7 +60,7 @@ func (a *App) Close(ctx context.Context) error {
 		}
 	}()
 	notice := time.AfterFunc(endNoticeAfter, func() {
-		say(fmt.Sprintf("ending the session: waiting for extensions (at most %s); press Ctrl-C to quit now", hookBudget+stopBudget))
+		say(fmt.Sprintf("ending the session: waiting for extensions and MCP servers to stop (at most %s); press Ctrl-C to quit now", hookBudget+stopBudget))
 	})
 
 	var err error

@@ -74,7 +74,7 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}
@@ -92,7 +92,12 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	var ue usageError
 	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "accepts ") || strings.Contains(err.Error(), "requires at least") {
 		fmt.Fprintln(stdio.Err, "synaps:", err)
-		fmt.Fprintln(stdio.Err, "Run 'synaps --help' for usage.")
+		// The help of the command that was run, not always the root's.
+		path := "synaps"
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		fmt.Fprintf(stdio.Err, "Run '%s --help' for usage.\n", path)
 		return ExitUsage
 	}
 	fmt.Fprintln(stdio.Err, "synaps:", err)

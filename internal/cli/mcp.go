@@ -61,8 +61,16 @@ func newMCPListCmd(g *globals, stdio Stdio) *cobra.Command {
 				fmt.Fprintln(stdio.Out, "no MCP servers configured; add one with: synaps mcp add NAME -- COMMAND [ARGS...]")
 				return nil
 			}
+			failed := 0
 			for _, st := range rep.Servers {
 				printStatus(stdio.Out, st, false)
+				if st.State == mcp.StateFailed {
+					failed++
+				}
+			}
+			if failed > 0 {
+				// As extensions reload: a script or CI job notices.
+				return exitError{code: ExitError, msg: fmt.Sprintf("%s of %d failed to start", plural.Count(failed, "MCP server"), len(rep.Servers))}
 			}
 			return nil
 		},
