@@ -151,6 +151,10 @@ func CheckMCP(ctx context.Context, baseDir, workDir string, getenv func(string) 
 			}
 		}
 		if len(kept) == 0 {
+			if len(rep.Untrusted) > 0 {
+				// It may well be in a project file that was not read.
+				return rep, fmt.Errorf("no MCP server named %q is configured where synaps reads; the project's %s are not read until it is trusted (synaps trust, or --trust-project)", only, strings.Join(rep.Untrusted, ", "))
+			}
 			return rep, fmt.Errorf("no MCP server named %q is configured; `synaps mcp list` shows those that are", only)
 		}
 		cfg.Servers = kept

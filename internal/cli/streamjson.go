@@ -271,6 +271,11 @@ func (in *streamInput) next() (string, error) {
 		}
 		return "", fmt.Errorf("--input-format stream-json: message %d: %v; each line must be {\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"…\"}}", in.line, err)
 	}
+	if m.Type == "control_request" {
+		// The Claude Agent SDK's first line: its control protocol
+		// (initialize, permission callbacks) is not one synaps speaks.
+		return "", fmt.Errorf("--input-format stream-json: message %d is a control_request, from the Claude Agent SDK's control protocol, which synaps does not speak; send plain user messages ({\"type\":\"user\",\"message\":{…}}) or drive synaps with synaps rpc (docs/rpc.md)", in.line)
+	}
 	if m.Type != "user" || m.Message == nil {
 		return "", fmt.Errorf("--input-format stream-json: message %d has type %q; only {\"type\":\"user\",\"message\":{…}} is read", in.line, m.Type)
 	}

@@ -13,7 +13,13 @@ import (
 func newTrustCmd(stdio Stdio) *cobra.Command {
 	return &cobra.Command{
 		Use:   "trust [DIR]",
-		Short: "Trust a project (default: this directory) so its .synaps/plugins load",
+		Short: "Trust a project (default: this directory) so what it ships loads",
+		Long: `Trust a project (default: this directory). Until then synaps reads
+nothing a project ships that could run code or change what runs: its
+.synaps/plugins, .synaps/config (permission rules included), .synaps/mcp.json
+and .mcp.json, .claude/settings.json (hooks and permissions), and its agents
+and commands (.synaps/ and .claude/). --trust-project trusts it for one
+run.`,
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, _ := os.Getwd()

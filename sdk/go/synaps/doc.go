@@ -1,8 +1,14 @@
 // Package synaps is the Go SDK for synaps extensions: a program that
 // registers tools and hooks and serves them over stdin/stdout, speaking
 // JSON-RPC 2.0 with Content-Length framing. It has no dependencies beyond
-// the standard library and imports nothing from synaps itself, so any Go
-// module can use it.
+// the standard library and imports nothing else from synaps.
+//
+// It lives in synaps's own module (github.com/synaps-cli/synaps, Go
+// 1.26): an extension in another module depends on that module, and until
+// it is published on a module proxy, points at a checkout with
+// `go mod edit -replace github.com/synaps-cli/synaps=/path/to/synaps`
+// (or copies this directory, which is a package with no imports but the
+// standard library's).
 //
 // A complete extension:
 //
