@@ -62,7 +62,11 @@ func (s *Server) attach(cl *client, f *Frame) {
 	}
 	cl.nc.SetReadDeadline(time.Time{}) // attached: it may be quiet for hours
 	cl.out = make(chan *Frame, outQueue)
-	go s.pump(cl)
+	s.pumps.Add(1)
+	go func() {
+		defer s.pumps.Done()
+		s.pump(cl)
+	}()
 
 	s.mu.Lock()
 	select {

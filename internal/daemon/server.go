@@ -42,6 +42,10 @@ type Server struct {
 	done chan struct{} // closed when Serve returns
 	stop chan struct{} // closed to make Serve return
 	once sync.Once
+	// pumps counts the attached clients' writers still running, so that
+	// shutdown lets them write their last frames (ended) before the
+	// process goes.
+	pumps sync.WaitGroup
 }
 
 // Options configure Listen.
@@ -175,6 +179,10 @@ func (s *Server) idleNow() bool {
 	return true
 }
 
+// lastWordsWait bounds how long shutdown waits for clients to be sent
+// that their sessions ended.
+const lastWordsWait = 2 * time.Second
+
 // Stop makes Serve return.
 func (s *Server) Stop() { s.once.Do(func() { close(s.stop) }) }
 
@@ -196,6 +204,18 @@ func (s *Server) shutdown() {
 		go func() { defer wg.Done(); s.end(h, "the daemon stopped") }()
 	}
 	wg.Wait()
+	// Each ended session's clients have their ended frame queued under
+	// s.mu (wait), and their pumps write it: a client must read why its
+	// session ended, not lose the daemon mid-sentence. A client that does
+	// not read is not waited for long.
+	s.mu.Lock()
+	s.mu.Unlock()
+	written := make(chan struct{})
+	go func() { s.pumps.Wait(); close(written) }()
+	select {
+	case <-written:
+	case <-time.After(lastWordsWait):
+	}
 	os.Remove(s.paths.Socket)
 	s.lockFile.Close()
 }
