@@ -237,7 +237,12 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 				break
 			}
 			if err != nil {
+				// A line that is no prompt still gets its result line, as
+				// every prompt does: a program reading stdout sees the
+				// run end, and why.
 				sendErr = err
+				stream.run = newResultRun(time.Now())
+				enc.Encode(stream.run.result(time.Now(), id, a.Model, "", sendErr, false))
 				break
 			}
 			prompt = p
