@@ -20,7 +20,7 @@ nothing a project ships that could run code or change what runs: its
 and .mcp.json, .claude/settings.json (hooks and permissions), and its agents
 and commands (.synaps/ and .claude/). --trust-project trusts it for one
 run.`,
-		Args:  cobra.MaximumNArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, _ := os.Getwd()
 			if len(args) == 1 {
@@ -39,7 +39,7 @@ run.`,
 				return err
 			}
 			if added {
-				fmt.Fprintf(stdio.Out, "trusted %s; its .synaps/plugins load in new sessions\n", abs)
+				fmt.Fprintf(stdio.Out, "trusted %s; its plugins, config, MCP servers, Claude settings, agents and commands load in new sessions\n", abs)
 			} else {
 				fmt.Fprintf(stdio.Out, "%s is already trusted\n", abs)
 			}
