@@ -271,14 +271,7 @@ func TestMCPServe(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	toServer, fromClient := io.Pipe()
-	toClient, fromServer := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- a.ServeMCP(ctx, toServer, fromServer) }()
-	c, err := mcptest.Connect(ctx, toClient, fromClient)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, leave := serveMCP(t, ctx, a)
 	tools, err := c.Tools(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -327,9 +320,7 @@ func TestMCPServe(t *testing.T) {
 			t.Errorf("%s %s = %q (error %v); want %q (error %v)", tt.tool, tt.input, out, isErr, tt.out, tt.isErr)
 		}
 	}
-	c.Close()
-	fromClient.Close()
-	if err := <-served; err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+	if err := leave(); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("ServeMCP: %v", err)
 	}
 }
@@ -346,14 +337,8 @@ func TestMCPServeAgentWithAModel(t *testing.T) {
 	defer a.Close(context.Background())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	toServer, fromClient := io.Pipe()
-	toClient, fromServer := io.Pipe()
-	go a.ServeMCP(ctx, toServer, fromServer)
-	c, err := mcptest.Connect(ctx, toClient, fromClient)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c, leave := serveMCP(t, ctx, a)
+	defer leave()
 	tools, err := c.Tools(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -374,6 +359,25 @@ func TestMCPServeAgentWithAModel(t *testing.T) {
 	out, isErr, err := c.Call(ctx, "agent", json.RawMessage(`{"description":"answer","prompt":"say something"}`))
 	if err != nil || isErr || !strings.Contains(out, "the child's answer") {
 		t.Errorf("agent = %q (error %v, %v); want the child's answer", out, isErr, err)
+	}
+}
+
+// serveMCP serves a's tools over pipes to an MCP test client; leave
+// closes the client's side and returns what ServeMCP returned.
+func serveMCP(t *testing.T, ctx context.Context, a *App) (*mcptest.Client, func() error) {
+	t.Helper()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- a.ServeMCP(ctx, toServer, fromServer) }()
+	c, err := mcptest.Connect(ctx, toClient, fromClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, func() error {
+		c.Close()
+		fromClient.Close()
+		return <-served
 	}
 }
 
