@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/session"
 )
 
 // modelServer is a loopback Anthropic Messages endpoint that records the
@@ -322,4 +323,31 @@ func lastText(t *testing.T, a *App) string {
 	}
 	t.Fatal("no assistant message")
 	return ""
+}
+
+// --continue with no session of this directory names the newest session
+// elsewhere and how to resume it; one that recorded no directory (an
+// older file) is named without a directory.
+func TestContinueWithNothingHere(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, cwd, want string
+	}{
+		{"started elsewhere", t.TempDir(), "was started in "},
+		{"no directory recorded", "", "; the newest session is "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, here := t.TempDir(), t.TempDir()
+			s, err := session.Create(base, "script:x.jsonl", tc.cwd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Append(llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "hi"}}})
+			s.Close()
+			_, err = Open(ctx, Options{BaseDir: base, WorkDir: here, Continue: true, Getenv: noEnv, NoExtensions: true, NoModelOK: true, Version: "test"})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--resume "+s.ID) || strings.Contains(err.Error(), "started in :") {
+				t.Errorf("--continue: %v; want it to say %q and --resume %s", err, tc.want, s.ID)
+			}
+		})
+	}
 }
