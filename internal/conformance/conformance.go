@@ -109,6 +109,11 @@ type run struct {
 	// unknownAnswer is how the extension answered the unknown-method
 	// probe; "" for not at all.
 	unknownAnswer string
+	// cancelCall ends the call in flight early, when a framed body that
+	// is not JSON arrives: it was that call's answer, and waiting out the
+	// deadline would only make the author wait (and, on a loaded
+	// machine, turn a clear "not JSON" into a timeout elsewhere).
+	cancelCall context.CancelFunc
 }
 
 func (x *run) add(name, status, detail string) {
@@ -230,6 +235,9 @@ func (x *run) onNoise(kind, detail string) {
 		}
 	default:
 		x.noise = append(x.noise, kind+": "+detail)
+		if strings.HasPrefix(kind, "bad-json") && x.cancelCall != nil {
+			x.cancelCall()
+		}
 	}
 }
 
@@ -244,6 +252,14 @@ func (x *run) call(method string, params any) (json.RawMessage, error) {
 	}
 	cctx, cancel := context.WithTimeout(x.ctx, d)
 	defer cancel()
+	x.mu.Lock()
+	x.cancelCall = cancel
+	x.mu.Unlock()
+	defer func() {
+		x.mu.Lock()
+		x.cancelCall = nil
+		x.mu.Unlock()
+	}()
 	return x.proc.Call(cctx, method, params)
 }
 

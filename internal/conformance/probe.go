@@ -161,7 +161,7 @@ func (x *run) callFailure(err error) string {
 	}
 	x.mu.Unlock()
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) && bad != "":
+	case (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) && bad != "":
 		return "the answer was not JSON (" + truncate(bad, 160) + "); send the result as a JSON-RPC response object"
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("no answer within %s", timeout)
