@@ -1,0 +1,224 @@
+package permission
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// A deny rule matches every command the line would run, however it is
+// spelt (Hardening III item 1): with Bash(rm:*) denied, each of these
+// lines is refused.
+func TestDenyEverySpelling(t *testing.T) {
+	for _, line := range []string{
+		"rm -rf x",
+		"(rm -rf x)",
+		"{ rm -rf x; }",
+		"if true; then rm -rf x; fi",
+		"echo $(rm -rf x)",
+		"echo `rm -rf x`",
+		"env rm -rf x",
+		"command rm -rf x",
+		"exec rm -rf x",
+		"eval 'rm -rf x'",
+		"time rm -rf x",
+		"nice rm -rf x",
+		"nice -n 5 rm -rf x",
+		"bash -c 'rm -rf x'",
+		"sh -c 'rm -rf x'",
+		"zsh -c 'rm -rf x'",
+		"X=1 rm -rf x",
+		`\rm -rf x`,
+		`"rm" -rf x`,
+		"/bin/rm -rf x",
+		"/usr/bin/rm -rf x",
+		"echo x | xargs rm",
+		"ls | rm -rf x",
+		"ls | grep a | rm -rf x",
+		"while true; do rm -rf x; done",
+		"for f in a b; do rm -rf $f; done",
+		"until false; do rm x; done",
+		"case a in a) rm x;; esac",
+		"true && rm -rf x",
+		"false || rm -rf x",
+		"ls; rm -rf x",
+		"ls & rm -rf x",
+		"sudo rm -rf x",
+		"sudo -u x rm -rf x",
+		"sudo -E -u root -- rm -rf x",
+		"timeout 5 rm -rf x",
+		"timeout -s KILL 5 rm -rf x",
+		"nohup rm -rf x",
+		"env -i A=1 rm -rf x",
+		"env -u HOME rm x",
+		"command -p rm -rf x",
+		"exec -a x rm -rf x",
+		`find . -exec rm {} \;`,
+		"find . -execdir rm {} +",
+		"find . -name '*.o' -ok rm {} ';'",
+		"r''m -rf x",
+		"$'rm' -rf x",
+		`$'\x72m' -rf x`,
+		"bash <<'EOF'\nrm -rf x\nEOF",
+		"bash <<EOF\nrm -rf x\nEOF",
+		"bash <<< 'rm -rf x'",
+		"echo 'rm -rf x' | bash",
+		"bash -lc 'rm -rf x'",
+		"bash -e -c 'rm -rf x'",
+		"bash -o pipefail -c 'rm -rf x'",
+		`eval "$X"`,
+		"$X -rf x",
+		"${CMD} x",
+		"$(echo rm) -rf x",
+		"/bin/r? -rf x",
+		"{rm,-rf,x}",
+		"cat script | bash",
+		`bash -c "$X"`,
+		"sh -c 'bash -c \"rm -rf x\"'",
+		"xargs sh -c 'rm \"$@\"' _",
+		"cat <(rm -rf x)",
+		"echo > >(rm -rf x)",
+		"f() { rm -rf x; }; f",
+		"! rm x",
+		"coproc rm x",
+		"trap 'rm -rf x' EXIT",
+		"stdbuf -o0 rm x",
+		"setsid rm x",
+		"doas -u root rm x",
+		"builtin command rm x",
+		"A=$(rm x) true",
+		"echo ${X:-$(rm x)}",
+		"[[ $(rm x) ]]",
+		"echo $((1 + $(rm x)))",
+		"env -S 'rm -rf x'",
+		"unparsable ( rm x",
+	} {
+		p := New(Config{Mode: Bypass, Rules: Rules{Deny: rules(t, "Bash(rm:*)")}, WorkDir: "/proj", Home: "/home/u"})
+		if d := p.Decide(bash(line)); d.Verdict != Deny {
+			t.Errorf("%q with Bash(rm:*) denied: %v (%s), want Deny", line, d.Verdict, d.Why)
+		}
+	}
+}
+
+// What only names rm, or runs something else, is not refused by it.
+func TestDenyLeavesOthers(t *testing.T) {
+	for _, line := range []string{
+		"echo rm -rf x",
+		"echo 'rm -rf x'",
+		"grep rm file",
+		"git rm x",
+		"command -v rm",
+		"rmdir x",
+		"ls $HOME",
+		"bash script.sh",
+		"find . -name rm",
+		"echo $(date)",
+		"cat <<EOF\nrm -rf x\nEOF",
+	} {
+		p := New(Config{Mode: Bypass, Rules: Rules{Deny: rules(t, "Bash(rm:*)")}, WorkDir: "/proj", Home: "/home/u"})
+		if d := p.Decide(bash(line)); d.Verdict != Allow {
+			t.Errorf("%q with Bash(rm:*) denied: %v (%s), want Allow", line, d.Verdict, d.Why)
+		}
+	}
+}
+
+// An allow rule allows a line only when every command it runs is
+// allowed; what cannot be resolved is allowed by no rule that names a
+// command.
+func TestAllowEveryCommand(t *testing.T) {
+	for _, c := range []struct {
+		allow, line string
+		want        Verdict
+	}{
+		{"Bash(git status:*)", "git status", Allow},
+		{"Bash(git status:*)", "git status -s", Allow},
+		{"Bash(git status:*)", `"git" status`, Allow},
+		{"Bash(git status:*)", "git status; rm x", Ask},
+		{"Bash(git status:*)", "git status && rm x", Ask},
+		{"Bash(git status:*)", "git status | rm x", Ask},
+		{"Bash(git status:*)", "(git status; rm x)", Ask},
+		{"Bash(git status:*)", "git status $(rm x)", Ask},
+		{"Bash(git status:*), Bash(rm:*)", "git status $(rm x)", Allow},
+		{"Bash(echo:*)", "echo $(date)", Ask},
+		{"Bash(echo:*), Bash(date)", "echo $(date)", Allow},
+		{"Bash(echo:*)", "echo `rm x`", Ask},
+		{"Bash(echo:*)", "echo <(rm x)", Ask},
+		{"Bash(git status:*)", "timeout 5 git status", Allow},
+		{"Bash(git status:*)", "env A=1 git status", Allow},
+		{"Bash(git status:*)", "bash -c 'git status'", Allow},
+		{"Bash(git status:*)", "bash -c 'git status; rm x'", Ask},
+		{"Bash(git status:*)", "sudo git status", Ask},
+		{"Bash(git status:*), Bash(sudo:*)", "sudo git status", Allow},
+		{"Bash(sudo:*)", "sudo rm x", Ask},
+		{"Bash(find:*)", `find . -exec rm {} \;`, Ask},
+		{"Bash(find:*), Bash(rm:*)", `find . -exec rm {} \;`, Allow},
+		{"Bash(xargs:*), Bash(rm x)", "xargs rm x", Ask},
+		{"Bash(xargs:*), Bash(rm:*)", "xargs rm x", Allow},
+		{"Bash(rm:*)", "/tmp/evil/rm x", Ask},
+		{"Bash(ls:*)", "$X", Ask},
+		{"Bash(ls:*)", `eval "$X"`, Ask},
+		{"Bash(ls:*)", "ls | bash", Ask},
+		{"Bash", "$X", Allow},
+		{"Bash($X)", "$X", Allow},
+		{"Bash(make:*)", "make test 2>&1", Allow},
+		{"Bash(make:*)", "make test > /dev/null 2>&1", Allow},
+	} {
+		p := New(Config{Rules: Rules{Allow: rules(t, c.allow)}, WorkDir: "/proj", Home: "/home/u"})
+		if d := p.Decide(bash(c.line)); d.Verdict != c.want {
+			t.Errorf("%q with allow %s: %v (%s), want %v", c.line, c.allow, d.Verdict, d.Why, c.want)
+		}
+	}
+}
+
+// An unresolvable line says so when it is refused or asked about.
+func TestUnknownSaysWhy(t *testing.T) {
+	p := New(Config{Mode: Bypass, Rules: Rules{Deny: rules(t, "Bash(rm:*)")}, WorkDir: "/proj"})
+	d := p.Decide(bash(`eval "$X"`))
+	want := `deny rule Bash(rm:*): the line runs code from an expansion (eval "$X"), which cannot be judged before it runs`
+	if d.Why != want {
+		t.Errorf("why = %q, want %q", d.Why, want)
+	}
+	d = p.Decide(bash("sudo /bin/rm -rf x"))
+	if want := "deny rule Bash(rm:*): the line runs /bin/rm -rf x"; d.Why != want {
+		t.Errorf("why = %q, want %q", d.Why, want)
+	}
+}
+
+func TestAnalyzeShell(t *testing.T) {
+	type cmd struct {
+		Text          string
+		Wrapper, More bool
+	}
+	for _, c := range []struct {
+		line    string
+		want    []cmd
+		writes  []string
+		unknown bool
+	}{
+		{line: "ls -la", want: []cmd{{Text: "ls -la"}}},
+		{line: `sudo -u x \rm -r "a b"`, want: []cmd{{Text: "sudo -u x rm -r a b"}, {Text: "rm -r a b"}}},
+		{line: "timeout 5 nice -n 1 ls", want: []cmd{{Text: "timeout 5 nice -n 1 ls", Wrapper: true}, {Text: "nice -n 1 ls", Wrapper: true}, {Text: "ls"}}},
+		{line: "ls | xargs -n1 rm", want: []cmd{{Text: "ls"}, {Text: "xargs -n1 rm"}, {Text: "rm", More: true}}},
+		{line: "echo hi >> ~/.bashrc 2>&1", want: []cmd{{Text: "echo hi"}}, writes: []string{"~/.bashrc"}},
+		{line: "echo hi > $HOME/.profile", want: []cmd{{Text: "echo hi"}}, writes: []string{"~/.profile"}},
+		{line: "echo hi &> out.log > /dev/null", want: []cmd{{Text: "echo hi"}}, writes: []string{"out.log"}},
+		{line: "echo $(date) >&2", want: []cmd{{Text: "echo $(date)"}, {Text: "date"}}},
+		{line: "$X", unknown: true},
+		{line: "command -v rm", want: []cmd{{Text: "command -v rm"}}},
+	} {
+		l := analyzeShell(c.line)
+		var got []cmd
+		for _, sc := range l.cmds {
+			got = append(got, cmd{Text: sc.text(), Wrapper: sc.wrapper, More: sc.moreArgs})
+		}
+		if d := cmp.Diff(c.want, got); d != "" {
+			t.Errorf("analyzeShell(%q) commands (-want +got):\n%s", c.line, d)
+		}
+		if d := cmp.Diff(c.writes, l.writes); d != "" {
+			t.Errorf("analyzeShell(%q) writes (-want +got):\n%s", c.line, d)
+		}
+		if (l.unknown != "") != c.unknown {
+			t.Errorf("analyzeShell(%q) unknown = %q, want %v", c.line, l.unknown, c.unknown)
+		}
+	}
+}
