@@ -222,3 +222,93 @@ func TestAnalyzeShell(t *testing.T) {
 		}
 	}
 }
+
+// A redirection into a file is a write, judged as the write tool's call
+// of that file (Hardening III item 6): Bash(echo:*) does not allow
+// `echo x >> ~/.bashrc`, and an Edit deny refuses it.
+func TestRedirectionIsWrite(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		mode        Mode
+		allow, deny string
+		line        string
+		want        Verdict
+	}{
+		{name: "echo allow does not allow append to bashrc", allow: "Bash(echo:*)", line: "echo x >> ~/.bashrc", want: Ask},
+		{name: "nor through $HOME", allow: "Bash(echo:*)", line: `echo x > "$HOME/.bashrc"`, want: Ask},
+		{name: "nor to an unknown file", allow: "Bash(echo:*), Edit", line: "echo x > $F", want: Ask},
+		{name: "with an Edit allow of the file", allow: "Bash(echo:*), Edit(~/.bashrc)", line: "echo x >> ~/.bashrc", want: Allow},
+		{name: "Edit deny refuses the redirection", mode: Bypass, deny: "Edit(~/.bashrc)", line: "echo x >> ~/.bashrc", want: Deny},
+		{name: "Write deny too", mode: Bypass, deny: "Write(.env)", line: "cat a &> .env", want: Deny},
+		{name: "deny of a project path", mode: Bypass, deny: "Edit(secrets/**)", line: "(echo x > secrets/k)", want: Deny},
+		{name: "unknown target meets an Edit deny", mode: Bypass, deny: "Edit(secrets/**)", line: "echo x > $F", want: Deny},
+		{name: "other files stay", mode: Bypass, deny: "Edit(~/.bashrc)", line: "echo x >> notes.txt", want: Allow},
+		{name: "acceptEdits writes in the project", mode: AcceptEdits, allow: "Bash(echo:*)", line: "echo x > out.txt", want: Allow},
+		{name: "acceptEdits not outside it", mode: AcceptEdits, allow: "Bash(echo:*)", line: "echo x > /etc/hosts", want: Ask},
+		{name: "dev null is no write", allow: "Bash(make:*)", line: "make > /dev/null 2>&1", want: Allow},
+		{name: "the exact line allows its redirection", allow: "Bash(echo x >> ~/.bashrc)", line: "echo x >> ~/.bashrc", want: Allow},
+		{name: "here-string is no write", allow: "Bash(cat:*)", line: "cat <<< hi", want: Allow},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := New(Config{Mode: c.mode, Rules: Rules{Allow: rules(t, c.allow), Deny: rules(t, c.deny)}, WorkDir: t.TempDir(), Home: "/home/u"})
+			if d := p.Decide(bash(c.line)); d.Verdict != c.want {
+				t.Errorf("%q: %v (%s), want %v", c.line, d.Verdict, d.Why, c.want)
+			}
+		})
+	}
+}
+
+// A suggested rule allows the call and never a different, destructive
+// form of it (Hardening III item 6): after a plain find, not
+// Bash(find:*), which would allow find -delete.
+func TestSuggestNarrow(t *testing.T) {
+	for _, c := range []struct {
+		line, want string
+		notAllowed []string
+	}{
+		{"find . -name '*.go'", "Bash(find . -name '*.go')", []string{"find . -delete", `find . -exec rm {} \;`, "find . -name '*.go' -delete"}},
+		{"sed -n 1p a.txt", "Bash(sed -n 1p a.txt)", []string{"sed -i s/a/b/ a.txt"}},
+		{"rm build.log", "Bash(rm build.log)", []string{"rm -rf ~"}},
+		{"echo hi > out.txt", "Bash(echo hi > out.txt)", []string{"echo hi > ~/.bashrc"}},
+		{"ls -la", "Bash(ls:*)", []string{"ls; rm x", "ls $(rm x)", "ls > ~/.bashrc"}},
+		{"git -C sub push", "Bash(git -C sub push)", []string{"git -C sub push --force"}},
+		{"git status", "Bash(git status:*)", []string{"git push"}},
+		{"sudo ls", "Bash(sudo ls)", []string{"sudo rm x"}},
+		{`eval "$X"`, `Bash(eval "$X")`, nil},
+	} {
+		got := Suggest(bash(c.line), "/proj")
+		if got != c.want {
+			t.Errorf("Suggest(%q) = %q, want %q", c.line, got, c.want)
+		}
+		r, err := ParseRule(got)
+		if err != nil {
+			t.Errorf("suggested %q does not parse: %v", got, err)
+			continue
+		}
+		p := New(Config{WorkDir: "/proj", Home: "/home/u", Rules: Rules{Allow: []Rule{r}}})
+		if d := p.Decide(bash(c.line)); d.Verdict != Allow {
+			t.Errorf("suggested %q does not allow %q: %s", got, c.line, d.Why)
+		}
+		for _, other := range c.notAllowed {
+			if d := p.Decide(bash(other)); d.Verdict == Allow {
+				t.Errorf("suggested %q (for %q) allows %q", got, c.line, other)
+			}
+		}
+	}
+}
+
+// BenchmarkDecideBash is the hot path: every bash call is judged against
+// the session's rules.
+func BenchmarkDecideBash(b *testing.B) {
+	rs, err := ParseRules("Bash(git status:*), Bash(git diff:*), Bash(go test:*), Bash(go build:*), Bash(ls:*), Bash(cat:*), Bash(grep:*), Edit(docs/**)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	deny, _ := ParseRules("Bash(rm:*), Bash(git push:*)")
+	p := New(Config{Rules: Rules{Allow: rs, Deny: deny}, WorkDir: "/proj", Home: "/home/u"})
+	call := bash(`cd internal/permission && go test -run 'TestDecide' ./... 2>&1 | grep -v "^ok" | head -50`)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Decide(call)
+	}
+}
