@@ -19,6 +19,9 @@ type Call struct {
 	ReadOnly bool
 	// Input is the input that will run (after every modify).
 	Input json.RawMessage
+	// MCPServer is the configured name of the MCP server whose tool this
+	// is, "" for other tools: MCP rules match its name exactly.
+	MCPServer string
 }
 
 // command is a bash call's command, "" for anything else.

@@ -158,6 +158,13 @@ func (p *Policy) Cycle() Mode {
 	return p.mode
 }
 
+// Rules are the rules in force.
+func (p *Policy) Rules() Rules {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Rules{Allow: append([]Rule(nil), p.rules.Allow...), Ask: append([]Rule(nil), p.rules.Ask...), Deny: append([]Rule(nil), p.rules.Deny...)}
+}
+
 // AddAllow adds an allow rule for the rest of the session (an "always"
 // answer).
 func (p *Policy) AddAllow(r Rule) {
