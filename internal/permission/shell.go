@@ -31,6 +31,9 @@ type shellCmd struct {
 	// shellCmd of its own. An allow rule need not cover the wrapper, only
 	// what it runs; a deny rule matches either.
 	wrapper bool
+	// assigns are the assignments written before it ("PATH=/x"): an
+	// allow rule must cover them too, since they can change what runs.
+	assigns string
 	// moreArgs: it runs with arguments that are not on the line (xargs
 	// appends what it reads), so only a prefix or wildcard rule can allow
 	// it.
@@ -39,6 +42,15 @@ type shellCmd struct {
 
 // text is the command as rules see it: its words joined by spaces.
 func (c shellCmd) text() string { return strings.Join(c.words, " ") }
+
+// allowText is the command as allow rules see it: with the assignments
+// before it.
+func (c shellCmd) allowText() string {
+	if c.assigns == "" {
+		return c.text()
+	}
+	return c.assigns + " " + c.text()
+}
 
 // shellLine is what a command line would do, as far as can be told
 // without running it.
@@ -103,8 +115,18 @@ func (w *shellWalker) walk(n syntax.Node, depth int) {
 				w.fedBy[m.Y] = lastStage(m.X)
 			}
 		case *syntax.Stmt:
-			if c, ok := m.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-				w.call(m, c, depth)
+			switch c := m.Cmd.(type) {
+			case *syntax.CallExpr:
+				if len(c.Args) > 0 {
+					w.call(m, c, depth)
+				} else if len(c.Assigns) > 0 {
+					// X=1 alone: a command of its own for allow rules (PATH=…
+					// changes what later commands run).
+					w.l.cmds = append(w.l.cmds, shellCmd{words: []string{printed(c)}})
+				}
+			case *syntax.DeclClause:
+				// export, declare, local, readonly, typeset: the same.
+				w.l.cmds = append(w.l.cmds, shellCmd{words: []string{printed(c)}})
 			}
 		case *syntax.Redirect:
 			w.redirect(m)
@@ -140,7 +162,25 @@ func (w *shellWalker) call(st *syntax.Stmt, c *syntax.CallExpr, depth int) {
 		w.setUnknown("a command named by an expansion (" + ws[0].text + ")")
 		return
 	}
+	at := len(w.l.cmds)
 	w.run(ws, stdinOf{w: w, st: st}, depth)
+	if len(c.Assigns) > 0 && at < len(w.l.cmds) {
+		var b strings.Builder
+		for i, a := range c.Assigns {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			syntax.NewPrinter().Print(&b, a)
+		}
+		w.l.cmds[at].assigns = b.String()
+	}
+}
+
+// printed is a node as written.
+func printed(n syntax.Node) string {
+	var b strings.Builder
+	syntax.NewPrinter().Print(&b, n)
+	return b.String()
 }
 
 // stdinOf tells where a statement reads its input from, for a shell
@@ -218,7 +258,8 @@ func (w *shellWalker) run(ws []word, in stdinOf, depth int) {
 		if len(inner) == 0 {
 			return
 		}
-		w.l.cmds[i].wrapper = kind == wrapsCommand
+		// env that sets variables changes what runs: an allow must cover it.
+		w.l.cmds[i].wrapper = kind == wrapsCommand && !(progName(ws[0].text) == "env" && len(ws)-len(inner) > 1)
 		if !inner[0].lit {
 			w.setUnknown("a command named by an expansion (" + inner[0].text + ")")
 			return

@@ -86,7 +86,7 @@ func allowsCmd(spec string, cmd shellCmd) bool {
 	if cmd.moreArgs && !strings.HasSuffix(spec, "*") {
 		return false
 	}
-	return commandMatches(spec, cmd.text())
+	return commandMatches(spec, cmd.allowText())
 }
 
 // allowsLine finds the allow rule for a bash line: a rule for every
