@@ -75,6 +75,9 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 	p := a.cfg.Permissions
 	if p != nil {
 		call = permission.Call{Name: spec.Name, RuntimeName: spec.RuntimeName, Builtin: spec.Source == "builtin", ReadOnly: spec.ReadOnly, Input: input}
+		if server, ok := strings.CutPrefix(spec.Source, "mcp:"); ok {
+			call.MCPServer = server
+		}
 		d := p.Decide(call)
 		verdict, why = d.Verdict, d.Why
 		if verdict == permission.Deny {

@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/mcp"
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -66,6 +67,13 @@ func (a *App) startMCP() {
 	for _, sv := range a.opts.MCPServers {
 		cfg.Servers = slices.DeleteFunc(cfg.Servers, func(o mcp.Server) bool { return o.Name == sv.Name })
 		cfg.Servers = append(cfg.Servers, sv)
+	}
+	if a.Permissions != nil {
+		names := make([]string, len(cfg.Servers))
+		for i, sv := range cfg.Servers {
+			names[i] = sv.Name
+		}
+		a.Notes = append(a.Notes, permission.MCPWarnings(a.Permissions.Rules(), names)...)
 	}
 	if len(cfg.Servers) == 0 {
 		return

@@ -224,7 +224,12 @@ func addServer(stdio Stdio, scope, name string, raw json.RawMessage) error {
 	if err := mcp.AddServer(file, name, raw); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdio.Out, "added MCP server %s to %s; its tools are mcp__%s__<tool> in new sessions (check it with: synaps mcp get %s)\n", name, file, name, name)
+	// Tool names spell the server as mcp.ToolName does (my.srv: my_srv).
+	prefix := "mcp__" + name + "__"
+	if p, ok := strings.CutSuffix(mcp.ToolName(name, "t"), "__t"); ok {
+		prefix = p + "__"
+	}
+	fmt.Fprintf(stdio.Out, "added MCP server %s to %s; its tools are %s<tool> in new sessions (check it with: synaps mcp get %s)\n", name, file, prefix, name)
 	return nil
 }
 

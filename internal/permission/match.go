@@ -19,6 +19,9 @@ type Call struct {
 	ReadOnly bool
 	// Input is the input that will run (after every modify).
 	Input json.RawMessage
+	// MCPServer is the configured name of the MCP server whose tool this
+	// is, "" for other tools: MCP rules match its name exactly.
+	MCPServer string
 }
 
 // command is a bash call's command, "" for anything else.
@@ -150,57 +153,9 @@ func globRegexp(glob string) string {
 	return b.String()
 }
 
-// subcommands splits a command line into its simple commands at ;, &, |,
-// &&, || and newlines outside quotes, so that an allow rule for `git
-// status:*` does not allow `git status && rm -rf ~`. It also reports
-// whether the line substitutes commands ($(…) or backquotes), whose
-// inner commands no prefix can vouch for.
-func subcommands(line string) (subs []string, substitutes bool) {
-	var cur strings.Builder
-	flush := func() {
-		if s := strings.TrimSpace(cur.String()); s != "" {
-			subs = append(subs, s)
-		}
-		cur.Reset()
-	}
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			}
-		case c == '\\' && i+1 < len(line):
-			cur.WriteByte(c)
-			i++
-			c = line[i]
-		case quote == '"':
-			if c == '"' {
-				quote = 0
-			} else if c == '`' || c == '$' && i+1 < len(line) && line[i+1] == '(' {
-				substitutes = true
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '`' || c == '$' && i+1 < len(line) && line[i+1] == '(':
-			substitutes = true
-		case c == '<' && i+1 < len(line) && line[i+1] == '(', c == '>' && i+1 < len(line) && line[i+1] == '(':
-			substitutes = true // process substitution
-		case c == '&' && (i > 0 && (line[i-1] == '>' || line[i-1] == '<') || i+1 < len(line) && line[i+1] == '>'):
-			// 2>&1, &>file: a redirection, not a separator
-		case c == ';' || c == '&' || c == '|' || c == '\n':
-			flush()
-			continue
-		}
-		cur.WriteByte(c)
-	}
-	flush()
-	return subs, substitutes
-}
-
 // Covers reports whether the rule names the call at all: for bash, the
-// whole command line or any one of its simple commands. Claude Code's
+// whole command line or any command it would run (as a deny rule sees
+// them: a line with a command that cannot be resolved is covered). Claude Code's
 // hook `if` filter ("Bash(git commit:*)") asks this: does the hook
 // concern this call? It is not an allow verdict (Policy.Decide is).
 func (r Rule) Covers(c Call, workDir, home string) bool {
@@ -208,14 +163,6 @@ func (r Rule) Covers(c Call, workDir, home string) bool {
 	if cmd == "" {
 		return r.matches(c, "", workDir, home)
 	}
-	if r.matchesTool(c) && (r.Spec == "" || r.Spec == cmd) {
-		return true
-	}
-	subs, _ := subcommands(cmd)
-	for _, s := range subs {
-		if r.matches(c, s, workDir, home) {
-			return true
-		}
-	}
-	return false
+	ok, _ := r.namesLine(c, cmd, analyzeShell(cmd))
+	return ok
 }

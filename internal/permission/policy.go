@@ -158,6 +158,13 @@ func (p *Policy) Cycle() Mode {
 	return p.mode
 }
 
+// Rules are the rules in force.
+func (p *Policy) Rules() Rules {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Rules{Allow: append([]Rule(nil), p.rules.Allow...), Ask: append([]Rule(nil), p.rules.Ask...), Deny: append([]Rule(nil), p.rules.Deny...)}
+}
+
 // AddAllow adds an allow rule for the rest of the session (an "always"
 // answer).
 func (p *Policy) AddAllow(r Rule) {
@@ -176,34 +183,48 @@ func (p *Policy) Decide(c Call) Decision {
 	p.mu.Unlock()
 
 	cmd := c.command()
-	subs, substitutes := subcommands(cmd)
-	if len(subs) == 0 {
-		subs = []string{cmd}
+	var line *shellLine
+	if cmd != "" {
+		line = analyzeShell(cmd)
 	}
-	// any finds a rule covering the call or one of its simple commands.
-	any := func(list []Rule) *Rule {
+	// any finds a rule covering the call: for bash, any command the line
+	// runs, or a file it redirects output into.
+	any := func(list []Rule) (*Rule, string) {
 		for i := range list {
-			for _, s := range append([]string{cmd}, subs...) {
-				if list[i].matches(c, s, p.workDir, p.home) {
-					return &list[i]
+			if cmd == "" {
+				if list[i].matches(c, "", p.workDir, p.home) {
+					return &list[i], ""
 				}
+				continue
+			}
+			if ok, why := list[i].namesLine(c, cmd, line); ok {
+				return &list[i], why
+			}
+			if why := p.namesWrite(list[i], line); why != "" {
+				return &list[i], why
 			}
 		}
-		return nil
+		return nil, ""
 	}
-	if r := any(rules.Deny); r != nil {
-		return Decision{Verdict: Deny, Rule: r, Why: "deny rule " + r.describe()}
+	if r, why := any(rules.Deny); r != nil {
+		return Decision{Verdict: Deny, Rule: r, Why: "deny rule " + r.describe() + because(why)}
 	}
 	if mode == Plan && !c.ReadOnly {
 		return Decision{Verdict: Deny, Why: "plan mode is read-only"}
 	}
-	if r := any(rules.Ask); r != nil && mode != Bypass {
-		return Decision{Verdict: Ask, Rule: r, Why: "ask rule " + r.describe()}
+	if r, why := any(rules.Ask); r != nil && mode != Bypass {
+		return Decision{Verdict: Ask, Rule: r, Why: "ask rule " + r.describe() + because(why)}
 	}
 	if mode == Bypass {
 		return Decision{Verdict: Allow, Why: "bypassPermissions mode"}
 	}
-	if r := p.allowed(c, cmd, subs, substitutes, rules.Allow); r != nil {
+	if cmd == "" {
+		for i := range rules.Allow {
+			if rules.Allow[i].matches(c, "", p.workDir, p.home) {
+				return Decision{Verdict: Allow, Rule: &rules.Allow[i], Why: "allow rule " + rules.Allow[i].describe()}
+			}
+		}
+	} else if r, exact := allowsLine(rules.Allow, c, cmd, line); r != nil && (exact || p.writesAllowed(mode, line, rules.Allow)) {
 		return Decision{Verdict: Allow, Rule: r, Why: "allow rule " + r.describe()}
 	}
 	if c.ReadOnly {
@@ -212,48 +233,60 @@ func (p *Policy) Decide(c Call) Decision {
 	if mode == AcceptEdits && c.Builtin && kindOf(c.Name) == kindEdit && p.inProject(c.path(p.workDir, p.home)) {
 		return Decision{Verdict: Allow, Why: "acceptEdits mode"}
 	}
-	return Decision{Verdict: Ask, Why: fmt.Sprintf("%s mode asks before %s", mode, c.Name)}
+	why := fmt.Sprintf("%s mode asks before %s", mode, c.Name)
+	if line != nil && line.unknown != "" {
+		why += because("the line runs " + line.unknown + ", which cannot be judged before it runs")
+	}
+	return Decision{Verdict: Ask, Why: why}
 }
 
-// allowed finds the allow rule that covers the call. A bash command line
-// is allowed only when each of its simple commands is, and one that
-// substitutes commands only by a rule for every command (Bash) or for
-// that exact line.
-func (p *Policy) allowed(c Call, cmd string, subs []string, substitutes bool, allow []Rule) *Rule {
-	if cmd == "" {
+func because(why string) string {
+	if why == "" {
+		return ""
+	}
+	return ": " + why
+}
+
+// namesWrite says how a bash line writes a file a deny or ask rule names
+// ("the line writes ~/.bashrc"), "" when it writes none: a redirection
+// is judged as a write tool call of its file, and one whose file cannot
+// be resolved is taken to be any file.
+func (p *Policy) namesWrite(r Rule, l *shellLine) string {
+	if l == nil {
+		return ""
+	}
+	for _, w := range l.writes {
+		if r.matches(writeCall(w), "", p.workDir, p.home) {
+			return "the line writes " + w
+		}
+	}
+	if l.unknownWrite != "" && r.matchesTool(writeCall("")) {
+		return "the line has " + l.unknownWrite + ", which cannot be judged before it runs"
+	}
+	return ""
+}
+
+// writesAllowed: every file the line redirects output into may be
+// written as the write tool may write it (an allow rule, or acceptEdits
+// in the project).
+func (p *Policy) writesAllowed(mode Mode, l *shellLine, allow []Rule) bool {
+	if l.unknownWrite != "" {
+		return false
+	}
+next:
+	for _, w := range l.writes {
+		wc := writeCall(w)
 		for i := range allow {
-			if allow[i].matches(c, "", p.workDir, p.home) {
-				return &allow[i]
+			if allow[i].matches(wc, "", p.workDir, p.home) {
+				continue next
 			}
 		}
-		return nil
-	}
-	for i := range allow {
-		r := &allow[i]
-		if r.matchesTool(c) && (r.Spec == "" || r.Spec == cmd) {
-			return r
+		if mode == AcceptEdits && p.inProject(wc.path(p.workDir, p.home)) {
+			continue
 		}
+		return false
 	}
-	if substitutes {
-		return nil
-	}
-	var first *Rule
-	for _, s := range subs {
-		var found *Rule
-		for i := range allow {
-			if allow[i].matches(c, s, p.workDir, p.home) {
-				found = &allow[i]
-				break
-			}
-		}
-		if found == nil {
-			return nil
-		}
-		if first == nil {
-			first = found
-		}
-	}
-	return first
+	return true
 }
 
 // inProject reports whether path is inside the project directory, links
@@ -306,19 +339,29 @@ func (r Rule) describe() string {
 
 // Suggest is the rule an "always" answer saves for a call: for bash its
 // command's first word and, for commands with subcommands ("git
-// status", "go test"), the second too, as a prefix (Bash(git status:*)); the
-// exact line when it chains or substitutes commands; for a file tool
-// Edit(path) or Read(path) relative to the project; otherwise the
-// tool's name.
+// status", "go test"), the second too, as a prefix (Bash(git status:*)),
+// but the exact line when a prefix would also allow what this line does
+// not do: when it runs more than one command or one that cannot be
+// resolved, redirects output into a file, or runs a program whose other
+// arguments delete, overwrite or run other commands (find -delete, find
+// -exec, sed -i, rm); for a file tool Edit(path) or Read(path) relative
+// to the project; otherwise the tool's name.
 func Suggest(c Call, workDir string) string {
 	if cmd := c.command(); cmd != "" {
-		subs, substitutes := subcommands(cmd)
-		if substitutes || len(subs) != 1 || strings.ContainsAny(cmd, "()") {
-			return "Bash(" + cmd + ")"
+		exact := "Bash(" + cmd + ")"
+		l := analyzeShell(cmd)
+		if l.unknown != "" || l.unknownWrite != "" || len(l.writes) > 0 || len(l.cmds) != 1 || strings.ContainsAny(cmd, "()") {
+			return exact
 		}
-		words := strings.Fields(cmd)
+		words := l.cmds[0].words
 		prefix := words[0]
-		if len(words) > 1 && subcommanded[prefix] && isWord(words[1]) {
+		if riskyArgs[progName(prefix)] || strings.ContainsAny(prefix, " \t*:") {
+			return exact
+		}
+		if subcommanded[prefix] {
+			if len(words) < 2 || !isWord(words[1]) {
+				return exact
+			}
 			prefix += " " + words[1]
 		}
 		return "Bash(" + prefix + ":*)"
@@ -351,6 +394,19 @@ var subcommanded = map[string]bool{
 	"git": true, "go": true, "npm": true, "pnpm": true, "yarn": true, "bun": true, "deno": true, "cargo": true,
 	"docker": true, "podman": true, "kubectl": true, "helm": true, "terraform": true, "gh": true, "pip": true,
 	"uv": true, "poetry": true, "brew": true, "apt": true, "systemctl": true, "make": true, "dotnet": true, "mvn": true, "gradle": true,
+}
+
+// riskyArgs are programs that, given other arguments, delete or
+// overwrite files or run other programs or code: an "always" for one
+// line of them allows that line only, never Bash(find:*), which would
+// allow find -delete too.
+var riskyArgs = map[string]bool{
+	"find": true, "xargs": true, "sed": true, "awk": true, "gawk": true, "mawk": true, "perl": true, "python": true,
+	"python3": true, "ruby": true, "node": true, "rm": true, "rmdir": true, "mv": true, "cp": true, "dd": true,
+	"ln": true, "chmod": true, "chown": true, "chgrp": true, "truncate": true, "shred": true, "tee": true,
+	"install": true, "rsync": true, "tar": true, "unzip": true, "curl": true, "wget": true, "kill": true,
+	"pkill": true, "killall": true, "sudo": true, "doas": true, "eval": true, "source": true, ".": true,
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "exec": true, "trap": true,
 }
 
 // isWord: a subcommand-like word (letters, digits, - and _, not a flag).

@@ -200,6 +200,9 @@ func (r Rule) matchesTool(c Call) bool {
 	if c.Builtin {
 		return r.Tool == c.Name
 	}
+	if c.MCPServer != "" && strings.HasPrefix(r.Tool, "mcp__") {
+		return mcpRuleMatches(r.Tool, c.MCPServer, c.Name)
+	}
 	names := []string{c.Name, c.RuntimeName}
 	for _, n := range names {
 		if n == "" {
@@ -214,7 +217,8 @@ func (r Rule) matchesTool(c Call) bool {
 		if n == r.Tool {
 			return true
 		}
-		// mcp__server covers every tool of that server.
+		// mcp__server covers every tool of that server (a call whose
+		// server is unknown: a Claude hook's if filter).
 		if strings.HasPrefix(r.Tool, "mcp__") && strings.Count(r.Tool, "__") == 1 && strings.HasPrefix(n, r.Tool+"__") {
 			return true
 		}
