@@ -222,7 +222,7 @@ func (p *Policy) Decide(c Call) Decision {
 func (p *Policy) allowed(c Call, cmd string, subs []string, substitutes bool, allow []Rule) *Rule {
 	if cmd == "" {
 		for i := range allow {
-			if allow[i].matches(c, "", p.workDir, p.home) {
+			if allow[i].allows(c, p.workDir, p.home) {
 				return &allow[i]
 			}
 		}
@@ -268,23 +268,6 @@ func (p *Policy) inProject(path string) bool {
 		return false
 	}
 	return within(realPath(p.workDir), realPath(path))
-}
-
-// realPath resolves the links of path, or of its nearest existing
-// ancestor for a file not yet created.
-func realPath(path string) string {
-	rest := ""
-	for {
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(path)
-		if parent == path {
-			return filepath.Join(path, rest)
-		}
-		rest = filepath.Join(filepath.Base(path), rest)
-		path = parent
-	}
 }
 
 // Sourced returns rules with Source set, for messages.
