@@ -213,7 +213,13 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	// The tools' environment, worked out once: built-ins, Claude hooks and
 	// command !`cmd` share it, and a bad tool_env_allow entry is one note.
 	a.env = a.toolEnv()
-	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal}) {
+	// The policy judges each file grep, find and ls reach beyond the
+	// path their call names.
+	bo := builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal}
+	if a.Permissions != nil {
+		bo.Gate = a.Permissions
+	}
+	for _, t := range builtin.All(bo) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
 		}

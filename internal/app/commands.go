@@ -161,7 +161,7 @@ func (a *App) ExpandCommand(ctx context.Context, line string) (CommandPrompt, bo
 	if c.Model != "" && c.Model != a.Model {
 		cp.Notes = append(cp.Notes, fmt.Sprintf("/%s asks for model %s; the session's model (%s) answers it (/model switches)", c.Qualified(), c.Model, a.Model))
 	}
-	cp.Prompt = c.Expand(ctx, strings.TrimSpace(args), command.Env{WorkDir: a.WorkDir, Environ: a.env})
+	cp.Prompt = a.expandCommand(ctx, c, strings.TrimSpace(args), cp.Allow)
 	return cp, true, nil
 }
 

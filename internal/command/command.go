@@ -5,11 +5,13 @@
 //
 // A command file is a prompt with optional frontmatter
 // (description, argument-hint, allowed-tools, model). Expanding it drops
-// the frontmatter, runs each !`cmd` in the project and puts its output in
-// its place, substitutes $ARGUMENTS and $1…$9 (a body without
-// $ARGUMENTS gets "ARGUMENTS: …" appended), and adds the files @path
-// names. The package knows files and text; which directories are read and
-// who sends the prompt is its caller's business.
+// the frontmatter, runs each !`cmd` (through the caller's Env.Bash, which
+// runs it as a bash tool call, past every guard) and puts its output in
+// its place, substitutes $ARGUMENTS and $1…$9 (quoted in a !`cmd` line; a
+// body without $ARGUMENTS gets "ARGUMENTS: …" appended), and adds the
+// files @path names that the Read rules allow. The package knows files and
+// text; which directories are read and who sends the prompt is its
+// caller's business.
 package command
 
 import (

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,7 +72,7 @@ func TestResolve(t *testing.T) {
 func TestExpand(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "README.md"), "# Demo\n")
-	env := Env{WorkDir: dir, Environ: []string{"PATH=" + os.Getenv("PATH")}}
+	env := Env{WorkDir: dir, Bash: shell(dir)}
 	for _, tc := range []struct {
 		name, body, args, want string
 	}{
@@ -84,11 +85,95 @@ func TestExpand(t *testing.T) {
 		{"a failing command's output is kept", "Log: !`echo oops; exit 3`", "", "Log: oops"},
 		{"a file named with @ is included", "Summarise @README.md please", "", "Summarise @README.md please\n\n<file path=\"README.md\">\n# Demo\n</file>"},
 		{"an @ that names no file is left alone", "Ask @someone", "", "Ask @someone"},
+		{"arguments are data in a command line", "Echo: !`echo $ARGUMENTS`", "x; touch pwned", "Echo: x; touch pwned"},
+		{"an argument holding !`…` is text", "Fix $ARGUMENTS", "!`echo ran`", "Fix !`echo ran`"},
 	} {
 		c := Command{Name: "x", body: tc.body}
 		if got := c.Expand(context.Background(), tc.args, env); got != tc.want {
 			t.Errorf("%s: Expand = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// shell runs a !`cmd` line with sh in dir, as the test's Env.Bash.
+func shell(dir string) func(context.Context, string) string {
+	return func(ctx context.Context, line string) string {
+		cmd := exec.CommandContext(ctx, "sh", "-c", line)
+		cmd.Dir = dir
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+}
+
+// A !`cmd` line runs only through Env.Bash, which sees the line with the
+// arguments quoted; with no Env.Bash it does not run and says so.
+func TestExpandRunsThroughBash(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	env := Env{WorkDir: dir, Bash: func(_ context.Context, line string) string {
+		lines = append(lines, line)
+		return "refused by a guard"
+	}}
+	c := Command{Name: "x", body: "A: !`echo $ARGUMENTS`\nB: !`rm -rf $1`"}
+	if got, want := c.Expand(context.Background(), "x; touch pwned", env), "A: refused by a guard\nB: refused by a guard"; got != want {
+		t.Errorf("Expand = %q, want %q", got, want)
+	}
+	if d := cmp.Diff([]string{"echo 'x;' touch pwned", "rm -rf 'x;'"}, lines); d != "" {
+		t.Errorf("lines Bash saw (-want +got):\n%s", d)
+	}
+	if got, want := c.Expand(context.Background(), "", Env{WorkDir: dir}), "A: (echo  was not run: nothing here runs a command's !`…` lines)"; !strings.HasPrefix(got, want) {
+		t.Errorf("Expand without Bash = %q, want it to start with %q", got, want)
+	}
+}
+
+// quoteArgs quotes each argument for where it stands in the line, so the
+// shell reads it back unchanged and runs nothing of it.
+func TestQuoteArgs(t *testing.T) {
+	const evil = `a b; touch "p" $(id) 'q' \ ` + "`id`"
+	for _, tc := range []struct{ name, line, args, want string }{
+		{"plain word unchanged", "gh pr view $1", "12", "gh pr view 12"},
+		{"unquoted ARGUMENTS split into quoted words", "git log $ARGUMENTS", "-n 3", "git log -n 3"},
+		{"separator quoted", "echo $ARGUMENTS", "x; touch pwned", "echo 'x;' touch pwned"},
+		{"missing positional is nothing", "echo $1$2", "a", "echo a"},
+		{"inside double quotes escaped", `echo "$ARGUMENTS"`, `a"; touch p; "$x`, `echo "a\"; touch p; \"\$x"`},
+		{"inside single quotes", `echo '$1'`, `it's`, `echo 'it'\''s'`},
+		{"$( ) inside double quotes is unquoted", `echo "$(echo $1)"`, "x;y", `echo "$(echo 'x;y')"`},
+		{"escaped quote stays", `echo \" $1`, "a;b", `echo \" 'a;b'`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := quoteArgs(tc.line, tc.args, strings.Fields(tc.args)); got != tc.want {
+				t.Errorf("quoteArgs(%q, %q) = %q, want %q", tc.line, tc.args, got, tc.want)
+			}
+		})
+	}
+	// What sh prints is the argument, whatever it holds.
+	dir := t.TempDir()
+	for _, line := range []string{`printf %s "$ARGUMENTS"`, `printf %s '$ARGUMENTS'`, `printf %s "$(printf %s "$ARGUMENTS")"`} {
+		out := shell(dir)(context.Background(), quoteArgs(line, evil, strings.Fields(evil)))
+		if out != evil {
+			t.Errorf("sh -c %s printed %q, want %q", line, out, evil)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the arguments ran: %v", entries)
+	}
+}
+
+// An @path the Read rules deny is not included; the prompt says so.
+func TestExpandMentionDenied(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "secret.txt"), "hunter2\n")
+	write(t, filepath.Join(dir, "open.txt"), "hello\n")
+	env := Env{WorkDir: dir, Bash: shell(dir), DenyRead: func(p string) string {
+		if filepath.Base(p) == "secret.txt" {
+			return "deny rule Read(secret.txt)"
+		}
+		return ""
+	}}
+	c := Command{Name: "x", body: "See !`echo @secret.txt` and @open.txt"}
+	want := "See @secret.txt and @open.txt\n\n(@secret.txt is not included: deny rule Read(secret.txt))\n\n<file path=\"open.txt\">\nhello\n</file>"
+	if got := c.Expand(context.Background(), "", env); got != want {
+		t.Errorf("Expand = %q, want %q", got, want)
 	}
 }
 

@@ -5,23 +5,29 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Env is what expanding a command needs from the session.
 type Env struct {
-	// WorkDir is the project: !`cmd` runs there, @path is read from it.
+	// WorkDir is the project: @path is read from it.
 	WorkDir string
-	// Environ is the environment of !`cmd` (synaps's scrubbed one).
-	Environ []string
-	// Timeout bounds each !`cmd`; default 2 minutes.
-	Timeout time.Duration
+	// Bash runs one !`cmd` line as the session runs the model's bash
+	// calls — the hook chain (a guard sees a bash call), the permission
+	// rules and mode (plan mode refuses it; in -p, what would be asked is
+	// refused), the bash tool — and returns what goes in its place: the
+	// output, or why it did not run. A command file is text anyone can
+	// ship, and its line holds what the user or the model typed: it gets
+	// no way around the guards. Nil: no line runs, each says so.
+	Bash func(ctx context.Context, line string) string
+	// DenyRead says why the file an @path names may not be included (""
+	// when it may): the Read rules hold for a command's @path as for the
+	// read tool. Nil: every file may be.
+	DenyRead func(path string) string
 }
 
 // bang is !`command`, run before the prompt is sent.
@@ -37,35 +43,40 @@ var mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 const maxInclude = 256 << 10
 
 // Expand turns the command and its arguments into the prompt, as Claude
-// Code does: the arguments substituted, then !`cmd` output in place ("(Bash completed with no output)"
-// when empty; its error text when it fails), $ARGUMENTS and $1…$9, and
+// Code does: $ARGUMENTS and $1…$9 substituted, then each !`cmd` run
+// (through Env.Bash) and its output put in its place ("(Bash completed
+// with no output)" when empty; its error text when it fails), and
 // "ARGUMENTS: …" appended when the body uses neither and arguments were
-// given. Each @path that names a file in the project is appended in
-// a <file> block.
+// given. Each @path that names a file in the project is appended in a
+// <file> block, unless the Read rules deny it (then a line says so).
+//
+// In a !`cmd` line the arguments are data, never code: each is quoted
+// for the shell where it stands (outside quotes, inside "…" or '…'), and
+// an unquoted $ARGUMENTS is split into its words, each quoted, as the
+// shell splits an unquoted variable: with "-n 3", the line "git log
+// $ARGUMENTS" runs "git log -n 3", and with "x; touch pwned", "echo
+// $ARGUMENTS" echoes it. The !`cmd` lines are those of the file: an argument that holds
+// !`…` is text.
 func (c *Command) Expand(ctx context.Context, args string, env Env) string {
 	fields := strings.Fields(args)
-	body := c.body
-	hasArgs := strings.Contains(body, "$ARGUMENTS") || positional().MatchString(body)
-	body = strings.ReplaceAll(body, "$ARGUMENTS", args)
-	body = positional().ReplaceAllStringFunc(body, func(m string) string {
-		n, _ := strconv.Atoi(m[1:])
-		if n <= len(fields) {
-			return fields[n-1]
-		}
-		return ""
-	})
-	// The arguments are in place before the commands run, so that
-	// !`gh pr view $1` sees them.
-	body = bang().ReplaceAllStringFunc(body, func(m string) string {
-		return run(ctx, bang().FindStringSubmatch(m)[1], env)
-	})
-	body = strings.TrimSpace(body)
+	hasArgs := strings.Contains(c.body, "$ARGUMENTS") || positional().MatchString(c.body)
+	var body strings.Builder
+	last := 0
+	for _, m := range bang().FindAllStringSubmatchIndex(c.body, -1) {
+		body.WriteString(substitute(c.body[last:m[0]], args, fields))
+		// The arguments are in place before the commands run, so that
+		// !`gh pr view $1` sees them.
+		body.WriteString(run(ctx, quoteArgs(c.body[m[2]:m[3]], args, fields), env))
+		last = m[1]
+	}
+	body.WriteString(substitute(c.body[last:], args, fields))
+	text := strings.TrimSpace(body.String())
 	if !hasArgs && strings.TrimSpace(args) != "" {
-		body += "\n\nARGUMENTS: " + args
+		text += "\n\nARGUMENTS: " + args
 	}
 	var files strings.Builder
 	seen := map[string]bool{}
-	for _, m := range mention().FindAllStringSubmatch(body, -1) {
+	for _, m := range mention().FindAllStringSubmatch(text, -1) {
 		p := strings.TrimRight(m[2], ".,;:)")
 		if seen[p] {
 			continue
@@ -74,6 +85,14 @@ func (c *Command) Expand(ctx context.Context, args string, env Env) string {
 		full := p
 		if !filepath.IsAbs(full) {
 			full = filepath.Join(env.WorkDir, p)
+		}
+		if env.DenyRead != nil {
+			if why := env.DenyRead(full); why != "" {
+				if _, err := os.Lstat(full); err == nil {
+					fmt.Fprintf(&files, "\n\n(@%s is not included: %s)", p, why)
+				}
+				continue
+			}
 		}
 		data, err := os.ReadFile(full)
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
@@ -84,32 +103,29 @@ func (c *Command) Expand(ctx context.Context, args string, env Env) string {
 		}
 		fmt.Fprintf(&files, "\n\n<file path=%q>\n%s\n</file>", p, strings.TrimRight(string(data), "\n"))
 	}
-	return body + files.String()
+	return text + files.String()
 }
 
-// run runs one !`cmd` in the project and returns what it printed.
+// substitute puts the arguments into prompt text, as written.
+func substitute(text, args string, fields []string) string {
+	text = strings.ReplaceAll(text, "$ARGUMENTS", args)
+	return positional().ReplaceAllStringFunc(text, func(m string) string {
+		n, _ := strconv.Atoi(m[1:])
+		if n <= len(fields) {
+			return fields[n-1]
+		}
+		return ""
+	})
+}
+
+// run runs one !`cmd` line through env.Bash and returns what goes in its
+// place.
 func run(ctx context.Context, line string, env Env) string {
-	timeout := env.Timeout
-	if timeout <= 0 {
-		timeout = 2 * time.Minute
+	if env.Bash == nil {
+		return fmt.Sprintf("(%s was not run: nothing here runs a command's !`…` lines)", line)
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	shell := "sh"
-	if p, err := exec.LookPath("bash"); err == nil {
-		shell = p
-	}
-	cmd := exec.CommandContext(ctx, shell, "-c", line)
-	cmd.Dir, cmd.Env = env.WorkDir, env.Environ
-	cmd.WaitDelay = time.Second
-	out, err := cmd.CombinedOutput()
-	text := strings.TrimRight(string(out), "\n")
-	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		return fmt.Sprintf("(%s did not finish within %s)", line, timeout)
-	case err != nil && text == "":
-		return fmt.Sprintf("(%s failed: %v)", line, err)
-	case text == "":
+	text := strings.TrimRight(env.Bash(ctx, line), "\n")
+	if text == "" {
 		return "(Bash completed with no output)"
 	}
 	return text

@@ -72,7 +72,7 @@ func (r Rule) matches(c Call, sub, workDir, home string) bool {
 	case kindBash:
 		return commandMatches(r.Spec, sub)
 	case kindRead, kindEdit:
-		return pathMatches(r.Spec, c.path(workDir, home), workDir, home)
+		return r.matchesPath(c, workDir, home)
 	}
 	return false
 }
@@ -116,8 +116,8 @@ func pathMatches(spec, path, workDir, home string) bool {
 	default:
 		pat = workDir + "/" + strings.TrimPrefix(spec, "./")
 	}
-	re, err := regexp.Compile(`^` + globRegexp(pat) + `$`)
-	if err != nil {
+	re := compileGlob(pat)
+	if re == nil {
 		return false
 	}
 	for p := path; ; p = filepath.Dir(p) {

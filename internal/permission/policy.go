@@ -220,7 +220,7 @@ func (p *Policy) Decide(c Call) Decision {
 	}
 	if cmd == "" {
 		for i := range rules.Allow {
-			if rules.Allow[i].matches(c, "", p.workDir, p.home) {
+			if rules.Allow[i].allows(c, p.workDir, p.home) {
 				return Decision{Verdict: Allow, Rule: &rules.Allow[i], Why: "allow rule " + rules.Allow[i].describe()}
 			}
 		}
@@ -277,7 +277,7 @@ next:
 	for _, w := range l.writes {
 		wc := writeCall(w)
 		for i := range allow {
-			if allow[i].matches(wc, "", p.workDir, p.home) {
+			if allow[i].allows(wc, p.workDir, p.home) {
 				continue next
 			}
 		}
@@ -301,23 +301,6 @@ func (p *Policy) inProject(path string) bool {
 		return false
 	}
 	return within(realPath(p.workDir), realPath(path))
-}
-
-// realPath resolves the links of path, or of its nearest existing
-// ancestor for a file not yet created.
-func realPath(path string) string {
-	rest := ""
-	for {
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(path)
-		if parent == path {
-			return filepath.Join(path, rest)
-		}
-		rest = filepath.Join(filepath.Base(path), rest)
-		path = parent
-	}
 }
 
 // Sourced returns rules with Source set, for messages.

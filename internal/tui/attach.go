@@ -23,7 +23,7 @@ func (m *model) attach(path string) {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(m.app.WorkDir, abs)
 	}
-	im, file, note := attachFile(path, abs, m.app.WorkDir)
+	im, file, note := attachFile(path, abs, m.app.WorkDir, m.denyRead())
 	switch {
 	case im != nil:
 		m.attached = append(m.attached, *im)
@@ -33,4 +33,13 @@ func (m *model) attach(path string) {
 	default:
 		m.print(m.st.bad.Render("error: ") + sanitize(note))
 	}
+}
+
+// denyRead is the session's Read deny rules as attachFile takes them (nil
+// without a policy).
+func (m *model) denyRead() func(string) string {
+	if m.app.Permissions == nil {
+		return nil
+	}
+	return m.app.Permissions.DenyRead
 }

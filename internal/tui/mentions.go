@@ -58,12 +58,17 @@ func attachPDF(p, abs string) (*llm.Image, string) {
 
 // attachFile attaches one named file, by its kind: a picture or a PDF as
 // a block of its own, text in a <file> block (appended to files). ok is
-// false when nothing was attached; the note says what happened.
-func attachFile(p, abs, workDir string) (im *llm.Image, file, note string) {
+// false when nothing was attached; the note says what happened. deny,
+// when set, says why the permission rules forbid reading the file (""
+// when they do not): a Read deny rule holds for what the input attaches
+// as for the read tool, links followed.
+func attachFile(p, abs, workDir string, deny func(string) string) (im *llm.Image, file, note string) {
 	info, err := os.Stat(abs)
 	switch {
 	case err != nil:
 		return nil, "", fmt.Sprintf("@%s: no such file in %s; sent as text", p, workDir)
+	case deny != nil && deny(abs) != "":
+		return nil, "", fmt.Sprintf("@%s is not attached: %s", p, deny(abs))
 	case info.IsDir():
 		return nil, "", fmt.Sprintf("@%s is a directory; only files are attached", p)
 	case isImageFile(abs):
@@ -168,8 +173,9 @@ var mentionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // relative to workDir) attached after it, as Claude Code does, and a
 // note for each mention that could not be attached (it stays as text).
 // refused says why the message must not be sent: it attaches a PDF and
-// model reads none ("" when it may be sent, or model is "").
-func attachMentions(text, workDir, model string) (_ string, _ []llm.Image, _ []string, refused string) {
+// model reads none ("" when it may be sent, or model is ""). deny is as
+// for attachFile.
+func attachMentions(text, workDir, model string, deny func(string) string) (_ string, _ []llm.Image, _ []string, refused string) {
 	var files, notes []string
 	var images []llm.Image
 	seen := map[string]bool{}
@@ -183,6 +189,12 @@ func attachMentions(text, workDir, model string) (_ string, _ []llm.Image, _ []s
 		}
 		if !seen[p] && isImageFile(abs) {
 			seen[p] = true
+			if deny != nil {
+				if why := deny(abs); why != "" {
+					notes = append(notes, fmt.Sprintf("%s is not attached: %s", p, why))
+					continue
+				}
+			}
 			if im, note := attachImage(p, abs); note != "" {
 				notes = append(notes, note)
 				if im != nil {
@@ -201,7 +213,7 @@ func attachMentions(text, workDir, model string) (_ string, _ []llm.Image, _ []s
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(workDir, p)
 		}
-		im, file, note := attachFile(p, abs, workDir)
+		im, file, note := attachFile(p, abs, workDir, deny)
 		notes = append(notes, note)
 		if r := refusal(model, []attachment{{p, im}}); r != "" && model != "" && refused == "" {
 			refused = r

@@ -849,11 +849,35 @@ func TestAttachMentionsNotes(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "bin.dat"), "a\x00b")
 	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
-	text, _, notes, _ := attachMentions("see @missing.go, @sub and @bin.dat; mail me@example.com", dir, "")
+	text, _, notes, _ := attachMentions("see @missing.go, @sub and @bin.dat; mail me@example.com", dir, "", nil)
 	if text != "see @missing.go, @sub and @bin.dat; mail me@example.com" {
 		t.Errorf("text changed with nothing attachable: %q", text)
 	}
 	want := []string{"@missing.go: no such file in " + dir + "; sent as text", "@sub is a directory; only files are attached", "@bin.dat is not text, a picture or a PDF; not attached"}
+	if d := cmp.Diff(want, notes); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
+	}
+}
+
+// An @path the Read deny rules cover is not attached, also through a link
+// in the project; the note names the rule.
+func TestAttachMentionsDenied(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(home, ".aws", "credentials"), "AKIA\n")
+	writeFile(t, filepath.Join(dir, "open.txt"), "hello\n")
+	if err := os.Symlink(filepath.Join(home, ".aws"), filepath.Join(dir, "aws")); err != nil {
+		t.Skip(err)
+	}
+	deny, err := permission.ParseRules("Read(~/.aws/**)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := permission.New(permission.Config{Rules: permission.Rules{Deny: deny}, WorkDir: dir, Home: home})
+	text, _, notes, _ := attachMentions("see @aws/credentials and @open.txt", dir, "", p.DenyRead)
+	if strings.Contains(text, "AKIA") || !strings.Contains(text, "<file path=\"open.txt\">\nhello\n</file>") {
+		t.Errorf("text: %q", text)
+	}
+	want := []string{"@aws/credentials is not attached: deny rule Read(~/.aws/**)", "attached @open.txt (1 line)"}
 	if d := cmp.Diff(want, notes); d != "" {
 		t.Errorf("notes (-want +got):\n%s", d)
 	}
@@ -870,7 +894,7 @@ func TestAttachMentionsImages(t *testing.T) {
 	writeFile(t, shot, gif)
 	writeFile(t, filepath.Join(dir, "fake.png"), "not a picture\n")
 	in := "what is @dot.png and " + shot + " ? and @fake.png"
-	text, images, notes, _ := attachMentions(in, dir, "")
+	text, images, notes, _ := attachMentions(in, dir, "", nil)
 	if !strings.HasPrefix(text, in) || !strings.Contains(text, `<file path="fake.png">`) {
 		t.Errorf("text: %q", text)
 	}
@@ -959,18 +983,18 @@ func allowEdits(t *testing.T) []permission.Rule {
 func TestAttachPDF(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "report.pdf"), []byte("%PDF-1.4\n% test\n"), 0o644)
-	_, images, notes, refused := attachMentions("summarise @report.pdf", dir, "anthropic/claude-sonnet-4-5")
+	_, images, notes, refused := attachMentions("summarise @report.pdf", dir, "anthropic/claude-sonnet-4-5", nil)
 	if refused != "" || len(images) != 1 || images[0].MediaType != "application/pdf" || !strings.Contains(strings.Join(notes, "|"), "attached report.pdf (PDF, 1 KB)") {
 		t.Errorf("claude: images %d, notes %q, refused %q", len(images), notes, refused)
 	}
-	_, _, _, refused = attachMentions("summarise @report.pdf", dir, "openai/gpt-3.5-turbo")
+	_, _, _, refused = attachMentions("summarise @report.pdf", dir, "openai/gpt-3.5-turbo", nil)
 	if refused != "report.pdf is a PDF, and openai/gpt-3.5-turbo does not read PDFs; the message was not sent (switch with /model, or remove the file)" {
 		t.Errorf("refusal %q", refused)
 	}
 	big := make([]byte, pdfMax+1)
 	copy(big, "%PDF-1.4")
 	os.WriteFile(filepath.Join(dir, "big.pdf"), big, 0o644)
-	_, images, notes, _ = attachMentions("@big.pdf", dir, "anthropic/claude-sonnet-4-5")
+	_, images, notes, _ = attachMentions("@big.pdf", dir, "anthropic/claude-sonnet-4-5", nil)
 	if len(images) != 0 || !strings.Contains(strings.Join(notes, "|"), "@big.pdf is a 20 MB PDF; PDFs over 20 MB are not attached") {
 		t.Errorf("big: images %d, notes %q", len(images), notes)
 	}

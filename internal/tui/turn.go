@@ -24,7 +24,7 @@ func (m *model) startTurn(text string) tea.Cmd {
 		m.print(m.st.bad.Render("error: ") + sanitize(m.app.NoModel().Error()))
 		return m.next()
 	}
-	text, images, notes, refused := attachMentions(text, m.app.WorkDir, m.app.Model)
+	text, images, notes, refused := attachMentions(text, m.app.WorkDir, m.app.Model, m.denyRead())
 	for _, n := range notes {
 		m.print(m.st.dim.Render("· " + sanitize(n)))
 	}

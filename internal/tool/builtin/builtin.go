@@ -53,6 +53,11 @@ type Options struct {
 	Files Files
 	// Terminal, when set, runs bash's commands (see Terminal).
 	Terminal Terminal
+	// Gate, when set, judges each file grep and find reach in the
+	// directory they walk, and each entry ls lists (see FileGate): one
+	// the permission rules deny reading is left out, and the result says
+	// so. Nil: nothing is left out.
+	Gate FileGate
 }
 
 // Terminal runs bash's commands in someone else's terminal (an editor's,

@@ -80,7 +80,9 @@ func (f *findTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	var out strings.Builder
 	listed, total := 0, 0
 	full := false
-	err = newWalker(root).walk(ctx, func(rel string, d fs.DirEntry) error {
+	w := newWalker(root)
+	w.denied = newTally(f.o.Gate)
+	err = w.walk(ctx, func(rel string, d fs.DirEntry) error {
 		if d.IsDir() && base != "." && !strings.HasPrefix(base+"/", rel+"/") && !strings.HasPrefix(rel, base+"/") {
 			return fs.SkipDir
 		}
@@ -107,11 +109,20 @@ func (f *findTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	if err != nil {
 		return tool.Result{}, err
 	}
+	denied := w.denied.note("path")
 	if total == 0 {
-		return tool.Result{Output: fmt.Sprintf("no paths match %q in %s", pattern, name)}, nil
+		out := fmt.Sprintf("no paths match %q in %s", pattern, name)
+		if denied != "" {
+			out += "\n" + denied
+		}
+		return tool.Result{Output: out}, nil
 	}
 	if listed < total {
 		fmt.Fprintf(&out, "… and %d more (%d of %d listed); narrow the pattern or path", total-listed, listed, total)
+		if denied != "" {
+			out.WriteByte('\n')
+		}
 	}
+	out.WriteString(denied)
 	return tool.Result{Output: out.String()}, nil
 }

@@ -107,6 +107,7 @@ func (g *grepTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	}
 
 	s := &grepSearch{re: re, pre: pre, max: max, maxOutput: g.o.MaxOutput}
+	var denied string // what the gate kept from a directory search
 	if !fi.IsDir() {
 		if !fi.Mode().IsRegular() {
 			return fail("%s is not a regular file", name), nil
@@ -115,7 +116,9 @@ func (g *grepTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 			return tool.Result{}, err
 		}
 	} else {
-		err := newWalker(root).walk(ctx, func(rel string, d fs.DirEntry) error {
+		w := newWalker(root)
+		w.denied = newTally(g.o.Gate)
+		err := w.walk(ctx, func(rel string, d fs.DirEntry) error {
 			if !d.Type().IsRegular() {
 				return nil
 			}
@@ -131,10 +134,14 @@ func (g *grepTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		if err != nil {
 			return tool.Result{}, err
 		}
+		denied = w.denied.note("file")
 	}
 
 	out := s.out.String()
 	var notes []string
+	if denied != "" {
+		notes = append(notes, denied)
+	}
 	switch {
 	case s.full:
 		notes = append(notes, fmt.Sprintf("[output limit reached after %s; narrow the pattern, path or glob]", plural.Count(s.matches, "match")))

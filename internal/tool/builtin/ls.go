@@ -71,7 +71,11 @@ func (l *lsTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, e
 		return tool.Result{Output: "(empty directory)"}, nil
 	}
 	var dirs, files []string
+	denied := newTally(l.o.Gate)
 	for _, e := range entries {
+		if !denied.check(filepath.Join(p, e.Name()), e.Name(), e) {
+			continue
+		}
 		line, isDir := lsEntry(p, e)
 		if isDir {
 			dirs = append(dirs, line)
@@ -89,9 +93,13 @@ func (l *lsTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, e
 		out.WriteByte('\n')
 		listed++
 	}
-	if n := len(entries); listed < n {
+	if n := len(entries) - denied.n; listed < n {
 		fmt.Fprintf(&out, "… and %d more entries (%d of %d listed); use find or bash to narrow the listing", n-listed, listed, n)
+		if denied.n > 0 {
+			out.WriteByte('\n')
+		}
 	}
+	out.WriteString(denied.note("entry"))
 	return tool.Result{Output: out.String()}, nil
 }
 

@@ -21,7 +21,8 @@ var errStop = errors.New("stop walking")
 // the enclosing git work tree's root down to it) or by .git/info/exclude.
 // A search root that is itself ignored (the model asked for it by name) is
 // walked without the rules of the directories above it. Symbolic links are
-// reported, never followed.
+// reported, never followed. With a gate, what the permission rules deny
+// reading is left out too, links judged by where they point.
 type walker struct {
 	root string // absolute directory the walk starts in
 	// prefix is root's path relative to the git work tree root, split into
@@ -29,6 +30,10 @@ type walker struct {
 	prefix []string
 	// inherited holds the patterns of the directories above root.
 	inherited []gitignore.Pattern
+	// denied, when set, judges each entry before it is reported: an
+	// entry it refuses is left out (a directory with everything beneath
+	// it) and counted.
+	denied *gateTally
 }
 
 func newWalker(root string) *walker {
@@ -135,6 +140,9 @@ func (w *walker) walkDir(ctx context.Context, dir, rel string, comps []string, p
 		r := name
 		if rel != "" {
 			r = rel + "/" + name
+		}
+		if !w.denied.check(filepath.Join(dir, name), r, e) {
+			continue
 		}
 		switch err := fn(r, e); {
 		case err == fs.SkipDir:
