@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -39,7 +38,7 @@ func (s *server) transport(c Server) (sdk.Transport, error) {
 		cmd.WaitDelay = s.m.term
 		return &stdioTransport{s: s, inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: s.m.term}}, nil
 	case TransportHTTP, TransportSSE:
-		client := &http.Client{Transport: headerTransport{base: http.DefaultTransport, headers: c.Headers}}
+		client := httpClient(c.URL, c.Headers)
 		if c.Type == TransportSSE {
 			return sseTransport{ctx: s.m.ctx, inner: &sdk.SSEClientTransport{Endpoint: c.URL, HTTPClient: client}}, nil
 		}
@@ -111,22 +110,6 @@ func (s *server) killLeftovers() {
 	}
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	p.unguard()
-}
-
-// headerTransport adds a server's configured headers to every request.
-type headerTransport struct {
-	base    http.RoundTripper
-	headers map[string]string
-}
-
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(h.headers) > 0 {
-		r = r.Clone(r.Context())
-		for k, v := range h.headers {
-			r.Header.Set(k, v)
-		}
-	}
-	return h.base.RoundTrip(r)
 }
 
 // tail keeps the last stderrLines lines written to it.
