@@ -36,7 +36,8 @@ func (s *server) transport(c Server) (sdk.Transport, error) {
 		cmd.SysProcAttr = sysProcAttr()
 		// A grandchild holding stderr open must not hold up Wait.
 		cmd.WaitDelay = s.m.term
-		return &stdioTransport{s: s, inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: s.m.term}}, nil
+		noise := func(msg string) { fmt.Fprintf(&s.stderr, "synaps: %s\n", msg) }
+		return &stdioTransport{s: s, inner: &commandTransport{cmd: cmd, term: s.m.term, limit: MaxMessage, noise: noise}}, nil
 	case TransportHTTP, TransportSSE:
 		client := httpClient(c.URL, c.Headers)
 		if c.Type == TransportSSE {
@@ -47,19 +48,19 @@ func (s *server) transport(c Server) (sdk.Transport, error) {
 	return nil, fmt.Errorf("unknown transport %q", c.Type)
 }
 
-// stdioTransport is the SDK's command transport that also announces the
+// stdioTransport is the command transport that also announces the
 // server's process group to the lifeline, so the server dies with synaps.
 type stdioTransport struct {
 	s     *server
-	inner *sdk.CommandTransport
+	inner *commandTransport
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	conn, err := t.inner.Connect(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("cannot start %s: %w", t.inner.Command.Path, err)
+		return nil, fmt.Errorf("cannot start %s: %w", t.inner.cmd.Path, err)
 	}
-	pid := t.inner.Command.Process.Pid
+	pid := t.inner.cmd.Process.Pid
 	p := &proc{pid: pid, unguard: lifeline.Guard(pid)}
 	t.s.mu.Lock()
 	t.s.proc = p
