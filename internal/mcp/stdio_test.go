@@ -153,3 +153,35 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	r.off = (r.off + n) % len(r.line)
 	return n, nil
 }
+
+// A tool's inputSchema reaches the model as an object schema: none or one
+// without a type becomes type "object"; another type, or no object at
+// all, leaves the tool out with an error saying why.
+func TestModelSchema(t *testing.T) {
+	tests := []struct {
+		in   any
+		want string // "" : left out
+		err  string
+	}{
+		{nil, `{"type":"object"}`, ""},
+		{map[string]any{"type": "object", "properties": map[string]any{}}, `{"properties":{},"type":"object"}`, ""},
+		{map[string]any{"properties": map[string]any{"q": map[string]any{"type": "string"}}}, `{"properties":{"q":{"type":"string"}},"type":"object"}`, ""},
+		{map[string]any{}, `{"type":"object"}`, ""},
+		{map[string]any{"type": "string"}, "", `left out: its inputSchema has type "string"; the model's API takes object schemas only`},
+		{map[string]any{"type": []string{"object", "null"}}, "", `left out: its inputSchema has type ["object","null"]`},
+		{[]any{1}, "", `left out: its inputSchema [1] is not a JSON object`},
+		{true, "", `left out: its inputSchema true is not a JSON object`},
+	}
+	for _, tt := range tests {
+		got, err := modelSchema(tt.in)
+		if tt.want != "" {
+			if err != nil || string(got) != tt.want {
+				t.Errorf("%v: %s, %v; want %s", tt.in, got, err, tt.want)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%v: %s, %v; want an error with %q", tt.in, got, err, tt.err)
+		}
+	}
+}

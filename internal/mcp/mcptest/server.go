@@ -117,9 +117,41 @@ type bigIn struct {
 
 // AddRough adds the tools of the "rough" mode: noise (prints a line that
 // is not JSON and one that only looks like it to stdout, then answers
-// "after noise"), and big (answers a text of the bytes asked for, over
-// any line limit if asked).
+// "after noise"), big (answers a text of the bytes asked for, over any
+// line limit if asked), stringy (its inputSchema is {"type":"string"})
+// and typeless (its inputSchema has properties but no type).
 func AddRough(s *sdk.Server) {
+	object := map[string]any{"type": "object"}
+	s.AddTool(&sdk.Tool{Name: "stringy", Description: "Has a string schema.", InputSchema: object}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "stringy"}}}, nil
+	})
+	s.AddTool(&sdk.Tool{Name: "typeless", Description: "Has a schema without a type.", InputSchema: object}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "typeless"}}}, nil
+	})
+	// The SDK refuses such schemas in AddTool; they are put into the
+	// tools/list result as it leaves.
+	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			res, err := next(ctx, method, req)
+			lt, ok := res.(*sdk.ListToolsResult)
+			if err != nil || !ok {
+				return res, err
+			}
+			out := *lt
+			out.Tools = make([]*sdk.Tool, len(lt.Tools))
+			for i, t := range lt.Tools {
+				c := *t
+				switch t.Name {
+				case "stringy":
+					c.InputSchema = map[string]any{"type": "string"}
+				case "typeless":
+					c.InputSchema = map[string]any{"properties": map[string]any{"q": map[string]any{"type": "string"}}}
+				}
+				out.Tools[i] = &c
+			}
+			return &out, nil
+		}
+	})
 	sdk.AddTool(s, &sdk.Tool{Name: "noise", Description: "Prints noise on stdout, then answers."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 		// One write each: a pipe write this short is atomic, so the
 		// noise never splits a message the SDK writes meanwhile.
