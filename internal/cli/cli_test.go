@@ -46,8 +46,15 @@ func TestMain(m *testing.M) {
 		// The Go fake extension: a plugin whose command is
 		// fake-extension behaves as the fake.json in its root says.
 		"fake-extension": func() { os.Exit(exttest.Run()) },
-		// A Go MCP server over stdio (mcptest.NewServer's tools).
-		"mcp-test-server": func() { os.Exit(mcptest.Run("ok")) },
+		// A Go MCP server over stdio (mcptest.NewServer's tools);
+		// its argument, if any, is the mode (mcptest.Run).
+		"mcp-test-server": func() {
+			mode := "ok"
+			if len(os.Args) > 1 {
+				mode = os.Args[1]
+			}
+			os.Exit(mcptest.Run(mode))
+		},
 	})
 }
 

@@ -23,7 +23,7 @@ const defaultListen = "127.0.0.1:7878"
 // newServerCmd is `synaps server`: one session's rpc frames over
 // WebSocket for any number of clients (docs/rpc.md).
 func newServerCmd(g *globals, stdio Stdio) *cobra.Command {
-	var listen, token string
+	var listen, token, tokenFile string
 	var origins []string
 	cmd := &cobra.Command{
 		Use:   "server",
@@ -35,35 +35,40 @@ clients see every event of the session, and each gets the responses to
 its own commands. A client that goes leaves the turn running.
 
 It listens on loopback (` + defaultListen + `) unless --listen says otherwise.
-Every connection needs the token: --token, else $SYNAPS_SERVER_TOKEN,
-else a random one printed on stderr. Browser pages of another origin are
+Every connection needs the token: the one in --token-file PATH, else
+$SYNAPS_SERVER_TOKEN, else a random one written to a file only you can
+read (its path is printed on stderr; it is removed at exit). A token on
+the command line (--token) is refused: every user of the machine could
+read it. Browser pages of another origin are
 refused unless --allow-origin lets them in. Ctrl-C ends the server and
 saves the session.`,
 		Example: `  synaps server
-  SYNAPS_SERVER_TOKEN=s3cret synaps server --listen 127.0.0.1:9000
+  synaps server --token-file ~/.config/synaps-token --listen 127.0.0.1:9000
   synaps server --allow-origin localhost:3000 --resume 20260101-120000-ab12cd`,
 		Args: noArgsButID,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runServer(cmd.Context(), g, stdio, listen, token, origins)
+			if cmd.Flags().Changed("token") {
+				return errTokenOnCommandLine
+			}
+			return runServer(cmd.Context(), g, stdio, listen, tokenFile, origins)
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", defaultListen, "`ADDR` to listen on (host:port; port 0 picks one)")
-	cmd.Flags().StringVar(&token, "token", "", "the `TOKEN` clients must send (default $SYNAPS_SERVER_TOKEN, else a random one, printed)")
+	cmd.Flags().StringVar(&tokenFile, "token-file", "", "read the token clients must send from `PATH` (default $"+ServerTokenEnv+", else a random one written to a 0600 file, its path printed)")
+	// --token is refused with a message naming the alternatives: a
+	// token in argv is readable by every local user.
+	cmd.Flags().StringVar(&token, "token", "", "refused: a token on the command line is visible to every local user")
+	cmd.Flags().MarkHidden("token")
 	cmd.Flags().StringArrayVar(&origins, "allow-origin", nil, "let browser pages of this `ORIGIN` pattern in (repeatable), e.g. localhost:3000 or *.example.com")
 	return cmd
 }
 
-func runServer(ctx context.Context, g *globals, stdio Stdio, listen, token string, origins []string) error {
-	generated := false
-	if token == "" {
-		token = os.Getenv("SYNAPS_SERVER_TOKEN")
-	}
-	if token == "" {
-		var err error
-		if token, err = server.NewToken(); err != nil {
+func runServer(ctx context.Context, g *globals, stdio Stdio, listen, tokenFile string, origins []string) error {
+	if tokenFile != "" {
+		// A bad file is said before anything starts.
+		if _, err := readTokenFile(tokenFile); err != nil {
 			return err
 		}
-		generated = true
 	}
 	opts, err := g.appOptions()
 	if err != nil {
@@ -79,13 +84,25 @@ func runServer(ctx context.Context, g *globals, stdio Stdio, listen, token strin
 	if err != nil {
 		return usageError{fmt.Errorf("--listen %s: %v", listen, err)}
 	}
+	addr := ln.Addr().(*net.TCPAddr)
+	tok, err := resolveServerToken(tokenFile, os.Getenv, opts.BaseDir, addr.Port)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if tok.generated != "" {
+		defer removeTokenFile(tok.generated, tok.token)
+	}
+	if tok.warning != "" {
+		fmt.Fprintln(stdio.Err, "synaps server: "+tok.warning)
+	}
 	h := host.New()
 	s, err := h.Open(ctx, opts)
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	sv, err := server.New(s, server.Options{Token: token, AllowOrigins: origins, Log: stdio.Err})
+	sv, err := server.New(s, server.Options{Token: tok.token, AllowOrigins: origins, Log: stdio.Err})
 	if err != nil {
 		ln.Close()
 		h.Close(context.WithoutCancel(ctx))
@@ -94,14 +111,13 @@ func runServer(ctx context.Context, g *globals, stdio Stdio, listen, token strin
 	for _, n := range s.App().Notes {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
-	addr := ln.Addr().(*net.TCPAddr)
 	if !addr.IP.IsLoopback() {
 		fmt.Fprintf(stdio.Err, "synaps server: warning: listening on %s, beyond this machine: anyone who can reach it and has the token drives the session (put TLS in front of it)\n", addr)
 	}
-	fmt.Fprintf(stdio.Err, "synaps server: session %s on ws://%s/\n", s.ID(), addr)
-	if generated {
-		fmt.Fprintf(stdio.Err, "synaps server: token %s (send it as Authorization: Bearer TOKEN or ?token=TOKEN)\n", token)
+	if tok.generated != "" {
+		fmt.Fprintf(stdio.Err, "synaps server: token in %s (readable by you only; send it as Authorization: Bearer TOKEN or ?token=TOKEN)\n", tok.generated)
 	}
+	fmt.Fprintf(stdio.Err, "synaps server: session %s on ws://%s/\n", s.ID(), addr)
 	web := &http.Server{Handler: sv, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- web.Serve(ln) }()

@@ -73,6 +73,9 @@ type Options struct {
 	// OnChange hears every change of a server's state or tools (called
 	// from the server's goroutine; keep it short).
 	OnChange func(Status)
+	// relist is the re-list policy after tools/list_changed (zero: the
+	// Relist* defaults); tests set it.
+	relist relistPolicy
 }
 
 // Status describes one server for people.
@@ -120,6 +123,8 @@ type Manager struct {
 	start time.Duration
 	call  time.Duration
 	term  time.Duration
+	// relist is Options.relist with its defaults.
+	relist relistPolicy
 
 	mu sync.Mutex
 	// servers is every configured server, in name order; set by Start,
@@ -144,6 +149,7 @@ func NewManager(o Options) *Manager {
 	m.start = durationOr(envMillis(o.Getenv, "MCP_TIMEOUT"), o.StartTimeout, DefaultStartTimeout)
 	m.call = durationOr(envMillis(o.Getenv, "MCP_TOOL_TIMEOUT"), o.CallTimeout, DefaultCallTimeout)
 	m.term = durationOr(o.TerminateDuration, 0, DefaultTerminateDuration)
+	m.relist = o.relist.orDefaults()
 	return m
 }
 
@@ -275,6 +281,8 @@ type server struct {
 	stderr tail
 	// refreshMu serialises tool list refreshes.
 	refreshMu sync.Mutex
+	// relist debounces and bounds re-lists after tools/list_changed.
+	relist relister
 	// ended is closed when the watcher of a connected session has seen
 	// it end (nil until connected).
 	ended chan struct{}
@@ -360,18 +368,9 @@ func (s *server) connect() {
 		return
 	}
 	client := sdk.NewClient(s.m.impl, &sdk.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			// Not on the SDK's reading goroutine: the refresh calls
-			// the server and waits for its answer.
-			s.m.goServer(func() {
-				if err := s.refresh(); err != nil {
-					s.mu.Lock()
-					s.err = fmt.Errorf("refreshing tools after tools/list_changed: %w", err)
-					s.mu.Unlock()
-					s.changed()
-				}
-			})
-		},
+		// Debounced and bounded (relist.go); the re-list runs in its
+		// own goroutine, not on the SDK's reading one.
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.listChanged() },
 	})
 	if s.m.opts.WorkDir != "" {
 		client.AddRoots(&sdk.Root{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(s.m.opts.WorkDir)}).String(), Name: filepath.Base(s.m.opts.WorkDir)})

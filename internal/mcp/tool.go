@@ -20,9 +20,9 @@ type mcpTool struct {
 }
 
 func newTool(s *server, name string, rt *sdk.Tool) (*mcpTool, error) {
-	schema, err := json.Marshal(rt.InputSchema)
-	if err != nil || rt.InputSchema == nil {
-		schema = json.RawMessage(`{"type":"object"}`)
+	schema, err := modelSchema(rt.InputSchema)
+	if err != nil {
+		return nil, err
 	}
 	desc := rt.Description
 	if desc == "" {
@@ -69,4 +69,33 @@ func (t *mcpTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, 
 		return tool.Result{Output: fmt.Sprintf("MCP server %s: %v", s.cfg.Name, err), IsError: true}, nil
 	}
 	return toResult(res, s.m.opts.MaxOutput), nil
+}
+
+// modelSchema is a tool's inputSchema as the model's API takes it: an
+// object schema. MCP requires type "object", but servers send schemas
+// without a type (an object's properties, say) — given type "object"
+// here — or of another type, which the API refuses for the whole request
+// and which no MCP call could satisfy (arguments are an object): such a
+// tool is left out, with an error naming it.
+func modelSchema(in any) (json.RawMessage, error) {
+	if in == nil {
+		return json.RawMessage(`{"type":"object"}`), nil
+	}
+	raw, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("left out: its inputSchema cannot be read: %v", err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("left out: its inputSchema %s is not a JSON object; the model's API takes object schemas only (MCP requires {\"type\":\"object\", …})", clip(string(raw), 80))
+	}
+	typ, ok := m["type"]
+	if !ok {
+		m["type"] = json.RawMessage(`"object"`)
+		return json.Marshal(m)
+	}
+	if string(typ) != `"object"` {
+		return nil, fmt.Errorf("left out: its inputSchema has type %s; the model's API takes object schemas only (MCP requires type \"object\": the tool's arguments are an object)", clip(string(typ), 40))
+	}
+	return raw, nil
 }

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -37,9 +36,10 @@ func (s *server) transport(c Server) (sdk.Transport, error) {
 		cmd.SysProcAttr = sysProcAttr()
 		// A grandchild holding stderr open must not hold up Wait.
 		cmd.WaitDelay = s.m.term
-		return &stdioTransport{s: s, inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: s.m.term}}, nil
+		noise := func(msg string) { fmt.Fprintf(&s.stderr, "synaps: %s\n", msg) }
+		return &stdioTransport{s: s, inner: &commandTransport{cmd: cmd, term: s.m.term, limit: MaxMessage, noise: noise}}, nil
 	case TransportHTTP, TransportSSE:
-		client := &http.Client{Transport: headerTransport{base: http.DefaultTransport, headers: c.Headers}}
+		client := httpClient(c.URL, c.Headers)
 		if c.Type == TransportSSE {
 			return sseTransport{ctx: s.m.ctx, inner: &sdk.SSEClientTransport{Endpoint: c.URL, HTTPClient: client}}, nil
 		}
@@ -48,19 +48,19 @@ func (s *server) transport(c Server) (sdk.Transport, error) {
 	return nil, fmt.Errorf("unknown transport %q", c.Type)
 }
 
-// stdioTransport is the SDK's command transport that also announces the
+// stdioTransport is the command transport that also announces the
 // server's process group to the lifeline, so the server dies with synaps.
 type stdioTransport struct {
 	s     *server
-	inner *sdk.CommandTransport
+	inner *commandTransport
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	conn, err := t.inner.Connect(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("cannot start %s: %w", t.inner.Command.Path, err)
+		return nil, fmt.Errorf("cannot start %s: %w", t.inner.cmd.Path, err)
 	}
-	pid := t.inner.Command.Process.Pid
+	pid := t.inner.cmd.Process.Pid
 	p := &proc{pid: pid, unguard: lifeline.Guard(pid)}
 	t.s.mu.Lock()
 	t.s.proc = p
@@ -111,22 +111,6 @@ func (s *server) killLeftovers() {
 	}
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	p.unguard()
-}
-
-// headerTransport adds a server's configured headers to every request.
-type headerTransport struct {
-	base    http.RoundTripper
-	headers map[string]string
-}
-
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(h.headers) > 0 {
-		r = r.Clone(r.Context())
-		for k, v := range h.headers {
-			r.Header.Set(k, v)
-		}
-	}
-	return h.base.RoundTrip(r)
 }
 
 // tail keeps the last stderrLines lines written to it.

@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"os"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -84,17 +85,81 @@ func NewServer() *sdk.Server {
 }
 
 // Run serves the test tools over stdio. Modes: "ok"; "crash"
-// writes to stderr and exits 1 before speaking.
+// writes to stderr and exits 1 before speaking; "rough" misbehaves on
+// stdout as real servers do (see AddRough).
 func Run(mode string) int {
+	s := NewServer()
 	switch mode {
 	case "crash":
 		fmt.Fprintln(os.Stderr, "starting the test server")
 		fmt.Fprintln(os.Stderr, "fatal: cannot open the database: permission denied")
 		return 1
+	case "rough":
+		// A log line on stdout before the first message, as servers
+		// that console.log their banner print.
+		fmt.Println("rough server listening on stdio")
+		AddRough(s)
+	case "ok":
+	default:
+		fmt.Fprintf(os.Stderr, "mcp-test-server: unknown mode %q\n", mode)
+		return 2
 	}
-	if err := NewServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return 0
+}
+
+type bigIn struct {
+	Bytes int `json:"bytes" jsonschema:"how many bytes of text to answer"`
+}
+
+// AddRough adds the tools of the "rough" mode: noise (prints a line that
+// is not JSON and one that only looks like it to stdout, then answers
+// "after noise"), big (answers a text of the bytes asked for, over any
+// line limit if asked), stringy (its inputSchema is {"type":"string"})
+// and typeless (its inputSchema has properties but no type).
+func AddRough(s *sdk.Server) {
+	object := map[string]any{"type": "object"}
+	s.AddTool(&sdk.Tool{Name: "stringy", Description: "Has a string schema.", InputSchema: object}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "stringy"}}}, nil
+	})
+	s.AddTool(&sdk.Tool{Name: "typeless", Description: "Has a schema without a type.", InputSchema: object}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "typeless"}}}, nil
+	})
+	// The SDK refuses such schemas in AddTool; they are put into the
+	// tools/list result as it leaves.
+	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			res, err := next(ctx, method, req)
+			lt, ok := res.(*sdk.ListToolsResult)
+			if err != nil || !ok {
+				return res, err
+			}
+			out := *lt
+			out.Tools = make([]*sdk.Tool, len(lt.Tools))
+			for i, t := range lt.Tools {
+				c := *t
+				switch t.Name {
+				case "stringy":
+					c.InputSchema = map[string]any{"type": "string"}
+				case "typeless":
+					c.InputSchema = map[string]any{"properties": map[string]any{"q": map[string]any{"type": "string"}}}
+				}
+				out.Tools[i] = &c
+			}
+			return &out, nil
+		}
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "noise", Description: "Prints noise on stdout, then answers."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		// One write each: a pipe write this short is atomic, so the
+		// noise never splits a message the SDK writes meanwhile.
+		os.Stdout.WriteString("DEBUG: handling the noise tool\n")
+		os.Stdout.WriteString("{not json at all\n")
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "after noise"}}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "big", Description: "Answers a text of the size asked for."}, func(_ context.Context, _ *sdk.CallToolRequest, in bigIn) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.Repeat("x", in.Bytes)}}}, nil, nil
+	})
 }
