@@ -357,6 +357,7 @@ func (a *App) Resume(ctx context.Context, id string) error {
 	}
 	a.Session = s
 	a.adoptRecordedModel()
+	a.goOnWithScript()
 	if a.provider != nil {
 		if rec := a.modelToRecord(a.Model); s.Model() != rec {
 			// The session records the model it goes on with, so that
