@@ -467,7 +467,10 @@ func (a *Agent) messageComplete(ctx context.Context, msg llm.Message, stopHookAc
 		}
 	}
 	s := text.String()
-	data, _ := json.Marshal(map[string]any{"content_block_count": len(msg.Content), "has_tool_use": hasToolUse, "stop_hook_active": stopHookActive})
+	// context_management tells a SynapsCLI extension whether context
+	// phases are in use (its context_phase answer): synaps has none.
+	data, _ := json.Marshal(map[string]any{"content_block_count": len(msg.Content), "has_tool_use": hasToolUse, "stop_hook_active": stopHookActive,
+		"context_management": map[string]any{"enabled": false}})
 	return a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnMessageComplete, Message: &s, SessionID: a.cfg.Session.ID, Data: data})
 }
 

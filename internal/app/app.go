@@ -305,6 +305,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	if modelErr == nil {
 		modelErr = a.setModel(model, !recorded)
+		if modelErr == nil {
+			a.goOnWithScript()
+		}
 		if modelErr != nil && recorded {
 			modelErr = fmt.Errorf("session %s ran on model %s, which cannot be used here: %w; pass --model to go on with another", a.Session.ID, a.Session.Model(), modelErr)
 		}

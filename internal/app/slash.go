@@ -357,6 +357,7 @@ func (a *App) Resume(ctx context.Context, id string) error {
 	}
 	a.Session = s
 	a.adoptRecordedModel()
+	a.goOnWithScript()
 	if a.provider != nil {
 		if rec := a.modelToRecord(a.Model); s.Model() != rec {
 			// The session records the model it goes on with, so that
@@ -450,7 +451,9 @@ func (a *App) Compact(ctx context.Context) error {
 	a.newAgent()
 	if a.Host != nil {
 		data, _ := json.Marshal(map[string]any{"old_session_id": old, "new_session_id": s.ID, "message_count": len(msgs), "source": "manual"})
-		a.Host.RunHook(ctx, hook.Event{Kind: contract.HookOnCompaction, SessionID: s.ID, Data: data})
+		// message is the summary, as SynapsCLI sends it.
+		text := summary.String()
+		a.Host.RunHook(ctx, hook.Event{Kind: contract.HookOnCompaction, Message: &text, SessionID: s.ID, Data: data})
 	}
 	return nil
 }

@@ -468,8 +468,8 @@ func (x *run) callHook(s hook.Subscription, spec contract.HookSpec, ev *hook.Eve
 		return fmt.Sprintf("%sanswer %s: %v", to, truncate(string(raw), 120), err), ""
 	case !spec.Allows(hr.Action):
 		return fmt.Sprintf("%sanswered %q, which %s does not allow, so synaps treats it as continue (allowed: continue%s)", to, hr.Action, s.Hook, actionList(spec)), ""
-	case hr.Action == contract.ActionReplace && !x.m.Permissions.Has(contract.PermToolsTransformOutput):
-		return fmt.Sprintf("%sanswered replace without the %q permission", to, contract.PermToolsTransformOutput), ""
+	case contract.ActionPermissions[hr.Action] != "" && !x.m.Permissions.Has(contract.ActionPermissions[hr.Action]):
+		return fmt.Sprintf("%sanswered %s without the %q permission", to, hr.Action, contract.ActionPermissions[hr.Action]), ""
 	}
 	return "", to + "answered " + string(hr.Action)
 }

@@ -40,13 +40,15 @@ func SampleEvent(s hook.Subscription) *hook.Event {
 	case contract.HookOnMessageComplete:
 		msg := "Hello!"
 		ev.Message = &msg
-		ev.Data = json.RawMessage(`{"content_block_count":1,"has_tool_use":false}`)
+		ev.Data = json.RawMessage(`{"content_block_count":1,"has_tool_use":false,"stop_hook_active":false,"context_management":{"enabled":false}}`)
 	case contract.HookOnSubagentComplete:
 		msg := "Done: the tests pass."
 		ev.Message = &msg
 		ev.Data = json.RawMessage(`{"description":"run the tests","stop_hook_active":false}`)
 		ev.Subagent = &hook.Subagent{ID: "a0123456789abcdef", Type: "general-purpose", ParentToolUseID: "toolu_extensions_test"}
 	case contract.HookOnCompaction:
+		summary := "The user asked for a greeting; it was given."
+		ev.Message = &summary
 		ev.Data = json.RawMessage(`{"old_session_id":"old","new_session_id":"extensions-test","message_count":4,"source":"manual"}`)
 	case contract.HookOnNotification:
 		msg := "synaps needs your permission to use bash"

@@ -66,6 +66,13 @@ const (
 	// the user (Claude Code's continue:false): no tool runs after it, no
 	// further model request is made, the session stays valid.
 	ActionStop Action = "stop"
+	// ActionContextPhase is SynapsCLI's advisory report of where the
+	// conversation stands ({"action":"context_phase","phase":"new_task"})
+	// on on_message_complete, from an extension that also holds
+	// session.lifecycle (ActionPermissions). synaps has no context phases
+	// (the event's data.context_management.enabled is false): the report
+	// is accepted, traced and logged, and changes nothing.
+	ActionContextPhase Action = "context_phase"
 )
 
 // Permissions.
@@ -121,7 +128,8 @@ var Hooks = []HookSpec{
 	// A block on on_message_complete keeps the agent from stopping: the
 	// reason goes to the model as a new message and the turn goes on
 	// (Claude Code's Stop decision:block), at most MaxStopBlocks times.
-	{HookOnMessageComplete, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
+	// context_phase is advisory (ActionContextPhase).
+	{HookOnMessageComplete, PermPrivacyLLMContent, false, []Action{ActionBlock, ActionContextPhase}, 1},
 	{HookOnCompaction, PermPrivacyLLMContent, false, nil, 1},
 	{HookOnSessionStart, PermSessionLifecycle, false, []Action{ActionInject}, 1},
 	{HookOnSessionEnd, PermSessionLifecycle, false, nil, 1},
@@ -136,8 +144,11 @@ var Hooks = []HookSpec{
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.
+// An answer whose action needs a permission the extension does not hold is
+// treated as continue.
 var ActionPermissions = map[Action]string{
-	ActionReplace: PermToolsTransformOutput,
+	ActionReplace:      PermToolsTransformOutput,
+	ActionContextPhase: PermSessionLifecycle,
 }
 
 // GroupPermissions are the permissions a manifest may declare besides the

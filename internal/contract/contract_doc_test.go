@@ -306,7 +306,7 @@ func TestContractJSONMatchesRuntime(t *testing.T) {
 func sampleResult(action string) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{
 		"action": action, "reason": "r", "message": "m",
-		"input": map[string]any{"command": "ls"}, "output": "o", "content": "c",
+		"input": map[string]any{"command": "ls"}, "output": "o", "content": "c", "phase": "p",
 	})
 	return b
 }

@@ -169,8 +169,23 @@ func NewHost(o Options) *Host {
 		reg = tool.NewRegistry()
 	}
 	h := &Host{opts: o, env: env, registry: reg, toolNames: map[string][]string{}}
-	h.chain = hook.NewChain(hook.Options{Timeout: env.hookTimeout, Record: env.intercept.record, Notify: env.notify.say})
+	h.chain = hook.NewChain(hook.Options{Timeout: env.hookTimeout, Record: env.intercept.record, Notify: env.notify.say,
+		HideSessionID: sessionIDOff(getenv(HookSessionIDEnv))})
 	return h
+}
+
+// HookSessionIDEnv set to 0 (or false, no, off) sends every hook event
+// with session_id null: SynapsCLI's privacy switch, for users who would
+// rather extensions could not tell sessions apart.
+const HookSessionIDEnv = "SYNAPS_HOOK_SESSION_ID"
+
+// sessionIDOff reads HookSessionIDEnv.
+func sessionIDOff(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "0", "false", "no", "off":
+		return true
+	}
+	return false
 }
 
 // SetConfig replaces the global config (disabled_plugins and extension

@@ -22,6 +22,9 @@ type link struct {
 	ext *Extension
 	// transform: the extension may replace tool output.
 	transform bool
+	// perms are the permissions its manifest holds, for the actions
+	// that need one beyond the hook's (contract.ActionPermissions).
+	perms contract.Permissions
 	// closed: its failure_policy is "closed" (said in the first-timeout
 	// notice).
 	closed bool
@@ -81,6 +84,14 @@ func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	case res.Action == contract.ActionReplace && !l.transform:
 		e.log.note("%s: replace needs the %q permission; output left unchanged", spec.Name, contract.PermToolsTransformOutput)
 		res = hook.Result{Action: contract.ActionContinue}
+	case contract.ActionPermissions[res.Action] != "" && !l.perms.Has(contract.ActionPermissions[res.Action]):
+		e.log.note("%s: %s needs the %q permission as well; treated as continue", spec.Name, res.Action, contract.ActionPermissions[res.Action])
+		res = hook.Result{Action: contract.ActionContinue}
+	case res.Action == contract.ActionContextPhase:
+		// Advisory: synaps has no context phases to switch
+		// (data.context_management.enabled is false), so the report
+		// is kept where the extension's author looks, and the trace.
+		e.log.note("%s: context phase %q reported (advisory; synaps has no context phases, so nothing changes)", spec.Name, res.Phase)
 	}
 	e.env.trace.hook(spec.Name, e, string(res.Action), elapsed, false, nil)
 	return res, nil
@@ -200,7 +211,7 @@ func buildTable(exts []*Extension, plugins []*plugin.Plugin) hook.Table {
 		closed := m.FailurePolicy == "closed"
 		byHook, order := e.tableSubs()
 		transform := m.Permissions.Has(contract.PermToolsTransformOutput)
-		l := &link{ext: e, transform: transform, closed: closed}
+		l := &link{ext: e, transform: transform, closed: closed, perms: m.Permissions}
 		for _, h := range order {
 			t[h] = append(t[h], &hook.Entry{Link: l, Subs: byHook[h], FailClosed: closed, Transform: transform})
 		}

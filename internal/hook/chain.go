@@ -99,6 +99,10 @@ type Options struct {
 	// Notify receives what the user must see while the session runs: a
 	// fail-open guard that is gone, on every call it would have judged.
 	Notify func(format string, args ...any)
+	// HideSessionID sends every event with session_id null (SynapsCLI's
+	// privacy switch SYNAPS_HOOK_SESSION_ID=0). Links with a wire form of
+	// their own (a Claude command hook) are not affected.
+	HideSessionID bool
 }
 
 // Chain runs lifecycle events through the links subscribed to them. The
@@ -128,6 +132,17 @@ func (c *Chain) notify(format string, args ...any) {
 	if c.opts.Notify != nil {
 		c.opts.Notify(format, args...)
 	}
+}
+
+// encode is ev in the extension protocol's wire form (Event.Encode),
+// without its session id when the chain hides it.
+func (c *Chain) encode(ev *Event, limit int) json.RawMessage {
+	if c.opts.HideSessionID && ev.SessionID != "" {
+		hidden := *ev
+		hidden.SessionID = ""
+		return hidden.Encode(limit)
+	}
+	return ev.Encode(limit)
 }
 
 // MaxChainPasses bounds how often a before_tool_call chain is walked when
@@ -316,7 +331,7 @@ func (w *walk) ask(ctx context.Context, e *Entry) (Result, error) {
 		p, limit = &w.fullParams, contract.MaxReplaceOutput
 	}
 	if *p == nil {
-		*p = w.ev.Encode(limit)
+		*p = w.c.encode(w.ev, limit)
 	}
 	return w.c.answer(ctx, e, w.spec, w.ev, *p)
 }
@@ -508,7 +523,7 @@ func (w *walk) together(ctx context.Context) Decision {
 		// The goroutines get what they read, not w, which would then
 		// escape to the heap on every dispatch of every hook.
 		c, spec, ev := w.c, w.spec, w.ev
-		params := ev.Encode(contract.MaxToolOutputHook)
+		params := c.encode(ev, contract.MaxToolOutputHook)
 		var wg sync.WaitGroup
 		for i := range asked {
 			wg.Add(1)
@@ -541,7 +556,7 @@ func (w *walk) together(ctx context.Context) Decision {
 // concurrently (on_session_end must not wait on each extension in turn)
 // and waits for them all.
 func (c *Chain) observe(ctx context.Context, spec contract.HookSpec, ev *Event, entries []*Entry) {
-	params := ev.Encode(contract.MaxToolOutputHook)
+	params := c.encode(ev, contract.MaxToolOutputHook)
 	var wg sync.WaitGroup
 	for _, e := range entries {
 		wg.Add(1)

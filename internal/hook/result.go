@@ -25,7 +25,7 @@ type UnknownActionError struct {
 }
 
 func (e *UnknownActionError) Error() string {
-	return fmt.Sprintf("%v %q (known: continue, allow, block, confirm, modify, replace, inject, stop)", ErrUnknownAction, e.Action)
+	return fmt.Sprintf("%v %q (known: continue, allow, block, confirm, modify, replace, inject, stop, context_phase)", ErrUnknownAction, e.Action)
 }
 
 // Is makes errors.Is(err, ErrUnknownAction) hold.
@@ -64,6 +64,8 @@ type Result struct {
 	Input   json.RawMessage // modify: the new tool input, a JSON object
 	Output  *string         // replace
 	Content string          // inject
+	// Phase is a context_phase report's phase ("new_task", …): advisory.
+	Phase string
 	// Grant: the link answers the permission question for this input —
 	// Claude Code's permissionDecision "allow", which runs a call the
 	// permission mode would ask about. Extensions cannot grant ("allow"
@@ -94,6 +96,7 @@ func DecodeResult(raw json.RawMessage) (Result, error) {
 		Output  json.RawMessage `json:"output"`
 		Content json.RawMessage `json:"content"`
 		Context *string         `json:"context"`
+		Phase   json.RawMessage `json:"phase"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return Result{}, fmt.Errorf("hook result is not a JSON object: %s", truncate(string(raw), 120))
@@ -107,6 +110,9 @@ func DecodeResult(raw json.RawMessage) (Result, error) {
 			return ""
 		}
 		return *p
+	}
+	if action == string(contract.ActionContextPhase) {
+		return decodeContextPhase(r.Phase)
 	}
 	res, err := decodeAction(action, r.Reason, r.Message, r.Input, r.Output, r.Content, text)
 	if err == nil && r.Context != nil {
@@ -159,6 +165,16 @@ func decodeAction(action string, reasonP, messageP *string, input, output, conte
 	default:
 		return Result{}, &UnknownActionError{Action: action}
 	}
+}
+
+// decodeContextPhase reads a context_phase answer: its phase must be a
+// non-empty string.
+func decodeContextPhase(raw json.RawMessage) (Result, error) {
+	var phase string
+	if json.Unmarshal(raw, &phase) != nil || strings.TrimSpace(phase) == "" {
+		return Result{}, fmt.Errorf(`context_phase needs "phase": the phase as a non-empty string, such as "new_task"`)
+	}
+	return Result{Action: contract.ActionContextPhase, Phase: phase}, nil
 }
 
 // TextOf reads a text value of the wire (a replace output, an inject

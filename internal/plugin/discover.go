@@ -279,6 +279,9 @@ func LoadPlugin(dirName, dir string, scope Scope) *Plugin {
 	p.Manifest = m
 	p.Warnings = append(p.Warnings, m.Warnings...)
 	p.Warnings = append(p.Warnings, p.pathWarnings()...)
+	if note := p.NothingNote(); note != "" {
+		p.Warnings = append(p.Warnings, note)
+	}
 	if p.ID != dirName {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("the directory name %q differs from the manifest name %q; the plugin id is %q (synaps extensions install names the directory after the manifest; rename it to %q)", dirName, p.ID, p.ID, p.ID))
 	}

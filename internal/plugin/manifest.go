@@ -266,6 +266,7 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 	}
 	m := &Manifest{File: file, Claude: filepath.Base(filepath.Dir(file)) == ClaudeManifestDir}
 	p.parseMeta(m, top)
+	p.checkTopKeys(m, top)
 	if v, ok := top.get("extension"); ok {
 		m.Extension = p.parseExtension(v)
 		if m.Claude && m.Extension != nil {
@@ -371,7 +372,9 @@ func (p *manifestParser) parseExtension(v json.RawMessage) *ExtensionManifest {
 			continue
 		}
 		note := fmt.Sprintf("unknown key %q is ignored", k)
-		if s := suggest(k, extensionKeys); s != "" {
+		if top := belongsAtTop(k); top != "" {
+			note += "; " + top
+		} else if s := suggest(k, extensionKeys); s != "" {
 			note += fmt.Sprintf(`; did you mean %q?`, s)
 		} else {
 			note += "; known keys are " + strings.Join(extensionKeys, ", ")

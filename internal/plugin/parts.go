@@ -113,3 +113,19 @@ func (p *Plugin) Parts() []Part {
 	}
 	return parts
 }
+
+// NothingNote is the warning for a plugin that brings nothing at all — no
+// extension, skills, commands, agents, Claude hooks, MCP servers, help,
+// keybinds, settings or sidecar —, or "" when it brings something. Such a
+// plugin is valid but does nothing, which is almost always a slip (an
+// extension's keys written outside "extension"), so validate, list and
+// info say so rather than calling it loaded and leaving it there.
+func (p *Plugin) NothingNote() string {
+	if p.ExtensionErr != nil || len(p.Parts()) > 0 {
+		return ""
+	}
+	if m := p.Manifest; m != nil && (len(m.Help) > 0 || len(m.Keybinds) > 0 || len(m.Settings) > 0 || m.Sidecar != nil) {
+		return ""
+	}
+	return `the plugin brings nothing: no "extension" object, and no skills/, commands/, agents/, hooks/hooks.json or .mcp.json in its directory; add an "extension" object to run a process, or one of those`
+}

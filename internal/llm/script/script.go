@@ -40,6 +40,7 @@
 // file, the line, and what was expected against what the request had. Once
 // every turn is played, Complete returns an error that says so. A Provider
 // is safe for concurrent use; concurrent calls play successive turns.
+// GoOnAfter starts it further on, for a resumed session.
 package script
 
 import (
@@ -126,6 +127,16 @@ func (p *Provider) Remaining() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.turns) - p.next
+}
+
+// GoOnAfter makes the next turn played the one after the first n: a
+// resumed session goes on where its run left the script, instead of
+// replaying it from the first line. n beyond the script means every turn
+// has been played.
+func (p *Provider) GoOnAfter(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.next = min(max(n, 0), len(p.turns))
 }
 
 // Complete plays the next turn.
