@@ -46,7 +46,7 @@ type Config struct {
 	Default  string // "default" or "strict"
 	Required bool
 
-	NetAllow, NetDeny                         []string
+	NetAllow, NetDeny                          []string
 	AllowWrite, AllowRead, DenyRead, DenyWrite []string
 	// Warnings are settings that could not be used, each naming its
 	// file, key and fix.

@@ -83,11 +83,11 @@ func applyLandlock(p Policy) error {
 		}
 		rights[g.path] |= r
 	}
-	attr := unix.LandlockRulesetAttr{Handled_access_fs: h}
-	// The attribute's size is that of ABI 1's struct (handled_access_fs
-	// only): every kernel with Landlock reads it, and the network and
-	// scope fields stay unhandled.
-	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), 8, 0)
+	// The attribute is ABI 1's struct, handled_access_fs only: every
+	// kernel with Landlock reads it, and network and scopes stay
+	// unhandled.
+	attr := struct{ handledFS uint64 }{h}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if errno != 0 {
 		return fmt.Errorf("landlock: create ruleset: %w", errno)
 	}

@@ -92,7 +92,7 @@ func runBridge(args []string) int {
 			}
 			defer u.Close()
 			go func() { io.Copy(u, c); u.(*net.UnixConn).CloseWrite() }() //nolint:errcheck
-			io.Copy(c, u)                                                  //nolint:errcheck
+			io.Copy(c, u)                                                 //nolint:errcheck
 		}()
 	}
 }

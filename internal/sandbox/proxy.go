@@ -114,7 +114,7 @@ func (p *proxy) handle(c net.Conn) {
 		io.WriteString(c, "HTTP/1.1 200 Connection Established\r\n\r\n") //nolint:errcheck
 		// Bytes the client sent after the request are in br.
 		go func() { io.Copy(up, br); closeWrite(up) }() //nolint:errcheck
-		io.Copy(c, up)                                   //nolint:errcheck
+		io.Copy(c, up)                                  //nolint:errcheck
 		return
 	}
 	// Plain HTTP: one request per connection, in origin form upstream.
