@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"os"
 	"path/filepath"
 	"slices"
@@ -171,6 +172,8 @@ type App struct {
 	modelID   string
 	// prices is the price table: built in, and config price.<model>.
 	prices map[string]llm.Price
+	// sandbox is the session's sandbox settings (openSandbox).
+	sandbox sandbox.Config
 }
 
 // Open prepares a session: it starts the extensions (in parallel), finds
@@ -213,7 +216,10 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	// The tools' environment, worked out once: built-ins, Claude hooks and
 	// command !`cmd` share it, and a bad tool_env_allow entry is one note.
 	a.env = a.toolEnv()
-	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal}) {
+	// The bash tool's commands run in the sandbox (every subagent's too:
+	// they share these tools).
+	bashSandbox := a.openSandbox()
+	for _, t := range builtin.All(builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal, Sandbox: bashSandbox}) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
 		}

@@ -71,8 +71,10 @@ func (c Config) Network() Network {
 // Code's settings (.claude/settings.json and settings.local.json of the
 // project, ~/.claude/settings.json): sandbox.network.allowedDomains and
 // deniedDomains, sandbox.filesystem.allowWrite, denyRead and denyWrite,
-// so Claude Code users keep their rules.
-func ReadConfig(f *config.File, project, home string) Config {
+// so Claude Code users keep their rules. The project's own files are read
+// only when the project is trusted: an untrusted project must not widen
+// what its commands may do.
+func ReadConfig(f *config.File, project, home string, projectTrusted bool) Config {
 	c := DefaultConfig()
 	onOff := func(key string, dst *bool) {
 		v, ok := f.Get(key)
@@ -116,11 +118,11 @@ func ReadConfig(f *config.File, project, home string) Config {
 	c.AllowRead = abs(KeyAllowRead)
 	c.DenyRead = abs(KeyDenyRead)
 	c.DenyWrite = abs(KeyDenyWrite)
-	for _, file := range []string{
-		filepath.Join(home, ".claude", "settings.json"),
-		filepath.Join(project, ".claude", "settings.json"),
-		filepath.Join(project, ".claude", "settings.local.json"),
-	} {
+	files := []string{filepath.Join(home, ".claude", "settings.json")}
+	if projectTrusted {
+		files = append(files, filepath.Join(project, ".claude", "settings.json"), filepath.Join(project, ".claude", "settings.local.json"))
+	}
+	for _, file := range files {
 		c.readClaude(file, project, home)
 	}
 	return c
@@ -182,9 +184,8 @@ func (c *Config) readClaude(file, project, home string) {
 	}
 }
 
-// absPath makes p absolute: ~/ under home, relative under project. Claude
-// Code's "//abs" (an absolute path) and "/rel" (relative to the settings'
-// project) spellings are read as such.
+// absPath makes p absolute: ~/ under home, relative under project;
+// Claude Code's "//abs" is read as the absolute path /abs.
 func absPath(p, project, home string) (string, bool) {
 	p = strings.TrimSpace(p)
 	switch {

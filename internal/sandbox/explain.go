@@ -15,6 +15,9 @@ var refusalWords = []string{"permission denied", "operation not permitted", "rea
 // with a slash, without the quotes and colons around them.
 var pathToken = regexp.MustCompile(`(?:^|[\s'"‘“(\[=:])((?:/|\./|\.\./|~/|[\w.-]+/)[^\s'"’”:,)\]]*)`)
 
+// beforeError is the word just before ": Permission denied" and the like.
+var beforeError = regexp.MustCompile(`(?i)(?:^|[\s'"])([^\s'":]+)['"]?: (?:permission denied|operation not permitted|read-only file system)`)
+
 // Blocked reads a confined process's output and returns, for each file
 // the process was refused that the policy refuses too, a line the user
 // and the model read: "blocked by the sandbox: write outside the project:
@@ -36,7 +39,10 @@ func (p Policy) Blocked(dir, output string) []string {
 		if !refused {
 			continue
 		}
-		for _, m := range pathToken.FindAllStringSubmatchIndex(line, -1) {
+		matches := pathToken.FindAllStringSubmatchIndex(line, -1)
+		// "cat: link: Permission denied": a bare name before the error.
+		matches = append(matches, beforeError.FindAllStringSubmatchIndex(line, -1)...)
+		for _, m := range matches {
 			path := strings.TrimRight(line[m[2]:m[3]], ".")
 			if path == "" || seen[path] || isProgramName(line, m[2], m[3]) {
 				continue

@@ -71,11 +71,14 @@ func (p Policy) Describe() []string {
 	var out []string
 	switch {
 	case p.ReadAll:
-		out = append(out, "read: everywhere but the credential stores and other plugins' data")
+		out = append(out, "read: everywhere but "+strings.Join(dedupe(p.Hidden), ", "))
 	default:
-		out = append(out, "read: "+strings.Join(p.Read, ", "))
+		out = append(out, "read: "+strings.Join(dedupe(p.Read), ", "))
 	}
-	out = append(out, "write: "+strings.Join(p.Write, ", "))
+	if len(p.Reveal) > 0 {
+		out = append(out, "readable still: "+strings.Join(dedupe(p.Reveal), ", "))
+	}
+	out = append(out, "write: "+strings.Join(dedupe(p.Write), ", "))
 	if len(p.ReadOnly) > 0 {
 		out = append(out, "read-only inside: "+strings.Join(p.ReadOnly, ", "))
 	}
@@ -95,6 +98,17 @@ func (p Policy) Describe() []string {
 			s += "; never " + strings.Join(n.Deny, ", ")
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// dedupe drops repeated paths, keeping the first of each.
+func dedupe(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !containsPath(out, p) {
+			out = append(out, p)
+		}
 	}
 	return out
 }

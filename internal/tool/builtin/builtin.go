@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,9 @@ type Options struct {
 	Files Files
 	// Terminal, when set, runs bash's commands (see Terminal).
 	Terminal Terminal
+	// Sandbox, when set, is the policy bash's commands run confined by
+	// (internal/sandbox); nil: they run as the user.
+	Sandbox *sandbox.Policy
 }
 
 // Terminal runs bash's commands in someone else's terminal (an editor's,
