@@ -279,3 +279,22 @@ func removeAll(list, drop []string) []string {
 	}
 	return out
 }
+
+// ForPlugin is the policy of a plugin's processes, as every spawner
+// builds it: its data directory is baseDir/plugin-data/ID (created), its
+// private temp directory is in it, and the other plugins' data and config
+// under baseDir are hidden.
+func ForPlugin(c Config, baseDir, project, id, dir string, declared *Declared, getenv func(string) string) Policy {
+	data := filepath.Join(baseDir, "plugin-data", id)
+	tmp := filepath.Join(data, "tmp")
+	_ = os.MkdirAll(tmp, 0o700)
+	e := Env{Project: project, Home: Home(getenv), Temp: getenv("TMPDIR"), Getenv: getenv}
+	if e.Temp == "" {
+		e.Temp = os.TempDir()
+	}
+	return PluginPolicy(e, PluginSpec{
+		ID: id, Dir: dir, DataDir: data, TempDir: tmp,
+		PluginsRoot: filepath.Join(baseDir, "plugins"), DataRoot: filepath.Join(baseDir, "plugin-data"),
+		Declared: declared,
+	}, c)
+}
