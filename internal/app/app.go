@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"os"
 	"path/filepath"
 	"slices"
@@ -171,6 +172,8 @@ type App struct {
 	modelID   string
 	// prices is the price table: built in, and config price.<model>.
 	prices map[string]llm.Price
+	// sandbox is the session's sandbox settings (openSandbox).
+	sandbox sandbox.Config
 }
 
 // Open prepares a session: it starts the extensions (in parallel), finds
@@ -214,8 +217,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	// command !`cmd` share it, and a bad tool_env_allow entry is one note.
 	a.env = a.toolEnv()
 	// The policy judges each file grep, find and ls reach beyond the
-	// path their call names.
-	bo := builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal}
+	// path their call names; the bash tool's commands run in the sandbox
+	// (every subagent's too: they share these tools).
+	bo := builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal, Sandbox: a.openSandbox()}
 	if a.Permissions != nil {
 		bo.Gate = a.Permissions
 	}

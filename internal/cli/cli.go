@@ -214,6 +214,7 @@ run, 130 interrupted (Ctrl-C; the session is saved and can be resumed).`,
 		newAttachCmd(stdio),
 		newSendCmd(stdio),
 		newDaemonCmd(stdio),
+		newSandboxCmd(stdio),
 	)
 	// The commands that open a session take the session flags.
 	for _, path := range []string{"chat", "acp", "rpc", "server", "sessions resume", "mcp serve"} {

@@ -282,6 +282,8 @@ func (e *Extension) launch(ctx context.Context) (*process, *InitResult, error) {
 		dir:    e.plugin.Dir,
 		env:    env,
 		stderr: e.log.stderr,
+		policy: e.env.policy(e.plugin),
+		note:   func(line string) { e.log.note("%s", line) },
 		connOpt: jsonrpc.Options{
 			MaxBody:      e.env.maxBody,
 			StallTimeout: e.env.stall,

@@ -17,6 +17,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 )
 
 // process is one running OS process of an extension: its pipes, its
@@ -62,6 +63,11 @@ type spawnSpec struct {
 	env     []string
 	stderr  func(line string) // called for every stderr line, in order
 	connOpt jsonrpc.Options
+	// policy, when set, confines the process (internal/sandbox); note
+	// receives a line for each refusal it makes out (a host the proxy
+	// refused, a file its stderr says it could not open).
+	policy *sandbox.Policy
+	note   func(line string)
 }
 
 // spawn starts the process in its own process group with three fresh
@@ -97,7 +103,31 @@ func spawn(s spawnSpec) (*process, error) {
 		Stderr:      errW,
 		SysProcAttr: sysProcAttr(),
 	}
+	release := func() {}
+	if s.policy != nil {
+		note := s.note
+		if note == nil {
+			note = func(string) {}
+		}
+		var err error
+		if release, err = sandbox.Wrap(cmd, *s.policy, note); err != nil {
+			closeAll(inR, inW, outR, outW, errR, errW)
+			return nil, err
+		}
+		// A file the process was refused, as its stderr says, is a line
+		// of the log naming the refusal.
+		pol, dir, orig := *s.policy, s.dir, s.stderr
+		s.stderr = func(line string) {
+			if orig != nil {
+				orig(line)
+			}
+			for _, b := range pol.Blocked(dir, line) {
+				note(b)
+			}
+		}
+	}
 	if err := cmd.Start(); err != nil {
+		release()
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, fmt.Errorf("cannot start %s: %w", strings.Join(s.argv, " "), err)
 	}
@@ -117,6 +147,7 @@ func spawn(s spawnSpec) (*process, error) {
 	}
 	go func() {
 		p.waitErr = cmd.Wait()
+		release()
 		close(p.exited)
 	}()
 	go func() {

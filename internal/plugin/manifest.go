@@ -124,6 +124,9 @@ type Manifest struct {
 	// there is none.
 	Settings []SettingsCategory
 	Sidecar  *Sidecar
+	// Sandbox is the top-level "sandbox" section (manifest_sandbox.go):
+	// what the plugin's processes need; nil when it declares none.
+	Sandbox *Sandbox
 	// Warnings are non-fatal notes, each "<file>: <field>: <note>": unknown
 	// keys inside "extension", a defaulted protocol version, duplicated
 	// permissions, ...
@@ -274,6 +277,7 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 			m.Extension = nil
 		}
 	}
+	p.parseSandbox(m, top)
 	if v, ok := top.get("hooks"); ok {
 		m.ClaudeHooks = v // Claude Code's: a path or the hooks object itself
 	}

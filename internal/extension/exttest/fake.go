@@ -135,6 +135,9 @@ type Spec struct {
 	// …) a command.invoke streams before a task.start/task.done pair, a
 	// done event and the answer.
 	CommandOutputs int `json:"command_outputs,omitempty"`
+	// Probe are actions tried at start, each said on stderr (probe.go):
+	// what the sandbox lets the extension do.
+	Probe []string `json:"probe,omitempty"`
 }
 
 // Rule is one input-dependent hook answer (see Spec.Rules).
@@ -163,6 +166,9 @@ func Run() int {
 	}
 	if spec.Shutdown == "ignore" {
 		signalIgnoreTerm()
+	}
+	for _, a := range spec.Probe {
+		probe(a)
 	}
 	if spec.Grandchild {
 		cmd := exec.Command("sleep", "60")

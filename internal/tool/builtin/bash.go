@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -99,6 +100,17 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	cmd.Stdout = pw // *os.File: no copying goroutine, so Wait returns when the shell exits
 	cmd.Stderr = pw
 	cmd.SysProcAttr = bashProcAttr() // pgid = sid = pid
+	var netLog sandboxLog
+	release := func() {}
+	if p := b.o.Sandbox; p != nil {
+		var err error
+		if release, err = sandbox.Wrap(cmd, *p, netLog.add); err != nil {
+			pr.Close()
+			pw.Close()
+			return fail("%v", err), nil
+		}
+	}
+	defer release()
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
@@ -151,6 +163,13 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		return tool.Result{}, ctx.Err()
 	}
 	text := out.String()
+	if p := b.o.Sandbox; p != nil {
+		// What the sandbox refused, in words the model and the user read,
+		// with the setting that allows it.
+		for _, line := range append(netLog.lines(), p.Blocked(b.o.WorkDir, text)...) {
+			text = appendNote(text, line)
+		}
+	}
 	var res tool.Result
 	switch {
 	case timedOut:

@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,9 @@ type Options struct {
 	// the permission rules deny reading is left out, and the result says
 	// so. Nil: nothing is left out.
 	Gate FileGate
+	// Sandbox, when set, is the policy bash's commands run confined by
+	// (internal/sandbox); nil: they run as the user.
+	Sandbox *sandbox.Policy
 }
 
 // Terminal runs bash's commands in someone else's terminal (an editor's,

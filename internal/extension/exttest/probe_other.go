@@ -1,0 +1,7 @@
+//go:build !linux
+
+package exttest
+
+import "errors"
+
+func ptraceParent() error { return errors.New("ptrace: not on this system") }
