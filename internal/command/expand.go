@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Env is what expanding a command needs from the session.
@@ -75,12 +76,12 @@ func (c *Command) Expand(ctx context.Context, args string, env Env) string {
 		if !filepath.IsAbs(full) {
 			full = filepath.Join(env.WorkDir, p)
 		}
-		data, err := os.ReadFile(full)
+		data, cut, err := safefile.Read(full, maxInclude)
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
 			continue // not a text file: the model can look it up itself
 		}
-		if len(data) > maxInclude {
-			data = append(data[:maxInclude], []byte("\n… (cut: the file is larger)")...)
+		if cut {
+			data = append(data, []byte("\n… (cut: the file is larger)")...)
 		}
 		fmt.Fprintf(&files, "\n\n<file path=%q>\n%s\n</file>", p, strings.TrimRight(string(data), "\n"))
 	}
