@@ -97,6 +97,9 @@ type Config struct {
 	// (the default: a long task runs to its end unless the user set a
 	// limit, --max-turns).
 	MaxTurns int
+	// tree is the run's budget, shared with the subagents (budget);
+	// nil: New makes one from the limits above.
+	tree *budget
 	// Price is the price of a model id (llm.PriceOf over the built-in
 	// table and config); nil prices nothing.
 	Price func(model string) (llm.Price, bool)
@@ -142,10 +145,6 @@ type Agent struct {
 	emitMu sync.Mutex
 	// stop is a hook's stop action in the current turn.
 	stop stopState
-	// toolCalls counts the calls run; startCost is the session's cost
-	// when this agent began (MaxCostUSD counts from there).
-	toolCalls int
-	startCost float64
 	// steer is text sent while a turn runs (Steer).
 	steer steering
 }
@@ -161,10 +160,12 @@ func New(cfg Config) *Agent {
 	if cfg.MaxToolOutput <= 0 {
 		cfg.MaxToolOutput = tool.DefaultMaxOutput
 	}
+	if cfg.tree == nil {
+		cfg.tree = newBudget(cfg)
+	}
 	a := &Agent{cfg: cfg, now: time.Now, ask: &sync.Mutex{}}
 	if cfg.Session != nil {
 		a.usage = cfg.Session.Usage() // a resumed session's earlier runs
-		a.startCost = a.usage.CostUSD
 	}
 	return a
 }
@@ -273,6 +274,9 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 	// which is what prompt caching needs, and a resumed session is the
 	// one the model saw.
 	a.stop.reset()
+	if a.child == nil {
+		a.cfg.tree.newMessage()
+	}
 	// A subagent's prompt comes from the model, not the user:
 	// before_message is the user's (Claude's UserPromptSubmit).
 	if a.cfg.Hooks != nil && a.child == nil {
@@ -324,6 +328,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		used := a.priced(resp.Usage)
 		a.usage, a.last = a.usage.Add(used), used
 		a.requests++
+		a.cfg.tree.spent(used.CostUSD)
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
 		if err := a.cfg.Session.AppendUsed(msg, used); err != nil {
@@ -351,11 +356,10 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		}
 		run := a.allowCalls(len(calls))
 		results := a.runTools(ctx, calls[:run])
-		a.toolCalls += run
 		a.usage = a.usage.Add(a.kids.take()) // what subagents spent
 		for _, c := range calls[run:] {
 			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, IsError: true,
-				Content: fmt.Sprintf("not run: the run reached its limit of %d tool calls (--max-tool-calls)", a.cfg.MaxToolCalls)})
+				Content: fmt.Sprintf("not run: the run reached its limit of %d tool calls (--max-tool-calls)", a.cfg.tree.maxToolCalls)})
 		}
 		// Text the user steered in while the calls ran joins here, after
 		// their results, unless the turn ends now (cancelled, stopped):
