@@ -145,6 +145,9 @@ type Agent struct {
 	emitMu sync.Mutex
 	// stop is a hook's stop action in the current turn.
 	stop stopState
+	// refusedPictures is how many of the session's first messages have
+	// their pictures left out: the API refused a request for one.
+	refusedPictures int
 	// steer is text sent while a turn runs (Steer).
 	steer steering
 }
@@ -261,13 +264,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 	a.Start(ctx)
 	user := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: text}}}
 	// Pictures the user attached (@shot.png) follow the text.
-	for _, im := range images {
-		kind := llm.BlockImage
-		if im.MediaType == "application/pdf" {
-			kind = llm.BlockDocument
-		}
-		user.Content = append(user.Content, llm.Block{Type: kind, Images: []llm.Image{im}})
-	}
+	a.attach(&user, images)
 	// before_message: injected context is saved with the user message it
 	// was sent with, marked as an inject, and sent again, byte for byte,
 	// with every later request: the conversation's prefix never changes,
@@ -322,6 +319,10 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 				}
 				a.emit(Event{Type: EventNotice, Text: NoticeCancelled})
 				return ctx.Err()
+			}
+			if a.retryWithoutPictures(err, len(req.Messages)) {
+				turn--
+				continue
 			}
 			return err
 		}
@@ -414,7 +415,7 @@ func (a *Agent) keepPartial(text string) error {
 // (a view, not a copy), and a.prefix, which keeps its encoding from
 // request to request, so a request costs what the turn added.
 func (a *Agent) request() *llm.Request {
-	msgs := a.cfg.Session.View()
+	msgs := a.boundPictures(a.cfg.Session.View())
 	system := a.cfg.System
 	if a.systemInject != "" {
 		system = strings.TrimRight(system, "\n") + "\n\n" + a.systemInject
@@ -638,11 +639,7 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 			a.stop.set(d.StoppedBy, d.StopReason)
 		}
 	}
-	b := finish(res.Output, res.IsError)
-	for _, im := range res.Images() {
-		b.Images = append(b.Images, llm.Image{MediaType: im.MediaType, Data: im.Data})
-	}
-	return b
+	return withPictures(finish(res.Output, res.IsError), res.Images())
 }
 
 // capped bounds what a tool result says, whoever wrote it (the tool, a
