@@ -97,6 +97,9 @@ type Config struct {
 	// (the default: a long task runs to its end unless the user set a
 	// limit, --max-turns).
 	MaxTurns int
+	// tree is the run's budget, shared with the subagents (budget);
+	// nil: New makes one from the limits above.
+	tree *budget
 	// Price is the price of a model id (llm.PriceOf over the built-in
 	// table and config); nil prices nothing.
 	Price func(model string) (llm.Price, bool)
@@ -142,10 +145,9 @@ type Agent struct {
 	emitMu sync.Mutex
 	// stop is a hook's stop action in the current turn.
 	stop stopState
-	// toolCalls counts the calls run; startCost is the session's cost
-	// when this agent began (MaxCostUSD counts from there).
-	toolCalls int
-	startCost float64
+	// refusedPictures is how many of the session's first messages have
+	// their pictures left out: the API refused a request for one.
+	refusedPictures int
 	// steer is text sent while a turn runs (Steer).
 	steer steering
 }
@@ -161,10 +163,12 @@ func New(cfg Config) *Agent {
 	if cfg.MaxToolOutput <= 0 {
 		cfg.MaxToolOutput = tool.DefaultMaxOutput
 	}
+	if cfg.tree == nil {
+		cfg.tree = newBudget(cfg)
+	}
 	a := &Agent{cfg: cfg, now: time.Now, ask: &sync.Mutex{}}
 	if cfg.Session != nil {
 		a.usage = cfg.Session.Usage() // a resumed session's earlier runs
-		a.startCost = a.usage.CostUSD
 	}
 	return a
 }
@@ -260,19 +264,16 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 	a.Start(ctx)
 	user := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: text}}}
 	// Pictures the user attached (@shot.png) follow the text.
-	for _, im := range images {
-		kind := llm.BlockImage
-		if im.MediaType == "application/pdf" {
-			kind = llm.BlockDocument
-		}
-		user.Content = append(user.Content, llm.Block{Type: kind, Images: []llm.Image{im}})
-	}
+	a.attach(&user, images)
 	// before_message: injected context is saved with the user message it
 	// was sent with, marked as an inject, and sent again, byte for byte,
 	// with every later request: the conversation's prefix never changes,
 	// which is what prompt caching needs, and a resumed session is the
 	// one the model saw.
 	a.stop.reset()
+	if a.child == nil {
+		a.cfg.tree.newMessage()
+	}
 	// A subagent's prompt comes from the model, not the user:
 	// before_message is the user's (Claude's UserPromptSubmit).
 	if a.cfg.Hooks != nil && a.child == nil {
@@ -319,11 +320,16 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 				a.emit(Event{Type: EventNotice, Text: NoticeCancelled})
 				return ctx.Err()
 			}
+			if a.retryWithoutPictures(err, len(req.Messages)) {
+				turn--
+				continue
+			}
 			return err
 		}
 		used := a.priced(resp.Usage)
 		a.usage, a.last = a.usage.Add(used), used
 		a.requests++
+		a.cfg.tree.spent(used.CostUSD)
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
 		if err := a.cfg.Session.AppendUsed(msg, used); err != nil {
@@ -351,11 +357,10 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		}
 		run := a.allowCalls(len(calls))
 		results := a.runTools(ctx, calls[:run])
-		a.toolCalls += run
 		a.usage = a.usage.Add(a.kids.take()) // what subagents spent
 		for _, c := range calls[run:] {
 			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, IsError: true,
-				Content: fmt.Sprintf("not run: the run reached its limit of %d tool calls (--max-tool-calls)", a.cfg.MaxToolCalls)})
+				Content: fmt.Sprintf("not run: the run reached its limit of %d tool calls (--max-tool-calls)", a.cfg.tree.maxToolCalls)})
 		}
 		// Text the user steered in while the calls ran joins here, after
 		// their results, unless the turn ends now (cancelled, stopped):
@@ -410,7 +415,7 @@ func (a *Agent) keepPartial(text string) error {
 // (a view, not a copy), and a.prefix, which keeps its encoding from
 // request to request, so a request costs what the turn added.
 func (a *Agent) request() *llm.Request {
-	msgs := a.cfg.Session.View()
+	msgs := a.boundPictures(a.cfg.Session.View())
 	system := a.cfg.System
 	if a.systemInject != "" {
 		system = strings.TrimRight(system, "\n") + "\n\n" + a.systemInject
@@ -637,11 +642,7 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 			a.stop.set(d.StoppedBy, d.StopReason)
 		}
 	}
-	b := finish(res.Output, res.IsError)
-	for _, im := range res.Images() {
-		b.Images = append(b.Images, llm.Image{MediaType: im.MediaType, Data: im.Data})
-	}
-	return b
+	return withPictures(finish(res.Output, res.IsError), res.Images())
 }
 
 // capped bounds what a tool result says, whoever wrote it (the tool, a

@@ -179,7 +179,7 @@ func TestReadImageReachesTheModel(t *testing.T) {
 func TestSendWithImages(t *testing.T) {
 	r := newRig(t, t.TempDir(), `{"text":"a dot"}
 `, nil)
-	im := llm.Image{MediaType: "image/png", Data: "iVBO"}
+	im := llm.Image{MediaType: "image/png", Data: tinyPNG}
 	if err := r.agent.Send(context.Background(), "what is this?", im); err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // DefaultIdentity opens the system prompt unless config `identity` says
@@ -28,6 +29,9 @@ type PromptInput struct {
 	// SkillsIndex is the skills section (skill.Index).
 	SkillsIndex string
 	Now         time.Time
+	// Warn, when set, is told of an instructions file that was cut at
+	// maxContextFile or skipped (not a regular file, unreadable).
+	Warn func(string)
 }
 
 // SystemPrompt assembles the system prompt: identity, environment, the
@@ -50,7 +54,11 @@ func SystemPrompt(in PromptInput) string {
 		if src.dir == "" {
 			continue
 		}
-		if path, text := contextFile(src.dir); text != "" {
+		path, text, warning := contextFile(src.dir)
+		if warning != "" && in.Warn != nil {
+			in.Warn(warning)
+		}
+		if text != "" {
 			fmt.Fprintf(&b, "\n# %s (%s)\n%s\n", src.title, path, text)
 		}
 	}
@@ -61,21 +69,24 @@ func SystemPrompt(in PromptInput) string {
 	return b.String()
 }
 
-// contextFile reads AGENTS.md, or CLAUDE.md when there is none.
-func contextFile(dir string) (string, string) {
+// contextFile reads AGENTS.md, or CLAUDE.md when there is none, and says
+// when it was cut or skipped. A cloned project's file may be a FIFO or a
+// link to /dev/zero: it is read with safefile, never more than the cap.
+func contextFile(dir string) (path, text, warning string) {
 	for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
 		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
+		data, cut, err := safefile.Read(path, maxContextFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return path, ""
+			return path, "", fmt.Sprintf("%v; its instructions are not used", err)
 		}
-		if len(data) > maxContextFile {
-			data = append(data[:maxContextFile], []byte("\n…[truncated]")...)
+		if cut {
+			warning = fmt.Sprintf("%s: larger than %s; only its first %s is in the prompt", path, safefile.Size(maxContextFile), safefile.Size(maxContextFile))
+			data = append(data, []byte("\n…[truncated]")...)
 		}
-		return path, strings.TrimSpace(string(data))
+		return path, strings.TrimSpace(string(data)), warning
 	}
-	return "", ""
+	return "", "", ""
 }

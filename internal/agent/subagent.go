@@ -280,6 +280,7 @@ func (a *Agent) runSubagent(ctx context.Context, t *agentTool, callID string, in
 		Hooks: a.cfg.Hooks, Session: sess, Confirmer: confirmer, Permissions: a.cfg.Permissions,
 		ApproveConfirms: a.cfg.ApproveConfirms, SaveRule: a.cfg.SaveRule, LeavePlan: a.cfg.LeavePlan, MaxTurns: maxTurns, MaxTokensTotal: maxTokens,
 		Price: a.cfg.Price, MaxTokens: a.cfg.MaxTokens, MaxToolOutput: a.cfg.MaxToolOutput,
+		tree: a.cfg.tree, // the run's limits bound the whole tree
 		OnEvent: func(ev Event) {
 			if ev.Subagent == nil {
 				ev.Subagent = sub
@@ -291,6 +292,7 @@ func (a *Agent) runSubagent(ctx context.Context, t *agentTool, callID string, in
 		cfg.Effort = a.cfg.Effort
 	}
 	c := New(cfg)
+	a.cfg.tree.childStarts()
 	c.ask, c.started = a.ask, true
 	c.child = &child{sub: sub, description: in.Description, parentTools: a.cfg.Tools}
 	c.now = a.now

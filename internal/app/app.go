@@ -517,6 +517,7 @@ func (a *App) newAgent() {
 	system := agent.SystemPrompt(agent.PromptInput{
 		Identity: ident, WorkDir: a.WorkDir, BaseDir: a.BaseDir,
 		SkillsIndex: skill.Index(a.Skills), Now: time.Now(),
+		Warn: func(w string) { a.Notes = append(a.Notes, w) },
 	})
 	if a.opts.AppendSystemPrompt != "" {
 		system += "\n" + a.opts.AppendSystemPrompt + "\n"

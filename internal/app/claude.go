@@ -1,7 +1,9 @@
 package app
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -11,6 +13,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/claude"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Config keys of Claude Code compatibility.
@@ -71,9 +74,9 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 		}
 	}
 	settings := func(id, file string) {
-		data, err := os.ReadFile(file)
+		data, err := safefile.ReadAll(file, plugin.MaxManifestSize)
 		switch {
-		case os.IsNotExist(err):
+		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			c.warn(fmt.Sprintf("Claude hooks of %s not loaded: %v", id, err))
 		default:

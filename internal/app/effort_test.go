@@ -138,13 +138,13 @@ func TestDocumentsAndImagesReachTheRequest(t *testing.T) {
 	oai, oaiBodies := openAIServer(t)
 	env := map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": ant.URL, "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": oai.URL + "/v1"}
 	pdf := llm.Image{MediaType: "application/pdf", Data: "JVBERi0xLjQK"}
-	png := llm.Image{MediaType: "image/png", Data: "iVBORw0KGgo="}
+	png := llm.Image{MediaType: "image/png", Data: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAAAAABX3VL4AAAAC0lEQVR4nGNgAAEAAAYAAf6MZ8gAAAAASUVORK5CYII="}
 	for _, tc := range []struct {
 		model string
 		want  []string
 	}{
-		{"anthropic/claude-sonnet-4-5", []string{`{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"}}`, `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}`}},
-		{"openai/gpt-4o", []string{`{"type":"file","file":{"filename":"document-1.pdf","file_data":"data:application/pdf;base64,JVBERi0xLjQK"}}`, `{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}}`}},
+		{"anthropic/claude-sonnet-4-5", []string{`{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"}}`, `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAAAAABX3VL4AAAAC0lEQVR4nGNgAAEAAAYAAf6MZ8gAAAAASUVORK5CYII="}`}},
+		{"openai/gpt-4o", []string{`{"type":"file","file":{"filename":"document-1.pdf","file_data":"data:application/pdf;base64,JVBERi0xLjQK"}}`, `{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAAAAABX3VL4AAAAC0lEQVR4nGNgAAEAAAYAAf6MZ8gAAAAASUVORK5CYII="}}`}},
 	} {
 		a, err := Open(context.Background(), Options{BaseDir: t.TempDir(), WorkDir: t.TempDir(), Model: tc.model,
 			Getenv: func(k string) string { return env[k] }, NoExtensions: true, Version: "test"})

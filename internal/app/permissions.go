@@ -64,6 +64,7 @@ func (a *App) openPermissions() error {
 	if err != nil {
 		return err
 	}
+	a.Notes = append(a.Notes, project.Problems...)
 	trusted := o.TrustProject
 	if !trusted {
 		trusted, _ = plugin.IsTrusted(a.BaseDir, a.WorkDir)

@@ -49,7 +49,7 @@ func Exec(ctx context.Context, c Command, stdin []byte) Run {
 	// synaps: after the hook exits, its output is read for 1 s more.
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
-	r := Run{Stdout: out.String(), Stderr: errOut.String(), Timeout: c.Timeout}
+	r := Run{Stdout: out.String(), Stderr: errOut.String(), StdoutCut: out.dropped, StderrCut: errOut.dropped, Timeout: c.Timeout}
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
@@ -62,15 +62,25 @@ func Exec(ctx context.Context, c Command, stdin []byte) Run {
 	return r
 }
 
-// capped keeps the first maxCapture bytes written to it.
-type capped struct{ bytes.Buffer }
+// capped keeps the first maxCapture bytes written to it and counts the
+// rest. It has only Write: a bytes.Buffer embedded would bring its
+// ReadFrom, which io.Copy (os/exec's pipe copier) prefers over Write, so
+// the cap would never apply — a hook printing 400 MB took synaps past
+// 1.2 GB.
+type capped struct {
+	buf     bytes.Buffer
+	dropped int64
+}
 
 func (c *capped) Write(p []byte) (int, error) {
-	if room := maxCapture - c.Len(); room > 0 {
-		c.Buffer.Write(p[:min(len(p), room)])
-	}
+	room := maxCapture - c.buf.Len()
+	keep := min(len(p), max(room, 0))
+	c.buf.Write(p[:keep])
+	c.dropped += int64(len(p) - keep)
 	return len(p), nil
 }
+
+func (c *capped) String() string { return c.buf.String() }
 
 // HookEnv is the environment Claude Code gives a hook, on top of base (the
 // scrubbed environment synaps gives every child): the project directory,

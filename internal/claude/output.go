@@ -13,6 +13,8 @@ type Run struct {
 	ExitCode int
 	Stdout   string
 	Stderr   string
+	// StdoutCut and StderrCut count the bytes dropped past maxCapture.
+	StdoutCut, StderrCut int64
 	// TimedOut: the hook ran past its timeout and was killed.
 	TimedOut bool
 	Timeout  time.Duration
@@ -95,7 +97,16 @@ type hookSO struct {
 // Interpret reads a hook's run for event e as Claude Code does. command
 // is the hook's command as written (Claude quotes it, unexpanded, in the
 // message the model sees after an exit 2).
+//
+// What it returns is bounded (bound): the text for the model at
+// MaxContext characters, what is shown to the user at MaxNote.
 func Interpret(e *Event, command string, r Run) Outcome {
+	o := interpret(e, command, r)
+	bound(&o, r)
+	return o
+}
+
+func interpret(e *Event, command string, r Run) Outcome {
 	var o Outcome
 	switch {
 	case r.StartErr != nil:

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -26,7 +27,7 @@ func (l limits) apply(o *app.Options, base string, g *globals) error {
 	if l.maxToolCalls < 0 {
 		return usageError{fmt.Errorf("--max-tool-calls %d: give a number of tool calls of 1 or more, or 0 for no limit", l.maxToolCalls)}
 	}
-	if l.maxBudgetUSD < 0 {
+	if !validDollars(l.maxBudgetUSD) {
 		return usageError{fmt.Errorf("--max-budget-usd %v: give dollars above 0, e.g. 0.50, or 0 for no limit", l.maxBudgetUSD)}
 	}
 	if l.timeout < 0 {
@@ -56,13 +57,18 @@ func (l limits) apply(o *app.Options, base string, g *globals) error {
 	}
 	if v, ok := cfg.Get(config.KeyMaxBudgetUSD); ok && o.MaxBudgetUSD == 0 {
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < 0 {
+		if err != nil || !validDollars(f) {
 			return bad(config.KeyMaxBudgetUSD, v, "give dollars, e.g. 0.50")
 		}
 		o.MaxBudgetUSD = f
 	}
 	return nil
 }
+
+// validDollars is a budget that bounds something: 0 (none) or a finite
+// amount above it. NaN compares false with everything, so `f < 0` let
+// --max-budget-usd NaN through to limit nothing; Inf limits nothing too.
+func validDollars(f float64) bool { return f >= 0 && !math.IsInf(f, 0) }
 
 // runTimeout is --timeout, else config timeout.
 func (l limits) runTimeout(base string) (time.Duration, error) {

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Agent is a subagent definition: a Markdown file with frontmatter
@@ -47,9 +49,9 @@ func LoadAgents(dir, plugin, source string) ([]Agent, []string) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadAll(path, maxFile)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("%s: %v; the agent is not loaded", path, err))
+			warnings = append(warnings, fmt.Sprintf("%v; the agent is not loaded", err))
 			continue
 		}
 		a := Agent{Name: strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())), Plugin: plugin, Source: source, File: path}

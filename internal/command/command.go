@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Command is one slash command.
@@ -99,11 +100,15 @@ func Load(dir, plugin, source string) ([]Command, []string) {
 	return out, warnings
 }
 
+// maxFile bounds a command or agent file: a cloned project's one that is
+// larger, a FIFO or a link to /dev/zero is a warning, never a hang.
+const maxFile = 1 << 20
+
 // Parse reads one command file.
 func Parse(path string) (Command, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadAll(path, maxFile)
 	if err != nil {
-		return Command{}, fmt.Errorf("%s: %v", path, err)
+		return Command{}, err
 	}
 	c := Command{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), File: path}
 	fm, body, ok := split(data)

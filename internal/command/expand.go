@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Env is what expanding a command needs from the session.
@@ -94,12 +96,12 @@ func (c *Command) Expand(ctx context.Context, args string, env Env) string {
 				continue
 			}
 		}
-		data, err := os.ReadFile(full)
+		data, cut, err := safefile.Read(full, maxInclude)
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
 			continue // not a text file: the model can look it up itself
 		}
-		if len(data) > maxInclude {
-			data = append(data[:maxInclude], []byte("\n… (cut: the file is larger)")...)
+		if cut {
+			data = append(data, []byte("\n… (cut: the file is larger)")...)
 		}
 		fmt.Fprintf(&files, "\n\n<file path=%q>\n%s\n</file>", p, strings.TrimRight(string(data), "\n"))
 	}

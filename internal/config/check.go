@@ -76,7 +76,7 @@ func (f *File) Check() []string {
 	if f == nil {
 		return nil
 	}
-	var out []string
+	out := append([]string(nil), f.Problems...)
 	if _, w := f.HookTimeout(); w != "" {
 		out = append(out, w)
 	}

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // BaseDirEnv overrides the base directory (default ~/.synaps-cli).
@@ -40,16 +42,30 @@ func BaseDir(getenv func(string) string) (string, error) {
 // File is a parsed key = value file. The zero value is an empty file.
 type File struct {
 	// Path is where the file was read from ("" for an empty file).
-	Path   string
-	values map[string]string
+	Path string
+	// Problems are the lines that were skipped (not `key = value`) or
+	// why the whole file was not used (not a regular file, too large):
+	// warnings with the file, line and fix, said at start (Check). A
+	// cloned project's bad .synaps/config must not stop synaps starting.
+	Problems []string
+	values   map[string]string
 }
 
+// MaxFileSize bounds a config file: one larger is not used (a warning),
+// so a file that is a link to /dev/zero cannot swell the process.
+const MaxFileSize = 1 << 20
+
 // Load reads a key = value file. A missing file is an empty File, not an
-// error: a fresh install has no config.
+// error: a fresh install has no config. One that is not a regular file
+// (a FIFO, a device) or is larger than MaxFileSize is empty too, with a
+// Problem saying why; it is read without blocking (safefile).
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadAll(path, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Path: path}, nil
+	}
+	if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge) {
+		return &File{Path: path, Problems: []string{fmt.Sprintf("%v; its settings are not used", err)}, values: map[string]string{}}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -57,8 +73,9 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
-// Parse reads key = value lines. A line that has no '=' is an error naming
-// the file and line, so a typo never silently drops a setting.
+// Parse reads key = value lines. A line that has no '=' is skipped with a
+// Problem naming the file and line and how to fix it, so a typo never
+// silently drops a setting, nor stops synaps starting.
 func Parse(path string, data []byte) (*File, error) {
 	f := &File{Path: path, values: map[string]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -71,7 +88,8 @@ func Parse(path string, data []byte) (*File, error) {
 		key, value, ok := strings.Cut(line, "=")
 		key = strings.TrimSpace(key)
 		if !ok || key == "" {
-			return nil, fmt.Errorf("%s:%d: %q is not a setting; write it as `key = value` (or start the line with # to make it a comment)", path, n, line)
+			f.Problems = append(f.Problems, fmt.Sprintf("%s:%d: %q is not a setting, so the line is skipped; write it as `key = value` (or start the line with # to make it a comment)", path, n, line))
+			continue
 		}
 		f.values[key] = unquote(strings.TrimSpace(value))
 	}

@@ -28,10 +28,22 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestParseErrorNamesFileAndLine(t *testing.T) {
-	_, err := Parse("/home/u/.synaps-cli/config", []byte("a = 1\njust words\n"))
-	if err == nil || !strings.Contains(err.Error(), "/home/u/.synaps-cli/config:2:") || !strings.Contains(err.Error(), "key = value") {
-		t.Fatalf("error = %v; want file:line and the fix", err)
+// A bad line is skipped with a problem naming the file, line and fix; the
+// lines around it still count (a cloned project's bad .synaps/config must
+// not stop synaps starting).
+func TestParseBadLineIsAProblem(t *testing.T) {
+	f, err := Parse("/home/u/.synaps-cli/config", []byte("a = 1\njust words\nb = 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Problems) != 1 || !strings.Contains(f.Problems[0], "/home/u/.synaps-cli/config:2:") || !strings.Contains(f.Problems[0], "key = value") {
+		t.Fatalf("problems = %q; want one with file:line and the fix", f.Problems)
+	}
+	if d := cmp.Diff([]string{"a", "b"}, f.Keys()); d != "" {
+		t.Errorf("keys (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(f.Problems, f.Check()[:1]); d != "" {
+		t.Errorf("Check does not say the problem first (-want +got):\n%s", d)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Set writes key = value into the file at path, replacing the key's last
@@ -42,7 +44,7 @@ func Update(path, key string, fn func(value string, set bool) (string, error)) e
 	}
 	defer unlock()
 
-	data, err := os.ReadFile(target)
+	data, err := safefile.ReadAll(target, MaxFileSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

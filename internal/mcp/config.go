@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Transport kinds of a server.
@@ -184,6 +186,9 @@ type Config struct {
 	Overridden map[string][]Source
 }
 
+// maxConfigFile bounds an .mcp.json or settings file read for servers.
+const maxConfigFile = 1 << 20
+
 // Load reads and merges every source. A missing file is not an error.
 func Load(s Sources) *Config {
 	cfg := &Config{Overridden: map[string][]Source{}}
@@ -196,10 +201,10 @@ func Load(s Sources) *Config {
 		}
 		if !ok {
 			var err error
-			data, err = os.ReadFile(src.File)
+			data, err = safefile.ReadAll(src.File, maxConfigFile)
 			if err != nil {
 				if !errors.Is(err, fs.ErrNotExist) {
-					cfg.Errors = append(cfg.Errors, fmt.Errorf("%s: %w", src.File, err))
+					cfg.Errors = append(cfg.Errors, err)
 				}
 				cache[src.File] = nil
 				continue

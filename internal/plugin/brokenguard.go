@@ -9,8 +9,6 @@ package plugin
 
 import (
 	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // closedPolicy finds a request to fail closed in raw manifest text, however
@@ -40,12 +39,10 @@ var closedPolicy = sync.OnceValue(func() *regexp.Regexp {
 // When the filter cannot be read (the text is not JSON, or hooks or
 // permissions are broken), it guards before_tool_call for every tool.
 func brokenGuardSubs(dir string, m *Manifest, err error) []hook.Subscription {
-	f, ferr := os.Open(filepath.Join(dir, ManifestDir, ManifestFile))
+	raw, _, ferr := safefile.Read(filepath.Join(dir, ManifestDir, ManifestFile), MaxManifestSize)
 	if ferr != nil {
 		return nil // no manifest: nothing asked to fail closed
 	}
-	defer f.Close()
-	raw, _ := io.ReadAll(io.LimitReader(f, MaxManifestSize))
 	if !closedPolicy().Match(raw) {
 		return nil
 	}

@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,6 +29,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Where a plugin's manifest lives, relative to the plugin directory.
@@ -221,7 +221,9 @@ func LoadManifest(pluginDir string) (*Manifest, error) {
 			file = claude
 		}
 	}
-	f, err := os.Open(file)
+	// Without blocking, at most MaxManifestSize+1 bytes, regular files
+	// only: a cloned project's manifest may be a FIFO or /dev/zero.
+	data, _, err := safefile.Read(file, MaxManifestSize+1)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &ManifestError{
@@ -231,14 +233,11 @@ func LoadManifest(pluginDir string) (*Manifest, error) {
 					file, filepath.Base(pluginDir)),
 			}
 		}
-		return nil, &ManifestError{File: file, Problem: "cannot read plugin manifest: " + err.Error(),
-			Fix: "Check the file's permissions"}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxManifestSize+1))
-	if err != nil {
-		return nil, &ManifestError{File: file, Problem: "cannot read plugin manifest: " + err.Error(),
-			Fix: "Check that the path is a regular, readable file"}
+		fix := "Check the file's permissions"
+		if errors.Is(err, safefile.ErrNotRegular) {
+			fix = "Make it a regular file holding the plugin's JSON"
+		}
+		return nil, &ManifestError{File: file, Problem: "cannot read plugin manifest: " + err.Error(), Fix: fix}
 	}
 	if len(data) > MaxManifestSize {
 		return nil, &ManifestError{File: file, Problem: fmt.Sprintf("plugin manifest is larger than %d bytes", MaxManifestSize),

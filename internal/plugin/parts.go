@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Part is one kind of thing a plugin directory can bring. Each kind is
@@ -42,7 +44,7 @@ func (p *Plugin) ClaudeHooksFile() string { return filepath.Join(p.Dir, "hooks",
 func (p *Plugin) ClaudeHooks() (files map[string][]byte, err error) {
 	files = map[string][]byte{}
 	read := func(path string) error {
-		b, err := os.ReadFile(path)
+		b, err := safefile.ReadAll(path, MaxManifestSize)
 		if err != nil {
 			return fmt.Errorf("%s: cannot read the plugin's hooks: %v", path, err)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/synaps-cli/synaps/internal/safefile"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -91,11 +92,15 @@ type frontmatter struct {
 	Description string `yaml:"description"`
 }
 
+// MaxFileSize bounds a SKILL.md: a larger one, a FIFO or a link to
+// /dev/zero is not loaded (a warning naming it), never a hang.
+const MaxFileSize = 1 << 20
+
 // Load reads one SKILL.md's frontmatter. A missing name falls back to the
 // directory name; a missing description is an error, since the model
 // chooses skills by it.
 func Load(path string) (Skill, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadAll(path, MaxFileSize)
 	if err != nil {
 		return Skill{}, err
 	}
@@ -148,7 +153,7 @@ func split(data []byte) (fm, body []byte, err error) {
 // Body returns the skill's text after the frontmatter with {baseDir}
 // replaced by the skill directory.
 func (s Skill) Body() (string, error) {
-	data, err := os.ReadFile(s.Path)
+	data, err := safefile.ReadAll(s.Path, MaxFileSize)
 	if err != nil {
 		return "", err
 	}
