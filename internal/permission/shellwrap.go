@@ -1,6 +1,9 @@
 package permission
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // This file knows the programs that run other commands given as their
 // arguments, and how far their options go, so that `sudo -u x rm`,
@@ -49,23 +52,25 @@ type wrapper struct {
 	noRun string
 }
 
-var wrappers = map[string]wrapper{
-	"env":     {kind: wrapsCommand, withArg: "uCP", longWithArg: []string{"unset", "chdir"}, assigns: true},
-	"command": {kind: wrapsCommand, noRun: "vV"},
-	"builtin": {kind: wrapsCommand},
-	"exec":    {kind: wrapsCommand, withArg: "a"},
-	"time":    {kind: wrapsCommand, withArg: "fo", longWithArg: []string{"format", "output"}},
-	"nice":    {kind: wrapsCommand, withArg: "n", longWithArg: []string{"adjustment"}},
-	"ionice":  {kind: wrapsCommand, withArg: "cn", longWithArg: []string{"class", "classdata"}, noRun: "p"},
-	"nohup":   {kind: wrapsCommand},
-	"setsid":  {kind: wrapsCommand},
-	"stdbuf":  {kind: wrapsCommand, withArg: "ioe", longWithArg: []string{"input", "output", "error"}},
-	"timeout": {kind: wrapsCommand, withArg: "sk", longWithArg: []string{"signal", "kill-after"}, operands: 1},
-	"sudo": {kind: wrapsCommandPrivileged, withArg: "CDghprtTUuR", assigns: true, noRun: "elvkKV",
-		longWithArg: []string{"close-from", "chdir", "group", "host", "prompt", "role", "type", "command-timeout", "other-user", "user", "chroot"}},
-	"doas":  {kind: wrapsCommandPrivileged, withArg: "uC"},
-	"xargs": {kind: wrapsMoreArgs, withArg: "adEILnPs", longWithArg: []string{"arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}},
-}
+var wrappers = sync.OnceValue(func() map[string]wrapper {
+	return map[string]wrapper{
+		"env":     {kind: wrapsCommand, withArg: "uCP", longWithArg: []string{"unset", "chdir"}, assigns: true},
+		"command": {kind: wrapsCommand, noRun: "vV"},
+		"builtin": {kind: wrapsCommand},
+		"exec":    {kind: wrapsCommand, withArg: "a"},
+		"time":    {kind: wrapsCommand, withArg: "fo", longWithArg: []string{"format", "output"}},
+		"nice":    {kind: wrapsCommand, withArg: "n", longWithArg: []string{"adjustment"}},
+		"ionice":  {kind: wrapsCommand, withArg: "cn", longWithArg: []string{"class", "classdata"}, noRun: "p"},
+		"nohup":   {kind: wrapsCommand},
+		"setsid":  {kind: wrapsCommand},
+		"stdbuf":  {kind: wrapsCommand, withArg: "ioe", longWithArg: []string{"input", "output", "error"}},
+		"timeout": {kind: wrapsCommand, withArg: "sk", longWithArg: []string{"signal", "kill-after"}, operands: 1},
+		"sudo": {kind: wrapsCommandPrivileged, withArg: "CDghprtTUuR", assigns: true, noRun: "elvkKV",
+			longWithArg: []string{"close-from", "chdir", "group", "host", "prompt", "role", "type", "command-timeout", "other-user", "user", "chroot"}},
+		"doas":  {kind: wrapsCommandPrivileged, withArg: "uC"},
+		"xargs": {kind: wrapsMoreArgs, withArg: "adEILnPs", longWithArg: []string{"arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}},
+	}
+})
 
 // shells run code given with -c, or read it from a file or their input.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true, "rbash": true}
@@ -74,7 +79,7 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 // code as one word) and how.
 func unwrap(ws []word) ([]word, wraps) {
 	name := progName(ws[0].text)
-	if w, ok := wrappers[name]; ok {
+	if w, ok := wrappers()[name]; ok {
 		i, flags := skipOptions(ws, 1, w.withArg, w.longWithArg)
 		if strings.ContainsAny(flags, w.noRun) && w.noRun != "" {
 			return nil, wrapsNothing

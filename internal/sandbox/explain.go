@@ -4,6 +4,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // refusalWords are what a program prints when the kernel refused a file
@@ -13,10 +14,14 @@ var refusalWords = []string{"permission denied", "operation not permitted", "rea
 
 // pathToken finds the path-like words of a line: absolute, ./ ../ ~/ or
 // with a slash, without the quotes and colons around them.
-var pathToken = regexp.MustCompile(`(?:^|[\s'"‘“(\[=:])((?:/|\./|\.\./|~/|[\w.-]+/)[^\s'"’”:,)\]]*)`)
+var pathToken = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s'"‘“(\[=:])((?:/|\./|\.\./|~/|[\w.-]+/)[^\s'"’”:,)\]]*)`)
+})
 
 // beforeError is the word just before ": Permission denied" and the like.
-var beforeError = regexp.MustCompile(`(?i)(?:^|[\s'"])([^\s'":]+)['"]?: (?:permission denied|operation not permitted|read-only file system)`)
+var beforeError = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[\s'"])([^\s'":]+)['"]?: (?:permission denied|operation not permitted|read-only file system)`)
+})
 
 // Blocked reads a confined process's output and returns, for each file
 // the process was refused that the policy refuses too, a line the user
@@ -39,9 +44,9 @@ func (p Policy) Blocked(dir, output string) []string {
 		if !refused {
 			continue
 		}
-		matches := pathToken.FindAllStringSubmatchIndex(line, -1)
+		matches := pathToken().FindAllStringSubmatchIndex(line, -1)
 		// "cat: link: Permission denied": a bare name before the error.
-		matches = append(matches, beforeError.FindAllStringSubmatchIndex(line, -1)...)
+		matches = append(matches, beforeError().FindAllStringSubmatchIndex(line, -1)...)
 		for _, m := range matches {
 			path := strings.TrimRight(line[m[2]:m[3]], ".")
 			if path == "" || seen[path] || isProgramName(line, m[2], m[3]) {

@@ -248,10 +248,11 @@ func TestDaemonKilledMidTurn(t *testing.T) {
 	}
 
 	// attach ID resumes it in the daemon, on the model the session
-	// recorded (the script file, which a new process plays from its first
-	// line: it now holds the answer after the crash); the interrupted
-	// tool call is answered as interrupted, and the session goes on.
-	writeFile(t, filepath.Join(e.work, "script.jsonl"), `{"text":"Carrying on after the crash."}`+"\n")
+	// recorded (the script file, which a resumed session goes on with
+	// after the lines it used: its first was played before the crash, the
+	// second now holds the answer after it); the interrupted tool call is
+	// answered as interrupted, and the session goes on.
+	writeFile(t, filepath.Join(e.work, "script.jsonl"), `{"text":"played before the crash"}`+"\n"+`{"text":"Carrying on after the crash."}`+"\n")
 	back := e.other(t, "attach", id)
 	back.waitFor("the resumed session", contains("resumed session "+id), contains("Starting the slow work."), contains("Ask anything"))
 	back.send("carry on")
