@@ -55,6 +55,9 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := session.CheckID(args[0]); err != nil {
+				return usageError{fmt.Errorf("sessions show: %w", err)}
+			}
 			id, err := session.Resolve(base, args[0])
 			if err != nil {
 				return err
@@ -107,6 +110,9 @@ headless as synaps -p PROMPT --resume ID does (--output-format and
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if g.resume != "" && g.resume != args[0] || g.cont {
 				return usageError{fmt.Errorf("sessions resume %s already names the session; drop --resume/--continue", args[0])}
+			}
+			if err := session.CheckID(args[0]); err != nil {
+				return usageError{fmt.Errorf("sessions resume: %w", err)}
 			}
 			g.resume = args[0]
 			if cmd.Flags().Changed("print") {
