@@ -66,6 +66,8 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Everything shown is stored text: escapes are neutralised.
+			stdio := Stdio{In: stdio.In, Out: printableWriter{stdio.Out}, Err: printableWriter{stdio.Err}}
 			model := d.Header.Model
 			if d.Model != "" {
 				model = d.Model // the model it switched to last
