@@ -30,6 +30,8 @@ type editor struct {
 	// buffers are the editor's open files (fs/read_text_file and
 	// fs/write_text_file go here when it offers them).
 	buffers map[string]string
+	// reads are the fs/read_text_file requests it was sent.
+	reads []sdk.ReadTextFileRequest
 	// terms are its terminals; termArgv what each ran.
 	terms    map[string]*term
 	termArgv []string
@@ -61,14 +63,34 @@ func (e *editor) RequestPermission(_ context.Context, p sdk.RequestPermissionReq
 func (e *editor) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if text, ok := e.buffers[p.Path]; ok {
-		return sdk.ReadTextFileResponse{Content: text}, nil
+	e.reads = append(e.reads, p)
+	text, ok := e.buffers[p.Path]
+	if !ok {
+		b, err := os.ReadFile(p.Path)
+		if err != nil {
+			return sdk.ReadTextFileResponse{}, sdk.NewInvalidParams(err.Error())
+		}
+		text = string(b)
 	}
-	b, err := os.ReadFile(p.Path)
-	if err != nil {
-		return sdk.ReadTextFileResponse{}, sdk.NewInvalidParams(err.Error())
+	return sdk.ReadTextFileResponse{Content: lines(text, p.Line, p.Limit)}, nil
+}
+
+// lines is what an editor answers fs/read_text_file's line and limit
+// with: limit lines from line (1-based), each with its newline.
+func lines(text string, line, limit *int) string {
+	if line == nil && limit == nil {
+		return text
 	}
-	return sdk.ReadTextFileResponse{Content: string(b)}, nil
+	all := strings.SplitAfter(text, "\n")
+	from := 0
+	if line != nil {
+		from = min(max(*line-1, 0), len(all))
+	}
+	to := len(all)
+	if limit != nil {
+		to = min(from+*limit, to)
+	}
+	return strings.Join(all[from:to], "")
 }
 func (e *editor) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
 	e.mu.Lock()

@@ -18,6 +18,14 @@ func (f editorFiles) ReadText(ctx context.Context, path string) (string, error) 
 	return resp.Content, err
 }
 
+// ReadLines asks for limit lines from line: what read shows, never the
+// whole of a large file (a response is one line of the connection, and
+// the SDK ends it on a line over 10 MB).
+func (f editorFiles) ReadLines(ctx context.Context, path string, line, limit int) (string, error) {
+	resp, err := f.ss.srv.peer().ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: f.ss.id, Path: path, Line: &line, Limit: &limit})
+	return resp.Content, err
+}
+
 func (f editorFiles) WriteText(ctx context.Context, path, content string) error {
 	_, err := f.ss.srv.peer().WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: f.ss.id, Path: path, Content: content})
 	return err

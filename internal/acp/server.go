@@ -30,6 +30,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/permission"
+	synapssession "github.com/synaps-cli/synaps/internal/session"
 )
 
 // Server is the agent side of one ACP connection.
@@ -147,6 +148,11 @@ func (s *Server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 func (s *Server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
 	if p.SessionId == "" {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams("sessionId is empty: give the id session/new returned (or one `synaps sessions list` shows)")
+	}
+	if err := synapssession.CheckID(string(p.SessionId)); err != nil {
+		// The id names the session's files: "../x" would read and append
+		// outside the sessions directory.
+		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams("sessionId: " + err.Error())
 	}
 	s.mu.Lock()
 	_, open := s.sessions[p.SessionId]

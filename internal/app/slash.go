@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension"
@@ -515,17 +516,26 @@ func FormatSessions(list []session.Info) string {
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tMESSAGES\tMODEL\tTITLE")
 	for _, s := range list {
-		title := dash(s.Title)
+		// The title and model are stored text: shown without escapes
+		// and on one line, as the TUI's picker shows them.
+		title := dash(oneLinePrintable(s.Title))
 		switch {
 		case s.Error != "":
-			title = "[unreadable: " + s.Error + "]"
+			title = "[unreadable: " + oneLinePrintable(s.Error) + "]"
 		case s.Damaged > 0:
 			title += fmt.Sprintf(" [damaged: %s skipped; `synaps sessions show %s` says which]", plural.Count(s.Damaged, "line"), s.ID)
 		}
-		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", s.ID, s.Messages, dash(s.Model), title)
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", oneLinePrintable(s.ID), s.Messages, dash(oneLinePrintable(s.Model)), title)
 	}
 	w.Flush()
 	return b.String()
+}
+
+// oneLinePrintable is s for one cell of a table: agent.Printable (no
+// escape sequences or control characters), tabs and line breaks as
+// spaces.
+func oneLinePrintable(s string) string {
+	return strings.Join(strings.Fields(agent.Printable(s)), " ")
 }
 
 func dash(s string) string {

@@ -263,6 +263,12 @@ func sessionFlags(cmd *cobra.Command) []string {
 }
 
 func runAttach(ctx context.Context, name, mode string, flags []string, stdio Stdio) error {
+	if name != "" {
+		// The name may become a file name (the saved session's).
+		if err := session.CheckID(name); err != nil {
+			return usageError{fmt.Errorf("attach: %w", err)}
+		}
+	}
 	if !isTerminal(stdio.In) || !isTerminal(stdio.Out) {
 		return usageError{errors.New("attaching needs a terminal (synaps send ID TEXT reaches a session without one)")}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
@@ -448,10 +449,8 @@ func marketplaceCmd(stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stdio.Out, "added marketplace %s (%s)\n", m.Name, plural.Count(len(m.Plugins), "plugin"))
-			for _, p := range m.Plugins {
-				fmt.Fprintf(stdio.Out, "  %s@%s  %s\n", p.Name, m.Name, p.Description)
-			}
+			fmt.Fprintf(stdio.Out, "added marketplace %s (%s)\n", printableLine(m.Name), plural.Count(len(m.Plugins), "plugin"))
+			printMarketEntries(stdio, m)
 			return nil
 		},
 	}, &cobra.Command{
@@ -465,21 +464,28 @@ func marketplaceCmd(stdio Stdio) *cobra.Command {
 			}
 			ms, problems := app.Marketplaces(base)
 			for _, p := range problems {
-				fmt.Fprintln(stdio.Err, "warning:", p)
+				fmt.Fprintln(stdio.Err, "warning:", agent.Printable(p))
 			}
 			if len(ms) == 0 {
 				fmt.Fprintln(stdio.Out, "no marketplaces; add one with `synaps plugins marketplace add DIR|GIT-URL`")
 			}
 			for _, m := range ms {
-				fmt.Fprintf(stdio.Out, "%s (%s)\n", m.Name, plural.Count(len(m.Plugins), "plugin"))
-				for _, p := range m.Plugins {
-					fmt.Fprintf(stdio.Out, "  %s@%s  %s\n", p.Name, m.Name, p.Description)
-				}
+				fmt.Fprintf(stdio.Out, "%s (%s)\n", printableLine(m.Name), plural.Count(len(m.Plugins), "plugin"))
+				printMarketEntries(stdio, m)
 			}
 			return nil
 		},
 	})
 	return cmd
+}
+
+// printMarketEntries lists a marketplace's plugins, one a line; their
+// names and descriptions are the marketplace author's text, printed
+// without its escape sequences.
+func printMarketEntries(stdio Stdio, m *app.Marketplace) {
+	for _, p := range m.Plugins {
+		fmt.Fprintf(stdio.Out, "  %s@%s  %s\n", printableLine(p.Name), printableLine(m.Name), printableLine(p.Description))
+	}
 }
 
 // partList names a plugin's parts for a message ("claude-hooks, skills"),

@@ -18,6 +18,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/session"
 )
 
 // appOptions turns the shared flags into app options, with the base
@@ -25,6 +26,12 @@ import (
 func (g *globals) appOptions() (app.Options, error) {
 	if g.resume == pickSession {
 		return app.Options{}, usageError{errors.New("--resume without an id opens a picker in the terminal UI only; give the id (synaps sessions list)")}
+	}
+	if g.resume != "" {
+		// Checked before anything starts: the id names files.
+		if err := session.CheckID(g.resume); err != nil {
+			return app.Options{}, usageError{fmt.Errorf("--resume: %w", err)}
+		}
 	}
 	if g.maxTurns < 0 {
 		return app.Options{}, usageError{fmt.Errorf("--max-turns %d: give a number of model requests of 1 or more, or 0 for no limit", g.maxTurns)}

@@ -55,6 +55,9 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := session.CheckID(args[0]); err != nil {
+				return usageError{fmt.Errorf("sessions show: %w", err)}
+			}
 			id, err := session.Resolve(base, args[0])
 			if err != nil {
 				return err
@@ -63,6 +66,8 @@ func newSessionsCmd(g *globals, stdio Stdio) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Everything shown is stored text: escapes are neutralised.
+			stdio := Stdio{In: stdio.In, Out: printableWriter{stdio.Out}, Err: printableWriter{stdio.Err}}
 			model := d.Header.Model
 			if d.Model != "" {
 				model = d.Model // the model it switched to last
@@ -107,6 +112,9 @@ headless as synaps -p PROMPT --resume ID does (--output-format and
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if g.resume != "" && g.resume != args[0] || g.cont {
 				return usageError{fmt.Errorf("sessions resume %s already names the session; drop --resume/--continue", args[0])}
+			}
+			if err := session.CheckID(args[0]); err != nil {
+				return usageError{fmt.Errorf("sessions resume: %w", err)}
 			}
 			g.resume = args[0]
 			if cmd.Flags().Changed("print") {

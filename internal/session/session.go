@@ -252,8 +252,11 @@ func CreateCompacted(baseDir, model, cwd, from, summary string) (*Session, error
 // Open opens an existing session to continue it: its messages are read
 // (a cut-short last line is skipped) and new records are appended. A
 // session another process writes is refused with a *LockedError naming
-// that process.
+// that process. An id that cannot be one (CheckID) is an *IDError.
 func Open(baseDir, id string) (s *Session, err error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(Dir(baseDir), id+".jsonl")
 	if _, err := os.Stat(path); err != nil {
 		_, err = Read(path) // its error says what is missing and what to do
@@ -614,10 +617,14 @@ func LatestWarn(baseDir string) (string, []string, error) {
 // (20261203-1020 for 20261203-102010-ab3c), as `synaps send` takes. A ref
 // no session starts with comes back as it is, so that opening it says
 // what is missing; one that several start with is an error listing
-// them.
+// them. A ref that cannot be an id (CheckID: "../x", "/etc/passwd") is
+// an *IDError.
 func Resolve(baseDir, ref string) (string, error) {
-	if ref == "" || strings.ContainsAny(ref, `/\`) {
+	if ref == "" {
 		return ref, nil
+	}
+	if err := CheckID(ref); err != nil {
+		return "", err
 	}
 	if _, err := os.Stat(filepath.Join(Dir(baseDir), ref+".jsonl")); err == nil {
 		return ref, nil

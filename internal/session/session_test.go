@@ -401,7 +401,8 @@ func TestLatestInTakesTheDirectorysNewest(t *testing.T) {
 }
 
 // Resolve takes an id or a unique start of one; a start several ids
-// share is an error naming them; one nobody has comes back unchanged.
+// share is an error naming them; one nobody has comes back unchanged; a
+// path is no id (CheckID).
 func TestResolveTakesAUniqueStart(t *testing.T) {
 	base := t.TempDir()
 	if err := os.MkdirAll(Dir(base), 0o755); err != nil {
@@ -419,7 +420,7 @@ func TestResolveTakesAUniqueStart(t *testing.T) {
 		{ref: "20261203", err: `2 sessions start with "20261203" (20261203-102010-ab4d, 20261203-102010-ab3c); give more of the id`},
 		{ref: "1999", want: "1999"},
 		{ref: "", want: ""},
-		{ref: "../x", want: "../x"},
+		{ref: "../x", err: `"../x" is not a session id: ` + IDShape},
 	} {
 		got, err := Resolve(base, tc.ref)
 		gotErr := ""

@@ -78,6 +78,10 @@ type Terminal interface {
 // Options.Files). Paths are absolute.
 type Files interface {
 	ReadText(ctx context.Context, path string) (string, error)
+	// ReadLines is limit lines of the file from line (1-based), or
+	// fewer at its end: read asks for the lines it shows, so a large
+	// file is never sent whole.
+	ReadLines(ctx context.Context, path string, line, limit int) (string, error)
 	WriteText(ctx context.Context, path, content string) error
 }
 

@@ -110,17 +110,22 @@ func (r *readTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		return fail("%s looks like a binary file (it contains NUL bytes); inspect it with bash, e.g. `file %s` or `xxd %s | head`",
 			name, shellQuote(name), shellQuote(name)), nil
 	}
+	// editor: the text is the editor's, unsaved changes included, of
+	// the lines from offset on (editorLines).
+	var editor bool
+	var out strings.Builder
 	if r.o.Files != nil {
-		// The editor's text of the file, unsaved changes included.
-		text, err := r.o.Files.ReadText(ctx, p)
+		text, ok, note, err := r.editorLines(ctx, p, fi.Size(), offset, limit)
 		if err != nil {
 			return fail("%s: the editor could not read it: %v", name, err), nil
 		}
-		br = bufio.NewReaderSize(strings.NewReader(text), 64<<10)
+		if ok {
+			br, editor = bufio.NewReaderSize(strings.NewReader(text), 64<<10), true
+		}
+		out.WriteString(note)
 	}
 
 	var (
-		out     strings.Builder
 		buf     []byte
 		lineNo  int // lines read so far
 		shown   int
@@ -128,6 +133,9 @@ func (r *readTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		atEOF   bool
 		readErr error
 	)
+	if editor {
+		lineNo = offset - 1 // the editor's text starts at offset
+	}
 	for {
 		if lineNo&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -178,10 +186,20 @@ func (r *readTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	}
 
 	if shown == 0 {
+		if editor && offset > 1 {
+			return fail("offset %d is past the end of %s", offset, name), nil
+		}
 		if lineNo == 0 {
 			return tool.Result{Output: "(empty file)"}, nil
 		}
 		return fail("offset %d is past the end of %s, which has %s", offset, name, plural.Count(lineNo, "line")), nil
+	}
+	if editor && !atEOF && !capped {
+		// The editor was asked for one line more than limit: is it
+		// there?
+		if _, err := br.Peek(1); err != nil {
+			atEOF = true
+		}
 	}
 	if atEOF {
 		return tool.Result{Output: out.String()}, nil
@@ -191,7 +209,7 @@ func (r *readTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	if capped {
 		why = fmt.Sprintf("output limit of %s reached; ", formatSize(int64(r.o.MaxOutput)))
 	}
-	if large {
+	if large || editor {
 		fmt.Fprintf(&out, "… %sthe file continues; use offset=%d to read on", why, next)
 		return tool.Result{Output: out.String()}, nil
 	}
