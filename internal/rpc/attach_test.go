@@ -1,7 +1,10 @@
 package rpc
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,9 +33,14 @@ func attachFrame(id, path string, n int) string {
 func TestPromptAttachmentsAreBounded(t *testing.T) {
 	s, srv := open(t, hosttest.Reply{Text: "seen"})
 	dir := s.App().WorkDir
-	png := []byte("\x89PNG\r\n\x1a\n")
-	small := append(png, make([]byte, 1<<10)...)
-	big := append(png, make([]byte, 2<<20)...)
+	// Real pictures (synaps checks each before it enters the
+	// conversation): a 2×2 PNG, and the same with 2 MB after its end.
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	small := buf.Bytes()
+	big := append(append([]byte(nil), small...), make([]byte, 2<<20)...)
 	os.WriteFile(filepath.Join(dir, "small.png"), small, 0o644)
 	os.WriteFile(filepath.Join(dir, "big.png"), big, 0o644)
 	p := newPeer(t, s)
