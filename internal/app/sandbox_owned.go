@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/sandbox"
 )
@@ -40,4 +41,23 @@ func (a *App) unownedPolicy(name string) *sandbox.Policy {
 	}
 	p := sandbox.ForUnowned(a.sandbox, a.BaseDir, a.WorkDir, name, a.opts.Getenv)
 	return &p
+}
+
+// mcpPolicy is the policy of a stdio server, under the settings c: its
+// plugin's when a plugin's .mcp.json (or manifest) brings it, else the
+// default one; nil when sandbox.plugins = off. Sessions and
+// `synaps mcp list` alike start servers under it.
+func mcpPolicy(c sandbox.Config, baseDir, workDir string, getenv func(string) string) func(mcp.Server) *sandbox.Policy {
+	return func(sv mcp.Server) *sandbox.Policy {
+		if !c.Plugins {
+			return nil
+		}
+		var p sandbox.Policy
+		if src := sv.Source; src.Scope == "plugin" && src.PluginID != "" {
+			p = sandbox.ForPlugin(c, baseDir, workDir, src.PluginID, src.PluginDir, src.Sandbox, getenv)
+		} else {
+			p = sandbox.ForUnowned(c, baseDir, workDir, "MCP server "+sv.Name, getenv)
+		}
+		return &p
+	}
 }
