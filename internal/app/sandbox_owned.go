@@ -61,3 +61,13 @@ func mcpPolicy(c sandbox.Config, baseDir, workDir string, getenv func(string) st
 		return &p
 	}
 }
+
+// PluginSandbox says in words what p's processes may do under the
+// sandbox settings c (sandbox.PluginSummary), for status listings.
+func PluginSandbox(c sandbox.Config, baseDir, project string, p *plugin.Plugin, getenv func(string) string) []string {
+	var d *sandbox.Declared
+	if p.Manifest != nil {
+		d = declared(p.Manifest.Sandbox)
+	}
+	return sandbox.PluginSummary(c, baseDir, project, p.ID, p.Dir, d, getenv)
+}
