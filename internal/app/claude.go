@@ -59,6 +59,7 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 	type source struct {
 		id, root, file string
 		data           []byte
+		sandbox        *plugin.Sandbox
 	}
 	var sources []source
 	for _, p := range plugins {
@@ -70,7 +71,7 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 			c.warn(fmt.Sprintf("plugin %s: %v", p.ID, err))
 		}
 		for f, data := range files {
-			sources = append(sources, source{p.ID, p.Dir, f, data})
+			sources = append(sources, source{p.ID, p.Dir, f, data, p.Manifest.Sandbox})
 		}
 	}
 	settings := func(id, file string) {
@@ -80,7 +81,7 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 		case err != nil:
 			c.warn(fmt.Sprintf("Claude hooks of %s not loaded: %v", id, err))
 		default:
-			sources = append(sources, source{id, "", file, data})
+			sources = append(sources, source{id, "", file, data, nil})
 		}
 	}
 	if a.projectTrusted() {
@@ -120,6 +121,9 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 		if s.root != "" {
 			l.PluginData = filepath.Join(a.BaseDir, "plugin-data", s.id)
 			_ = os.MkdirAll(l.PluginData, 0o700)
+			l.Policy = a.pluginPolicy(s.id, s.root, s.sandbox)
+		} else {
+			l.Policy = a.unownedPolicy("Claude hooks of " + s.id)
 		}
 		names[s.id] = subscribedHooks(names[s.id], h)
 		for _, sub := range l.Subscriptions() {

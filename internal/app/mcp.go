@@ -18,6 +18,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/plural"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -45,7 +46,7 @@ func MCPSources(baseDir, workDir string, getenv func(string) string, trustProjec
 		}
 		sources, _ := p.MCPSources() // bad paths are said by the plugin's status
 		for _, s := range sources {
-			src.Plugins = append(src.Plugins, mcp.PluginDir{ID: p.ID, Dir: p.Dir, File: s.File, Data: s.Data})
+			src.Plugins = append(src.Plugins, mcp.PluginDir{ID: p.ID, Dir: p.Dir, File: s.File, Data: s.Data, Sandbox: declared(p.Manifest.Sandbox)})
 		}
 	}
 	return src
@@ -82,7 +83,7 @@ func (a *App) startMCP() {
 	start, call := mcpTimeouts(a.Config)
 	a.MCP = mcp.NewManager(mcp.Options{
 		Registry: a.Tools, Getenv: a.opts.Getenv, WorkDir: a.WorkDir, Version: a.opts.Version,
-		StartTimeout: start, CallTimeout: call,
+		StartTimeout: start, CallTimeout: call, Policy: mcpPolicy(a.sandbox, a.BaseDir, a.WorkDir, a.opts.Getenv),
 		OnChange: func(st mcp.Status) {
 			if st.State == mcp.StateFailed && onEvent != nil {
 				onEvent(agent.Event{Type: agent.EventNotice, Text: MCPFailure(st)})
@@ -169,7 +170,9 @@ func CheckMCP(ctx context.Context, baseDir, workDir string, getenv func(string) 
 	}
 	cfgFile, _ := config.Load(filepath.Join(baseDir, "config"))
 	start, call := mcpTimeouts(cfgFile)
-	m := mcp.NewManager(mcp.Options{Registry: tool.NewRegistry(), Getenv: getenv, WorkDir: workDir, StartTimeout: start, CallTimeout: call})
+	sb := sandbox.ReadConfig(cfgFile, workDir, sandbox.Home(getenv), trustProject)
+	m := mcp.NewManager(mcp.Options{Registry: tool.NewRegistry(), Getenv: getenv, WorkDir: workDir, StartTimeout: start, CallTimeout: call,
+		Policy: mcpPolicy(sb, baseDir, workDir, getenv)})
 	m.Start(cfg)
 	m.Wait(ctx)
 	rep.Servers = m.Statuses()

@@ -167,7 +167,8 @@ func (a *App) startSidecar(ctx context.Context, d sidecarDecl, name string) (*si
 		cmd = filepath.Join(d.p.Dir, cmd)
 	}
 	env := append(append([]string(nil), a.env...), "SYNAPS_PLUGIN_ID="+d.p.ID, "SYNAPS_PLUGIN_ROOT="+d.p.Dir)
-	sc, err := sidecar.Start(sidecar.Spec{Plugin: d.p.ID, Display: name, Command: cmd, Args: args, Dir: d.p.Dir, Env: env}, a.sidecarEvent)
+	sc, err := sidecar.Start(sidecar.Spec{Plugin: d.p.ID, Display: name, Command: cmd, Args: args, Dir: d.p.Dir, Env: env,
+		Policy: a.pluginPolicy(d.p.ID, d.p.Dir, d.p.Manifest.Sandbox)}, a.sidecarEvent)
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,12 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/sandbox"
 )
 
 // Command is one hook command to run, as Claude Code runs it: through the
@@ -19,6 +23,9 @@ type Command struct {
 	// Env is the whole environment of the hook (see HookEnv).
 	Env     []string
 	Timeout time.Duration
+	// Policy, when set, confines the hook (internal/sandbox): its
+	// plugin's policy, or the default one for a settings file's hook.
+	Policy *sandbox.Policy
 }
 
 // maxCapture bounds what is kept of a hook's stdout and stderr; a hook
@@ -48,8 +55,35 @@ func Exec(ctx context.Context, c Command, stdin []byte) Run {
 	// A hook's background child holding the pipes open must not hold
 	// synaps: after the hook exits, its output is read for 1 s more.
 	cmd.WaitDelay = time.Second
+	var refused []string // the proxy's refusals
+	var mu sync.Mutex
+	if c.Policy != nil {
+		release, err := sandbox.Wrap(cmd, *c.Policy, func(line string) {
+			mu.Lock()
+			refused = append(refused, line)
+			mu.Unlock()
+		})
+		if err != nil {
+			return Run{StartErr: err, Timeout: c.Timeout}
+		}
+		defer release()
+	}
 	err := cmd.Run()
 	r := Run{Stdout: out.String(), Stderr: errOut.String(), StdoutCut: out.dropped, StderrCut: errOut.dropped, Timeout: c.Timeout}
+	if c.Policy != nil {
+		// What the sandbox refused is said where the hook's own error
+		// goes: the model reads a blocking hook's stderr, the user a
+		// failing one's.
+		mu.Lock()
+		said := append(refused, c.Policy.Blocked(c.Dir, r.Stderr)...)
+		mu.Unlock()
+		if len(said) > 0 {
+			if r.Stderr != "" && !strings.HasSuffix(r.Stderr, "\n") {
+				r.Stderr += "\n"
+			}
+			r.Stderr += strings.Join(said, "\n")
+		}
+	}
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:

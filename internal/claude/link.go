@@ -12,6 +12,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -31,6 +32,9 @@ type Link struct {
 	ProjectDir string
 	// PluginRoot and PluginData are set for a plugin's hooks.
 	PluginRoot, PluginData string
+	// Policy, when set, confines every hook the link starts: the
+	// plugin's sandbox policy, or the default one for a settings file.
+	Policy *sandbox.Policy
 	// Session says what payloads carry about the session; nil leaves the
 	// fields empty but for the id.
 	Session func(sessionID string) Session
@@ -131,7 +135,7 @@ func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 					timeout = PromptTimeout
 				}
 			}
-			run := Exec(ctx, Command{Line: h.Command, Dir: l.ProjectDir, Env: env, Timeout: time.Duration(timeout * float64(time.Second))}, payload)
+			run := Exec(ctx, Command{Line: h.Command, Dir: l.ProjectDir, Env: env, Timeout: time.Duration(timeout * float64(time.Second)), Policy: l.Policy}, payload)
 			outcomes[i] = Interpret(e, h.Command, run)
 		}()
 	}

@@ -302,6 +302,9 @@ and whether each is set now; values are never printed.`,
 					inputs = []plugin.EnvInput{}
 				}
 				out["receives"] = inputs
+				if lines := validateSandbox(p); len(lines) > 0 {
+					out["sandbox"] = lines
+				}
 				enc := json.NewEncoder(stdio.Out)
 				enc.SetIndent("", "  ")
 				if err := enc.Encode(out); err != nil {
@@ -346,11 +349,35 @@ and whether each is set now; values are never printed.`,
 			if len(claudeEvents) > 0 {
 				fmt.Fprintf(stdio.Out, "  Claude hooks: %s\n", strings.Join(claudeEvents, ", "))
 			}
+			if lines := validateSandbox(p); len(lines) > 0 {
+				fmt.Fprintln(stdio.Out, "  sandbox:")
+				for _, l := range lines {
+					fmt.Fprintln(stdio.Out, "    "+l)
+				}
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// validateSandbox is what the plugin's processes may do once
+// installed (sandbox.PluginSummary), nil when it cannot be said (no
+// manifest, no base directory).
+func validateSandbox(p *plugin.Plugin) []string {
+	if p.Manifest == nil {
+		return nil
+	}
+	base, err := baseDir()
+	if err != nil {
+		return nil
+	}
+	c, e, err := sandboxSettingsIn(base)
+	if err != nil {
+		return nil
+	}
+	return app.PluginSandbox(c, base, e.Project, p, e.Getenv)
 }
 
 // printEnvInputs says which of the user's environment variables the

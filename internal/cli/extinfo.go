@@ -54,6 +54,7 @@ func extInfoCmd(stdio Stdio) *cobra.Command {
 				}
 			} else {
 				printInfo(stdio, st, filepath.Join(base, "extensions", "logs", id+".log"))
+				printSandbox(stdio, base, st)
 			}
 			return failedPlugins([]extension.Status{*st})
 		},
@@ -114,6 +115,22 @@ func printInfo(stdio Stdio, st *extension.Status, logPath string) {
 		row("log", "none: it runs no extension process (its Claude hooks' messages are shown in the session)")
 	}
 	w.Flush()
+}
+
+// printSandbox says what the plugin's processes may do (docs/sandbox.md).
+func printSandbox(stdio Stdio, base string, st *extension.Status) {
+	c, e, err := sandboxSettingsIn(base)
+	if err != nil {
+		return
+	}
+	p := plugin.LoadPlugin(filepath.Base(st.Dir), st.Dir, st.Scope)
+	if p.Manifest == nil {
+		return
+	}
+	fmt.Fprintln(stdio.Out, "  sandbox:")
+	for _, l := range app.PluginSandbox(c, base, e.Project, p, e.Getenv) {
+		fmt.Fprintln(stdio.Out, "    "+l)
+	}
 }
 
 func orDash(s string) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/sandbox"
@@ -59,6 +60,12 @@ func sandboxSettings() (sandbox.Config, sandbox.Env, error) {
 	if err != nil {
 		return sandbox.Config{}, sandbox.Env{}, err
 	}
+	return sandboxSettingsIn(base)
+}
+
+// sandboxSettingsIn reads the sandbox settings of base directory base
+// for the project in cwd.
+func sandboxSettingsIn(base string) (sandbox.Config, sandbox.Env, error) {
 	cfg, err := config.Load(filepath.Join(base, "config"))
 	if err != nil {
 		return sandbox.Config{}, sandbox.Env{}, err
@@ -73,7 +80,11 @@ func sandboxSettings() (sandbox.Config, sandbox.Env, error) {
 }
 
 func sandboxStatus(stdio Stdio) error {
-	c, e, err := sandboxSettings()
+	base, err := baseDir()
+	if err != nil {
+		return err
+	}
+	c, e, err := sandboxSettingsIn(base)
 	if err != nil {
 		return err
 	}
@@ -94,7 +105,40 @@ func sandboxStatus(stdio Stdio) error {
 			fmt.Fprintln(w, "  "+l)
 		}
 	}
+	printPluginPolicies(w, base, c, e)
 	return nil
+}
+
+// printPluginPolicies lists what each plugin that would load here may do:
+// its extension, sidecar, Claude hooks and MCP servers all run under it.
+// The settings files' Claude hooks and the user's MCP servers run under
+// the default policy, without directories of their own.
+func printPluginPolicies(w io.Writer, base string, c sandbox.Config, e sandbox.Env) {
+	cfg, _ := config.Load(filepath.Join(base, "config"))
+	trusted, _ := plugin.IsTrusted(base, e.Project)
+	plugins, _ := plugin.Discover(plugin.DiscoverOptions{BaseDir: base, ProjectDir: e.Project, TrustProject: trusted, Disabled: cfg.List("disabled_plugins")})
+	n := 0
+	for _, p := range plugins {
+		if p.Err != nil || p.Disabled || p.Untrusted {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintln(w, "plugins (their extensions, sidecars, Claude hooks and MCP stdio servers):")
+		}
+		n++
+		fmt.Fprintf(w, "  %s:\n", p.ID)
+		for _, l := range app.PluginSandbox(c, base, e.Project, p, e.Getenv) {
+			fmt.Fprintln(w, "    "+l)
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "plugins: none loaded")
+	}
+	if c.Plugins {
+		fmt.Fprintln(w, "Claude hooks of settings files, MCP stdio servers of your and the project's config: the default policy, without directories of their own")
+	} else {
+		fmt.Fprintln(w, "Claude hooks of settings files, MCP stdio servers of your and the project's config: not confined (sandbox.plugins = off)")
+	}
 }
 
 func sandboxRun(stdio Stdio, args []string) error {

@@ -68,6 +68,9 @@ type contractDoc struct {
 	Methods                 []contractMethod  `json:"methods"`
 	Limits                  contractLimits    `json:"limits"`
 	ToolFields              []string          `json:"tool_fields"`
+	// ManifestSandboxKeys are the keys of a manifest's top-level
+	// "sandbox" section (both dialects).
+	ManifestSandboxKeys []string `json:"manifest_sandbox_keys"`
 }
 
 type contractHook struct {
@@ -175,6 +178,7 @@ func expectedContract() contractDoc {
 		Matchers:                slices.Clone(contract.MatcherKeys),
 		ToolFields:              slices.Clone(contract.ToolFields),
 		EventKeys:               wireEventKeys(),
+		ManifestSandboxKeys:     slices.Clone(plugin.SandboxKeys),
 		Limits: contractLimits{
 			MaxHeaderLineBytes:       contract.MaxHeaderLine,
 			MaxBodyBytes:             contract.DefaultMaxBody,

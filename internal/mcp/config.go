@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/safefile"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 )
 
 // Transport kinds of a server.
@@ -74,8 +75,12 @@ type Source struct {
 	// Data, when set, is the config itself (a plugin manifest's inline
 	// mcpServers; File then names where it was written).
 	Data []byte
-	// PluginDir is the plugin a plugin-scope source belongs to.
+	// PluginDir is the plugin a plugin-scope source belongs to;
+	// PluginID its id and Sandbox its manifest's sandbox section (nil:
+	// none), for the policy its servers run under.
 	PluginDir string
+	PluginID  string
+	Sandbox   *sandbox.Declared
 }
 
 func (s Source) String() string { return s.Kind + " (" + s.File + ")" }
@@ -107,6 +112,8 @@ type PluginDir struct {
 	File string
 	// Data is an inline config; File then names where it was written.
 	Data []byte
+	// Sandbox is the plugin's manifest sandbox section (nil: none).
+	Sandbox *sandbox.Declared
 }
 
 // UserFile is synaps's own user-scope MCP config file.
@@ -130,7 +137,7 @@ func (s Sources) Files() []Source {
 		if file == "" {
 			file = filepath.Join(p.Dir, ".mcp.json")
 		}
-		out = append(out, Source{Kind: "plugin " + p.ID, File: file, Scope: "plugin", Data: p.Data, PluginDir: p.Dir})
+		out = append(out, Source{Kind: "plugin " + p.ID, File: file, Scope: "plugin", Data: p.Data, PluginDir: p.Dir, PluginID: p.ID, Sandbox: p.Sandbox})
 	}
 	if s.Home != "" {
 		claude := filepath.Join(s.Home, ".claude.json")

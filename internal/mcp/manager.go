@@ -15,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -73,6 +74,9 @@ type Options struct {
 	// OnChange hears every change of a server's state or tools (called
 	// from the server's goroutine; keep it short).
 	OnChange func(Status)
+	// Policy, when set, is the sandbox policy a stdio server runs under
+	// (internal/sandbox); nil from it runs the server unconfined.
+	Policy func(Server) *sandbox.Policy
 	// relist is the re-list policy after tools/list_changed (zero: the
 	// Relist* defaults); tests set it.
 	relist relistPolicy
@@ -279,6 +283,10 @@ type server struct {
 	ready chan struct{}
 	// stderr keeps the last lines of a stdio server's stderr.
 	stderr tail
+	// policy confines a stdio server (nil: unconfined); dir is its
+	// working directory. Set before it starts.
+	policy *sandbox.Policy
+	dir    string
 	// refreshMu serialises tool list refreshes.
 	refreshMu sync.Mutex
 	// relist debounces and bounds re-lists after tools/list_changed.

@@ -32,6 +32,9 @@ type commandTransport struct {
 	limit int
 	// noise hears each skipped line, for the server's stderr tail.
 	noise func(string)
+	// release, when set, ends what confining the server took (the
+	// proxy of a restricted network) once the server has ended.
+	release func()
 }
 
 func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -44,12 +47,15 @@ func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) 
 		return nil, err
 	}
 	if err := t.cmd.Start(); err != nil {
+		if t.release != nil {
+			t.release()
+		}
 		return nil, err
 	}
 	f := newLineFilter(stdout, t.limit, t.noise)
 	// The filter bounds lines itself: the SDK's cap is off (-1), else it
 	// could count a line's neighbours into its budget.
-	io := &sdk.IOTransport{Reader: readOnly{f}, Writer: &procInput{cmd: t.cmd, stdin: stdin, term: t.term}, MaxLineLength: -1}
+	io := &sdk.IOTransport{Reader: readOnly{f}, Writer: &procInput{cmd: t.cmd, stdin: stdin, term: t.term, release: t.release}, MaxLineLength: -1}
 	return io.Connect(ctx)
 }
 
@@ -67,6 +73,9 @@ type procInput struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	term  time.Duration
+	// release is called once the process has been waited for (nil:
+	// nothing to release).
+	release func()
 }
 
 func (p *procInput) Write(b []byte) (int, error) { return p.stdin.Write(b) }
@@ -76,7 +85,13 @@ func (p *procInput) Close() error {
 		return fmt.Errorf("closing stdin: %v", err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
+	go func() {
+		err := p.cmd.Wait()
+		if p.release != nil {
+			p.release()
+		}
+		done <- err
+	}()
 	wait := func() (error, bool) {
 		t := time.NewTimer(p.term)
 		defer t.Stop()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -68,7 +69,15 @@ func (t *mcpTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, 
 		}
 		return tool.Result{Output: fmt.Sprintf("MCP server %s: %v", s.cfg.Name, err), IsError: true}, nil
 	}
-	return toResult(res, s.m.opts.MaxOutput), nil
+	r := toResult(res, s.m.opts.MaxOutput)
+	if r.IsError {
+		// A call that failed over the sandbox says so, with the setting
+		// that allows it, where the model and the user read the error.
+		if said := s.refusals(r.Output); len(said) > 0 {
+			r.Output = strings.TrimRight(r.Output, "\n") + "\n" + strings.Join(said, "\n")
+		}
+	}
+	return r, nil
 }
 
 // modelSchema is a tool's inputSchema as the model's API takes it: an

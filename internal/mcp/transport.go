@@ -37,7 +37,11 @@ func (s *server) transport(c Server) (sdk.Transport, error) {
 		// A grandchild holding stderr open must not hold up Wait.
 		cmd.WaitDelay = s.m.term
 		noise := func(msg string) { fmt.Fprintf(&s.stderr, "synaps: %s\n", msg) }
-		return &stdioTransport{s: s, inner: &commandTransport{cmd: cmd, term: s.m.term, limit: MaxMessage, noise: noise}}, nil
+		inner := &commandTransport{cmd: cmd, term: s.m.term, limit: MaxMessage, noise: noise}
+		if err := s.confine(c, inner, noise); err != nil {
+			return nil, err
+		}
+		return &stdioTransport{s: s, inner: inner}, nil
 	case TransportHTTP, TransportSSE:
 		client := httpClient(c.URL, c.Headers)
 		if c.Type == TransportSSE {
@@ -119,6 +123,9 @@ type tail struct {
 	// buf holds kept lines; part the unfinished last line. Guarded by mu.
 	buf  []string
 	part string
+	// explain, when set, says what the sandbox refused that a line
+	// reports; its lines are kept after the line (confine sets it).
+	explain func(line string) []string
 }
 
 const stderrLines = 20
@@ -133,7 +140,13 @@ func (t *tail) Write(p []byte) (int, error) {
 		t.part = t.part[len(t.part)-4096:]
 	}
 	for _, l := range lines[:len(lines)-1] {
-		t.buf = append(t.buf, strings.TrimRight(l, "\r"))
+		l = strings.TrimRight(l, "\r")
+		t.buf = append(t.buf, l)
+		if t.explain != nil {
+			for _, b := range t.explain(l) {
+				t.buf = append(t.buf, "synaps: "+b)
+			}
+		}
 	}
 	if len(t.buf) > stderrLines {
 		t.buf = append([]string(nil), t.buf[len(t.buf)-stderrLines:]...)

@@ -14,15 +14,15 @@ import (
 
 // topKeys are the top-level keys a manifest may hold without a warning:
 // what synaps reads (metadata, "extension", SynapsCLI's commands,
-// help_entries/help, keybinds, settings, provides, Claude Code's hooks and
-// component paths) and what real SynapsCLI and Claude Code manifests carry
+// help_entries/help, keybinds, settings, provides, the sandbox section of
+// both dialects, Claude Code's hooks and component paths) and what real SynapsCLI and Claude Code manifests carry
 // for their registries (homepage, keywords, category, compatibility,
 // $schema, outputStyles, lspServers), which synaps has no use for.
 var topKeys = []string{
 	"name", "version", "description", "author", "license", "repository",
 	"homepage", "keywords", "category", "compatibility", "$schema",
 	"extension",
-	"commands", "help_entries", "help", "keybinds", "settings", "provides",
+	"commands", "help_entries", "help", "keybinds", "settings", "provides", "sandbox",
 	"hooks", "agents", "skills", "mcpServers", "outputStyles", "lspServers",
 }
 

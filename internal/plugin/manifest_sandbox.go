@@ -22,8 +22,8 @@ type Sandbox struct {
 	Read, Write, Network []string
 }
 
-// sandboxKeys are the keys of the "sandbox" object.
-var sandboxKeys = []string{"read", "write", "network"}
+// SandboxKeys are the keys of the "sandbox" object (docs/extensions/contract.json lists them).
+var SandboxKeys = []string{"read", "write", "network"}
 
 // parseSandbox reads the top-level "sandbox" object into m.Sandbox.
 func (p *manifestParser) parseSandbox(m *Manifest, top *jsonObject) {
@@ -37,14 +37,14 @@ func (p *manifestParser) parseSandbox(m *Manifest, top *jsonObject) {
 		return
 	}
 	for _, k := range obj.keys {
-		if slices.Contains(sandboxKeys, k) {
+		if slices.Contains(SandboxKeys, k) {
 			continue
 		}
 		note := fmt.Sprintf("unknown key %q is ignored", k)
-		if s := suggest(k, sandboxKeys); s != "" {
+		if s := suggest(k, SandboxKeys); s != "" {
 			note += fmt.Sprintf("; did you mean %q?", s)
 		} else {
-			note += "; known keys are " + strings.Join(sandboxKeys, ", ")
+			note += "; known keys are " + strings.Join(SandboxKeys, ", ")
 		}
 		p.warn("sandbox."+k, note)
 	}

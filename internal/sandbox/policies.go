@@ -298,3 +298,25 @@ func ForPlugin(c Config, baseDir, project, id, dir string, declared *Declared, g
 		Declared: declared,
 	}, c)
 }
+
+// ForUnowned is the policy of a process no plugin owns — a Claude Code
+// hook of a settings file, an MCP stdio server of the user's or the
+// project's config — as every spawner builds it: the default policy (or
+// the strict one, with sandbox.default = strict) with no directories of
+// its own, so every plugin's data and config stay hidden from it. name
+// says whose policy it is in messages ("Claude hooks of claude-project").
+func ForUnowned(c Config, baseDir, project, name string, getenv func(string) string) Policy {
+	e := Env{Project: project, Home: Home(getenv), Temp: getenv("TMPDIR"), Getenv: getenv}
+	if e.Temp == "" {
+		e.Temp = os.TempDir()
+	}
+	p := PluginPolicy(e, PluginSpec{
+		ID:          name,
+		PluginsRoot: filepath.Join(baseDir, "plugins"), DataRoot: filepath.Join(baseDir, "plugin-data"),
+	}, c)
+	p.Name = name
+	// It has no manifest to declare more in: the only way to more is off.
+	off := "sandbox.plugins = off in the synaps config runs it unconfined"
+	p.Settings = Settings{Write: off, Hidden: off, ReadOnly: off, Read: off, Network: off}
+	return p
+}

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/sandbox"
 )
 
 // HostProtocol is the sidecar protocol version synaps speaks; a sidecar
@@ -41,6 +43,9 @@ type Spec struct {
 	Args            []string
 	Dir             string
 	Env             []string
+	// Policy, when set, confines the sidecar (internal/sandbox): its
+	// plugin's policy.
+	Policy *sandbox.Policy
 }
 
 // Event is something the sidecar said, for the UI.
@@ -60,6 +65,8 @@ type Sidecar struct {
 	on   func(Event)
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the reader has seen the end
+	// release ends what confining it took, once it has exited.
+	release func()
 
 	mu    sync.Mutex
 	stdin io.WriteCloser
@@ -98,10 +105,19 @@ func Start(spec Spec, on func(Event)) (*Sidecar, error) {
 		return nil, err
 	}
 	cmd.Stderr = io.Discard
+	release := func() {}
+	if spec.Policy != nil {
+		// A connection the proxy refused is the sidecar's error event.
+		say := func(line string) { on(Event{Plugin: spec.Plugin, Display: spec.Display, Kind: "error", Message: line}) }
+		if release, err = sandbox.Wrap(cmd, *spec.Policy, say); err != nil {
+			return nil, fmt.Errorf("sidecar of plugin %s: %w", spec.Plugin, err)
+		}
+	}
 	if err := cmd.Start(); err != nil {
+		release()
 		return nil, fmt.Errorf("sidecar of plugin %s: cannot start %s: %w", spec.Plugin, spec.Command, err)
 	}
-	s := &Sidecar{spec: spec, on: on, cmd: cmd, stdin: stdin, state: "starting",
+	s := &Sidecar{spec: spec, on: on, cmd: cmd, stdin: stdin, state: "starting", release: release,
 		done: make(chan struct{}), ready: make(chan struct{}), hello: make(chan helloMsg, 1), status: make(chan struct{}, 1)}
 	go s.read(stdout)
 	fail := func(err error) (*Sidecar, error) {
@@ -305,7 +321,7 @@ func (s *Sidecar) Stop() {
 	}
 	s.mu.Unlock()
 	exited := make(chan struct{})
-	go func() { s.cmd.Wait(); close(exited) }()
+	go func() { s.cmd.Wait(); s.release(); close(exited) }()
 	select {
 	case <-exited:
 	case <-time.After(StopWait):

@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/sandbox"
 )
 
 // The test binary is the sidecar: with SIDECAR_FAKE set, TestMain runs
@@ -43,6 +46,15 @@ func fakeSidecar(mode string) {
 		json.Unmarshal(sc.Bytes(), &m)
 		switch {
 		case m.Type == "init":
+			if f := os.Getenv("SIDECAR_PEEK"); f != "" {
+				// "peek": say what reading the file gave.
+				b, err := os.ReadFile(f)
+				msg := "read: " + string(b)
+				if err != nil {
+					msg = err.Error()
+				}
+				say(map[string]any{"type": "error", "message": msg})
+			}
 			say(map[string]any{"type": "status", "state": "ready"})
 		case m.Type == "trigger" && m.Name == "press":
 			say(map[string]any{"type": "custom", "x": 1})
@@ -115,5 +127,49 @@ func TestStartFailures(t *testing.T) {
 	_, err := Start(Spec{Plugin: "voice", Command: "/no/such/sidecar"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "cannot start /no/such/sidecar") {
 		t.Errorf("missing binary: %v", err)
+	}
+}
+
+// TestConfined: a sidecar with a policy runs inside it — a file the
+// policy hides is refused to it, as to its plugin's other processes.
+func TestConfined(t *testing.T) {
+	if sandbox.Detect().LandlockABI == 0 {
+		t.Skip("the kernel has no Landlock")
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("SECRET"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		policy *sandbox.Policy
+		want   string
+	}{
+		{"unconfined", nil, "read: SECRET"},
+		{"confined", &sandbox.Policy{Name: "plugin voice", ReadAll: true, Hidden: []string{filepath.Dir(secret)}}, "open " + secret + ": permission denied"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sp := spec(t, "ok")
+			sp.Env = append(sp.Env, "SIDECAR_PEEK="+secret)
+			sp.Policy = tt.policy
+			var mu sync.Mutex
+			var got []string
+			s, err := Start(sp, func(ev Event) {
+				mu.Lock()
+				defer mu.Unlock()
+				if ev.Kind == "error" {
+					got = append(got, ev.Message)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Stop()
+			mu.Lock()
+			defer mu.Unlock()
+			if d := cmp.Diff([]string{tt.want}, got); d != "" {
+				t.Errorf("errors (-want +got):\n%s", d)
+			}
+		})
 	}
 }

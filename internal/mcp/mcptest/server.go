@@ -86,7 +86,8 @@ func NewServer() *sdk.Server {
 
 // Run serves the test tools over stdio. Modes: "ok"; "crash"
 // writes to stderr and exits 1 before speaking; "rough" misbehaves on
-// stdout as real servers do (see AddRough).
+// stdout as real servers do (see AddRough); "files" adds read_file (see
+// AddFiles), to see what a confined server may read.
 func Run(mode string) int {
 	s := NewServer()
 	switch mode {
@@ -99,6 +100,8 @@ func Run(mode string) int {
 		// that console.log their banner print.
 		fmt.Println("rough server listening on stdio")
 		AddRough(s)
+	case "files":
+		AddFiles(s)
 	case "ok":
 	default:
 		fmt.Fprintf(os.Stderr, "mcp-test-server: unknown mode %q\n", mode)
@@ -161,5 +164,23 @@ func AddRough(s *sdk.Server) {
 	})
 	sdk.AddTool(s, &sdk.Tool{Name: "big", Description: "Answers a text of the size asked for."}, func(_ context.Context, _ *sdk.CallToolRequest, in bigIn) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.Repeat("x", in.Bytes)}}}, nil, nil
+	})
+}
+
+type readIn struct {
+	Path string `json:"path" jsonschema:"the file to read"`
+}
+
+// AddFiles adds the tools of the "files" mode: read_file answers a file's
+// text, or an error result (also written to stderr, as servers log it)
+// when the file cannot be read.
+func AddFiles(s *sdk.Server) {
+	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Reads a file."}, func(_ context.Context, _ *sdk.CallToolRequest, in readIn) (*sdk.CallToolResult, any, error) {
+		b, err := os.ReadFile(in.Path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "read_file:", err)
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}, nil, nil
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil, nil
 	})
 }
