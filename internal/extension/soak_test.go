@@ -81,6 +81,8 @@ func TestSoakHookCalls(t *testing.T) {
 		openedByFault   int // calls let through because soak5 faulted on them
 		unredactedFault int // outputs kept because soak1 faulted on them
 		faults          int // hook calls that faulted (a crash whose retry crashed too)
+		blockedByFault  int // calls blocked because a guard crashed on them twice
+		rmBlockedFault  int // of those, rm calls
 	)
 	warmup := min(200, calls/10)
 	for i := 0; i < calls; i++ {
@@ -105,6 +107,13 @@ func TestSoakHookCalls(t *testing.T) {
 		}
 		faults += recs.faults()
 		switch {
+		case d.Blocked && recs.action(d.BlockedBy) == "fault":
+			// A guard that crashed on this input and on its retry could
+			// not judge it: the call does not run, whatever its policy.
+			blockedByFault++
+			if rm {
+				rmBlockedFault++
+			}
 		case d.Blocked && (!rm || d.BlockedBy != "soak5" || d.Reason != hook.BlockedMessage("soak5", "no rm -rf")):
 			t.Fatalf("call %d: unexpected block %+v", i, d)
 		case d.Blocked:
@@ -144,12 +153,12 @@ func TestSoakHookCalls(t *testing.T) {
 		restarts += s.Restarts
 	}
 	wantBlocks := (calls + 9) / 10
-	if blocks+openedByFault != wantBlocks || redactions+unredactedFault != calls {
+	if blocks+openedByFault+rmBlockedFault != wantBlocks || redactions+unredactedFault != calls {
 		t.Errorf("decisions: %d blocks + %d fail-open = %d rm calls? %d redactions + %d fail-open = %d calls?",
 			blocks, openedByFault, wantBlocks, redactions, unredactedFault, calls)
 	}
-	t.Logf("%d tool calls (%d hook calls), crash probability %.3g per hook call: %d crashes (restarts), %d hook faults (retry crashed too), %d blocks, %d fail-open blocks, %d redactions, %d fail-open redactions",
-		calls, tr.total, p, restarts, faults, blocks, openedByFault, redactions, unredactedFault)
+	t.Logf("%d tool calls (%d hook calls), crash probability %.3g per hook call: %d crashes (restarts), %d hook faults (retry crashed too), %d blocks, %d fail-open blocks, %d calls blocked by a guard that crashed on them twice (%d of them rm), %d redactions, %d fail-open redactions",
+		calls, tr.total, p, restarts, faults, blocks, openedByFault, blockedByFault, rmBlockedFault, redactions, unredactedFault)
 	for _, m := range mem {
 		t.Logf("memory after %6d calls: heap %6.2f MiB (%d objects), RSS %6.2f MiB, %d goroutines", m.calls, mib(m.heap), m.objects, mib(m.rss), m.goroutines)
 	}
