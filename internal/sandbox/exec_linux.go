@@ -157,10 +157,14 @@ func readOnlyMounts(p Policy) []string {
 	for _, r := range p.ReadOnly {
 		add(r)
 	}
-	writes := resolveAll(p.Write)
+	writes := resolveAll(p.Write) // resolved once: under would resolve them again for every hidden path
 	for _, h := range p.Hidden {
-		if under(realPath(h), writes) {
-			add(h)
+		rh := realPath(h)
+		for _, w := range writes {
+			if within(rh, w) {
+				add(h)
+				break
+			}
 		}
 	}
 	return out
