@@ -36,10 +36,20 @@ func init() {
 // returns a *RefusedError. log receives a line per connection the proxy
 // refused (nil: none are said).
 func Wrap(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error) {
-	release = func() {}
 	if cmd.Err != nil || cmd.Process != nil {
-		return release, nil // Start reports it
+		return func() {}, nil // Start reports it
 	}
+	s, err := plan(p)
+	if err != nil || s == nil {
+		return func() {}, err
+	}
+	return wrapHelper(cmd, *s, log)
+}
+
+// plan is what confining p takes on this kernel: nil when there is
+// nothing to apply. It warns once per session of each feature the
+// kernel lacks, or, with p.Required, refuses.
+func plan(p Policy) (*spec, error) {
 	f := Detect()
 	s := spec{Policy: p, Landlock: f.LandlockABI > 0, Seccomp: f.Seccomp}
 	var missing []string
@@ -66,13 +76,21 @@ func Wrap(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error)
 	}
 	for _, m := range missing {
 		if p.Required {
-			return release, &RefusedError{Name: p.Name, Missing: m}
+			return nil, &RefusedError{Name: p.Name, Missing: m}
 		}
 		warnOnce(m, "the kernel lacks "+m+"; see `synaps sandbox status` ("+f.Reason+")")
 	}
 	if !s.Landlock && !s.Seccomp && !s.MountNS && !s.NetNS {
-		return release, nil
+		return nil, nil
 	}
+	return &s, nil
+}
+
+// wrapHelper rewrites cmd to start synaps's executable as the helper,
+// which applies s and execve's the command.
+func wrapHelper(cmd *exec.Cmd, s spec, log func(string)) (release func(), err error) {
+	release = func() {}
+	p := s.Policy
 	exe, err := os.Executable()
 	if err != nil {
 		return release, fmt.Errorf("sandbox: cannot find synaps's executable to confine %s: %w", p.Name, err)
@@ -139,10 +157,14 @@ func readOnlyMounts(p Policy) []string {
 	for _, r := range p.ReadOnly {
 		add(r)
 	}
-	writes := resolveAll(p.Write)
+	writes := resolveAll(p.Write) // resolved once: under would resolve them again for every hidden path
 	for _, h := range p.Hidden {
-		if under(realPath(h), writes) {
-			add(h)
+		rh := realPath(h)
+		for _, w := range writes {
+			if within(rh, w) {
+				add(h)
+				break
+			}
 		}
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -47,20 +48,66 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-// run runs sh -c script confined by p in dir and returns its output and
-// exit error.
+// How a test starts the confined command: through Start (the fast path
+// where it may be taken), the fast path alone, or the helper alone.
+type startMode int
+
+const (
+	viaStart startMode = iota
+	viaFast
+	viaHelper
+)
+
+var modes = []struct {
+	name string
+	mode startMode
+}{{"fast", viaFast}, {"helper", viaHelper}}
+
+// run runs sh -c script confined by p in dir through Start and returns
+// its output and exit error.
 func run(t *testing.T, p Policy, dir, script string) (string, error) {
+	t.Helper()
+	return runVia(t, viaStart, p, dir, script)
+}
+
+func runVia(t *testing.T, mode startMode, p Policy, dir, script string) (string, error) {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", script)
 	cmd.Dir = dir
+	// As the spawners do: a parent-death signal, which the fast path's
+	// thread must not fire by ending before the command.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	var logs []string
-	release, err := Wrap(cmd, p, func(s string) { logs = append(logs, s) })
-	if err != nil {
+	logf := func(s string) { logs = append(logs, s) }
+	release := func() {}
+	var err error
+	switch mode {
+	case viaStart:
+		release, err = Start(cmd, p, logf)
+	case viaFast:
+		s, perr := plan(p)
+		if perr != nil || s == nil {
+			t.Fatalf("plan: %v, %v", s, perr)
+		}
+		if !fastEligible(*s) {
+			t.Skip("the fast path is not taken for this user and policy")
+		}
+		var forked bool
+		if forked, err = startFast(cmd, *s); !forked {
+			t.Fatalf("the fast path failed before the fork: %v", err)
+		}
+	case viaHelper:
+		if release, err = Wrap(cmd, p, logf); err == nil {
+			err = cmd.Start()
+		}
+	}
+	if err == nil {
+		err = cmd.Wait()
+	} else if _, ok := err.(*os.PathError); !ok {
 		t.Fatal(err)
 	}
-	err = cmd.Run()
 	release()
 	return out.String() + strings.Join(logs, "\n"), err
 }
@@ -85,16 +132,18 @@ func TestBashPolicyFiles(t *testing.T) {
 		{"hardlink a key", "ln " + f.home + "/.ssh/id_rsa hl && cat hl", false},
 		{"write /dev/null", "echo x > /dev/null", true},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			out, err := run(t, p, f.project, tc.script)
-			if (err == nil) != tc.ok {
-				t.Fatalf("%s: err %v, want ok=%v; output:\n%s", tc.script, err, tc.ok, out)
-			}
-			if strings.Contains(out, "SECRET") {
-				t.Fatalf("the key was read:\n%s", out)
-			}
-		})
+	for _, m := range modes {
+		for _, tc := range tests {
+			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
+				out, err := runVia(t, m.mode, p, f.project, tc.script)
+				if (err == nil) != tc.ok {
+					t.Fatalf("%s: err %v, want ok=%v; output:\n%s", tc.script, err, tc.ok, out)
+				}
+				if strings.Contains(out, "SECRET") {
+					t.Fatalf("the key was read:\n%s", out)
+				}
+			})
+		}
 	}
 }
 
@@ -103,9 +152,13 @@ func TestSeccompRefusesPtraceAndUnshare(t *testing.T) {
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("no unshare")
 	}
-	out, err := run(t, BashPolicy(f.env, DefaultConfig()), f.project, "unshare -n true")
-	if err == nil {
-		t.Fatalf("unshare ran:\n%s", out)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			out, err := runVia(t, m.mode, BashPolicy(f.env, DefaultConfig()), f.project, "unshare -n true")
+			if err == nil {
+				t.Fatalf("unshare ran:\n%s", out)
+			}
+		})
 	}
 }
 

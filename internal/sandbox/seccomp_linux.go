@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"sync"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
 )
@@ -25,17 +26,11 @@ var deniedSyscalls = []string{
 // applySeccomp sets no_new_privs and loads the filter on the calling
 // thread; execve keeps both, and every child inherits them.
 func applySeccomp() error {
-	names := make([]string, 0, len(deniedSyscalls))
-	for _, n := range deniedSyscalls {
-		if syscallKnown(n) {
-			names = append(names, n)
-		}
-	}
 	f := seccomp.Filter{
 		NoNewPrivs: true,
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
-			Syscalls:      []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, Names: names}},
+			Syscalls:      []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, Names: knownDenied()}},
 		},
 	}
 	if err := seccomp.LoadFilter(f); err != nil {
@@ -43,6 +38,18 @@ func applySeccomp() error {
 	}
 	return nil
 }
+
+// knownDenied are the deniedSyscalls this architecture has, found once
+// per process: the fast path loads the filter in synaps for every spawn.
+var knownDenied = sync.OnceValue(func() []string {
+	names := make([]string, 0, len(deniedSyscalls))
+	for _, n := range deniedSyscalls {
+		if syscallKnown(n) {
+			names = append(names, n)
+		}
+	}
+	return names
+})
 
 // syscallKnown reports whether this architecture's table has the call
 // (an unknown name fails the whole filter).
