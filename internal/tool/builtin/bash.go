@@ -103,19 +103,21 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	var netLog sandboxLog
 	release := func() {}
 	if p := b.o.Sandbox; p != nil {
+		// Start confines and starts in one step: on its fast path the
+		// shell is forked from a thread confined for it alone, without
+		// re-running synaps as the sandbox helper.
 		var err error
-		if release, err = sandbox.Wrap(cmd, *p, netLog.add); err != nil {
+		if release, err = sandbox.Start(cmd, *p, netLog.add); err != nil {
 			pr.Close()
 			pw.Close()
 			return fail("%v", err), nil
 		}
-	}
-	defer release()
-	if err := cmd.Start(); err != nil {
+	} else if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
 		return fail("cannot start command: %v", err), nil
 	}
+	defer release()
 	pw.Close()
 	pgid := cmd.Process.Pid
 	// Should synaps die before the group is killed below, the sentinel
