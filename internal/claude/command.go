@@ -57,18 +57,24 @@ func Exec(ctx context.Context, c Command, stdin []byte) Run {
 	cmd.WaitDelay = time.Second
 	var refused []string // the proxy's refusals
 	var mu sync.Mutex
+	var err error
 	if c.Policy != nil {
-		release, err := sandbox.Wrap(cmd, *c.Policy, func(line string) {
+		// Start confines and starts in one step: a hook runs on every
+		// call, so it takes the fast path (confined on a thread of
+		// synaps, no helper re-exec) wherever the policy allows.
+		release, serr := sandbox.Start(cmd, *c.Policy, func(line string) {
 			mu.Lock()
 			refused = append(refused, line)
 			mu.Unlock()
 		})
-		if err != nil {
-			return Run{StartErr: err, Timeout: c.Timeout}
+		if serr != nil {
+			return Run{StartErr: serr, Timeout: c.Timeout}
 		}
 		defer release()
+		err = cmd.Wait()
+	} else {
+		err = cmd.Run()
 	}
-	err := cmd.Run()
 	r := Run{Stdout: out.String(), Stderr: errOut.String(), StdoutCut: out.dropped, StderrCut: errOut.dropped, Timeout: c.Timeout}
 	if c.Policy != nil {
 		// What the sandbox refused is said where the hook's own error
