@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
 // Scope says where a plugin was found.
@@ -210,23 +211,9 @@ func readDirOnly(dir string) ([]os.DirEntry, error) {
 		return nil, err
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("it is a %s, not a directory", fileKind(info.Mode()))
+		return nil, fmt.Errorf("it is a %s, not a directory", safefile.Kind(info.Mode()))
 	}
 	return os.ReadDir(dir)
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return "file"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 // listUntrusted lists the entries of an untrusted project's plugins

@@ -48,7 +48,7 @@ func Read(path string, limit int64) (data []byte, cut bool, err error) {
 		return nil, false, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, false, &Error{Path: path, Err: fmt.Errorf("%w (it is %s); synaps reads only regular files here, at most %s of one", ErrNotRegular, kind(info.Mode()), Size(limit))}
+		return nil, false, &Error{Path: path, Err: fmt.Errorf("%w (it is %s); synaps reads only regular files here, at most %s of one", ErrNotRegular, "a "+Kind(info.Mode()), Size(limit))}
 	}
 	data, err = io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -85,16 +85,21 @@ func Size(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func kind(m fs.FileMode) string {
+// Kind names what a file that is not what a caller wanted is: "directory",
+// "FIFO", "socket", "device", "file" or "special file". One list for
+// every message that says so (safefile's own, plugin discovery, ls).
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
-		return "a directory"
+		return "directory"
+	case m.IsRegular():
+		return "file"
 	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
+		return "FIFO"
 	case m&fs.ModeSocket != 0:
-		return "a socket"
+		return "socket"
 	case m&fs.ModeDevice != 0:
-		return "a device"
+		return "device"
 	}
-	return "not a regular file"
+	return "special file"
 }

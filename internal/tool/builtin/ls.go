@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/safefile"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -123,19 +124,7 @@ func lsEntry(dir string, e fs.DirEntry) (line string, isDir bool) {
 		return name, false
 	}
 	if !info.Mode().IsRegular() {
-		return fmt.Sprintf("%s (%s)", name, strings.ToLower(fileKind(info.Mode()))), false
+		return fmt.Sprintf("%s (%s)", name, strings.ToLower(safefile.Kind(info.Mode()))), false
 	}
 	return fmt.Sprintf("%s (%s)", name, formatSize(info.Size())), false
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
