@@ -14,13 +14,16 @@ import (
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/safefile"
+	"github.com/synaps-cli/synaps/internal/trust"
 )
 
 // Config keys of Claude Code compatibility.
 const (
-	// KeyClaudeUserHooks turns on the hooks of ~/.claude/settings.json
-	// (off by default: they were written for Claude Code, and a user opts
-	// in to running them here too).
+	// KeyClaudeUserHooks = false turns off the user's own Claude Code
+	// configuration: the hooks of ~/.claude/settings.json, ~/.claude/
+	// commands and agents, and the MCP servers of ~/.claude.json. They
+	// are read by default: they are the user's own guards, and a guard
+	// skipped because it was written for Claude Code lets its rm -rf run.
 	KeyClaudeUserHooks = "claude.import_user_hooks"
 	// KeyClaudeFailClosed lists the Claude hook sources (plugin ids,
 	// "claude-project", "claude-user") whose failures block the tool call
@@ -37,8 +40,8 @@ const (
 // claudeHooks finds the Claude Code command hooks of a session and makes
 // them links of the hook chain: every enabled plugin's (hooks/hooks.json
 // or its manifest's "hooks"), a trusted project's .claude/settings.json
-// and .claude/settings.local.json, and ~/.claude/settings.json when
-// claude.import_user_hooks is true. The extension host calls it at each
+// and .claude/settings.local.json (each hook group as trust allows it),
+// and ~/.claude/settings.json unless claude.import_user_hooks is false. The extension host calls it at each
 // start and reload. Problems are said once per start (notes), never
 // silently dropped.
 type claudeHooks struct {
@@ -74,23 +77,32 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 			sources = append(sources, source{p.ID, p.Dir, f, data, p.Manifest.Sandbox})
 		}
 	}
-	settings := func(id, file string) {
+	settings := func(id, file string, filter func([]byte) []byte) {
 		data, err := safefile.ReadAll(file, plugin.MaxManifestSize)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			c.warn(fmt.Sprintf("Claude hooks of %s not loaded: %v", id, err))
 		default:
+			if filter != nil {
+				data = filter(data)
+			}
 			sources = append(sources, source{id, "", file, data, nil})
 		}
 	}
 	if a.projectTrusted() {
-		settings(claudeProjectID, filepath.Join(a.WorkDir, ".claude", "settings.json"))
-		settings(claudeProjectID, filepath.Join(a.WorkDir, ".claude", "settings.local.json"))
+		// Each hook group loads only as `synaps trust` approved it: an
+		// edited or added one is held back (and named at start).
+		for _, rel := range trust.SettingsFiles {
+			rel := rel
+			settings(claudeProjectID, filepath.Join(a.WorkDir, filepath.FromSlash(rel)), func(data []byte) []byte {
+				return trust.FilterSettings(rel, data, a.trustAllows)
+			})
+		}
 	}
-	if v, _ := a.Config.Get(KeyClaudeUserHooks); v == "true" {
+	if importClaudeUser(a.Config.Get) {
 		if home := a.opts.Getenv("HOME"); home != "" {
-			settings(claudeUserID, filepath.Join(home, ".claude", "settings.json"))
+			settings(claudeUserID, filepath.Join(home, ".claude", "settings.json"), nil)
 		}
 	}
 	closed := map[string]bool{}
@@ -211,6 +223,9 @@ func entryTimeout(h claude.Hooks) time.Duration {
 func (a *App) projectTrusted() bool {
 	if a.opts.TrustProject {
 		return true
+	}
+	if a.trust != nil {
+		return a.trust.Listed
 	}
 	ok, _ := plugin.IsTrusted(a.BaseDir, a.WorkDir)
 	return ok

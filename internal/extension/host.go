@@ -521,6 +521,8 @@ func (h *Host) Statuses() []Status {
 			}
 		case p.Disabled:
 			st.State = StateDisabled
+		case p.Untrusted && p.Held != "":
+			st.State, st.Error = StateUntrusted, "project plugin "+p.Held+": its files are not what `synaps trust` approved; run `synaps trust` in the project to approve them, or pass --trust-project"
 		case p.Untrusted:
 			st.State, st.Error = StateUntrusted, "project plugins run only in trusted projects; run `synaps trust` in the project or pass --trust-project"
 		case e == nil:
