@@ -41,7 +41,8 @@ const (
 // them links of the hook chain: every enabled plugin's (hooks/hooks.json
 // or its manifest's "hooks"), a trusted project's .claude/settings.json
 // and .claude/settings.local.json (each hook group as trust allows it),
-// and ~/.claude/settings.json unless claude.import_user_hooks is false. The extension host calls it at each
+// and ~/.claude/settings.json unless claude.import_user_hooks is false.
+// The extension host calls it at each
 // start and reload. Problems are said once per start (notes), never
 // silently dropped.
 type claudeHooks struct {

@@ -171,17 +171,29 @@ func (a *App) claudeUserNote() string {
 	return fmt.Sprintf("using your Claude Code configuration: %s; set claude.import_user_hooks = false in %s to stop", strings.Join(parts, ", "), filepath.Join(a.BaseDir, "config"))
 }
 
-// errNoProject is what TrustProjectNow says for a session without one.
-var errNoProject = errors.New("no project directory")
-
-// TrustNow trusts the session's project with what it holds now (the
-// terminal UI's "trust" answer): the directory is listed and every
-// item's digest recorded, as `synaps trust` does.
-func (a *App) TrustNow() ([]trust.Item, error) {
+// TrustNow is the terminal UI's answer to its trust dialog: once
+// trusts everything the project holds for this session only (as
+// --trust-project), else the directory is listed and every item's
+// digest recorded, as `synaps trust` does (approved lists them). Trust
+// is worked out again and the commands and agents read again; the
+// caller reloads the extensions (plugins and Claude hooks). The
+// project's MCP servers and agent types join in the next session.
+func (a *App) TrustNow(once bool) (approved []trust.Item, err error) {
 	if a.WorkDir == "" {
-		return nil, errNoProject
+		return nil, errors.New("this session has no project directory to trust")
 	}
-	return TrustItems(a.BaseDir, a.WorkDir)
+	if once {
+		a.opts.TrustProject = true
+		if a.Host != nil {
+			a.Host.SetTrustProject(true)
+		}
+	} else if approved, err = TrustItems(a.BaseDir, a.WorkDir); err != nil {
+		return nil, err
+	}
+	listed, _ := plugin.IsTrusted(a.BaseDir, a.WorkDir)
+	a.trust = trust.Evaluate(a.BaseDir, a.WorkDir, listed, a.opts.TrustProject)
+	a.openCommands()
+	return approved, nil
 }
 
 // TrustItems lists dir in trusted-projects and records the digests of

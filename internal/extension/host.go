@@ -197,6 +197,14 @@ func (h *Host) SetConfig(cfg *config.File) {
 	h.env.config = cfg
 }
 
+// SetTrustProject trusts the project's plugins for the rest of this run
+// from the next Reload on (the terminal UI's "trust once").
+func (h *Host) SetTrustProject(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.opts.TrustProject = on
+}
+
 // Registry is the tool registry extension tools are added to.
 func (h *Host) Registry() *tool.Registry { return h.registry }
 

@@ -231,8 +231,15 @@ func canonical(raw json.RawMessage) (string, error) {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return "", err
 	}
-	b, err := json.Marshal(v)
-	return string(b), err
+	// Not HTML-escaped: the text is shown to people (a hook's "2>&1"
+	// stays readable in the trust dialog).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
 // settingsHooks lists a settings file's hook groups, one item each.

@@ -273,3 +273,35 @@ func HeldPlugins(base, project string) map[string]Reason {
 	}
 	return out
 }
+
+// Difference is where a changed definition differs from the approved
+// one: the first line that differs in each, cut to start a little before
+// the first differing character, so a one-line JSON hook shows its
+// edited command rather than its unchanged start.
+func Difference(was, now string) (string, string) {
+	wl, nl := strings.Split(was, "\n"), strings.Split(now, "\n")
+	i := 0
+	for i < len(wl) && i < len(nl) && wl[i] == nl[i] {
+		i++
+	}
+	line := func(ls []string) string {
+		if i < len(ls) {
+			return ls[i]
+		}
+		return ""
+	}
+	a, b := line(wl), line(nl)
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	if p > 24 {
+		// back to a rune boundary, so the cut never splits a character
+		start := p - 16
+		for start > 0 && (a[start]&0xC0) == 0x80 {
+			start--
+		}
+		a, b = "…"+a[start:], "…"+b[start:]
+	}
+	return a, b
+}

@@ -187,3 +187,23 @@ func BenchmarkHeldPlugins(b *testing.B) {
 		HeldPlugins(base, dir)
 	}
 }
+
+func TestDifference(t *testing.T) {
+	cases := []struct{ was, now, wantWas, wantNow string }{
+		{"a\nb\nc", "a\nB\nc", "b", "B"},
+		{`{"command":"echo logged >> log","type":"command"}`, `{"command":"echo edited >> log","type":"command"}`,
+			`{"command":"echo logged >> log","type":"command"}`, `{"command":"echo edited >> log","type":"command"}`},
+		{`{"hooks":[{"command":"echo logged >> log"}]}`, `{"hooks":[{"command":"echo edited >> log"}]}`,
+			`…"command":"echo logged >> log"}]}`, `…"command":"echo edited >> log"}]}`},
+		{"", "new", "", "new"},
+		{"same prefix that is long enough é then x", "same prefix that is long enough é then y", "… enough é then x", "… enough é then y"},
+		// the cut would fall inside é: it moves back to its start
+		{"0123456789abcdefghijklmnopqé23456789ABCDEFGx", "0123456789abcdefghijklmnopqé23456789ABCDEFGy", "…é23456789ABCDEFGx", "…é23456789ABCDEFGy"},
+	}
+	for _, c := range cases {
+		w, n := Difference(c.was, c.now)
+		if diff := cmp.Diff([]string{c.wantWas, c.wantNow}, []string{w, n}); diff != "" {
+			t.Errorf("Difference(%q, %q) (-want +got):\n%s", c.was, c.now, diff)
+		}
+	}
+}

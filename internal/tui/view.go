@@ -86,7 +86,8 @@ func (m *model) View() tea.View {
 		q = append(q, fit(m.st.warn.Render("Run "+what+"? "+choices), w))
 		parts = append(parts, strings.Join(q, "\n"))
 	case promptTrust:
-		parts = append(parts, fit(m.st.warn.Render(m.trustQuestion()), w))
+		q := append(m.trustLines(w), fit(m.st.warn.Render(m.trustQuestion()), w))
+		parts = append(parts, strings.Join(q, "\n"))
 	}
 
 	if r := m.retry; r != nil {
