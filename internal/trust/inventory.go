@@ -22,14 +22,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/synaps-cli/synaps/internal/safefile"
 )
@@ -391,9 +392,11 @@ func TreeDigest(root string) (string, error) {
 			fmt.Fprintf(h, "l %s %s\x00", rel, t)
 		case m.IsRegular():
 			fmt.Fprintf(h, "f %s %o\x00", rel, m.Perm()&0o111)
-			if err := hashFile(h, path); err != nil {
+			sum, err := fileSum(path, info)
+			if err != nil {
 				return err
 			}
+			h.Write(sum[:])
 		default:
 			fmt.Fprintf(h, "o %s %s\x00", rel, safefile.Kind(m))
 		}
@@ -405,20 +408,73 @@ func TreeDigest(root string) (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// hashFile adds a regular file's bytes; the open does not block, so a
-// file swapped for a FIFO is refused instead of hanging.
-func hashFile(h hash.Hash, path string) error {
+// fileSum is a regular file's sha256, from the cache when the file's
+// inode, size, modification and change times are those it was hashed
+// with: discovery runs several times at start and on every reload, and
+// a plugin may hold thousands of files. The change time is set by the
+// kernel on every write, so a touch -d that restores the modification
+// time does not keep an edited file's old sum.
+func fileSum(path string, info fs.FileInfo) ([sha256.Size]byte, error) {
+	key, ok := statKey(info)
+	if ok {
+		sumsMu.Lock()
+		c, hit := sums[path]
+		sumsMu.Unlock()
+		if hit && c.key == key {
+			return c.sum, nil
+		}
+	}
+	var sum [sha256.Size]byte
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return err
+		return sum, err
 	}
 	defer f.Close()
+	// The open does not block, so a file swapped for a FIFO is refused
+	// here instead of hanging.
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
+		return sum, fmt.Errorf("%s: not a regular file", path)
 	}
-	var sz bytes.Buffer
-	n, err := io.Copy(h, f)
-	fmt.Fprintf(&sz, "\x00%d\x00", n)
-	h.Write(sz.Bytes())
-	return err
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return sum, err
+	}
+	copy(sum[:], h.Sum(nil))
+	// A file changed in the last moments may change again within the
+	// same (coarse) timestamp tick: it is not cached, as git treats a
+	// "racily clean" file.
+	if ok && time.Since(time.Unix(key.ctime, key.ctimeNs)) > racyWindow {
+		sumsMu.Lock()
+		sums[path] = cachedSum{key, sum}
+		sumsMu.Unlock()
+	}
+	return sum, nil
+}
+
+// racyWindow is how old a file's change time must be for its sum to be
+// cached.
+const racyWindow = 2 * time.Second
+
+type statID struct {
+	ino, size        int64
+	mtime, ctime     int64
+	mtimeNs, ctimeNs int64
+}
+
+type cachedSum struct {
+	key statID
+	sum [sha256.Size]byte
+}
+
+var (
+	sumsMu sync.Mutex
+	sums   = map[string]cachedSum{}
+)
+
+func statKey(info fs.FileInfo) (statID, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return statID{}, false
+	}
+	return statID{ino: int64(st.Ino), size: st.Size, mtime: st.Mtim.Sec, mtimeNs: st.Mtim.Nsec, ctime: st.Ctim.Sec, ctimeNs: st.Ctim.Nsec}, true
 }

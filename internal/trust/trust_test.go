@@ -207,3 +207,35 @@ func TestDifference(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEvaluate is what a session start pays for trust in a
+// typical trusted project: the inventory (a settings file of three
+// hooks, two commands, an agent, an MCP file, a small plugin) and the
+// comparison with its pins.
+func BenchmarkEvaluate(b *testing.B) {
+	base, dir := b.TempDir(), b.TempDir()
+	files := map[string]string{
+		".claude/settings.json":                       settings,
+		".claude/commands/deploy.md":                  "Deploy.",
+		".claude/commands/ops/check.md":               "Check.",
+		".synaps/agents/helper.md":                    "Help.",
+		".mcp.json":                                   `{"mcpServers":{"db":{"command":"db-server"}}}`,
+		".synaps/plugins/local/.claude-plugin/p.json": `{"name":"local"}`,
+	}
+	for i := 0; i < 20; i++ {
+		files[".synaps/plugins/local/src/f"+strings.Repeat("x", i)] = strings.Repeat("code\n", 100)
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	items, _ := Inventory(dir)
+	SavePins(base, dir, items)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if s := Evaluate(base, dir, true, false); len(s.Held) != 0 {
+			b.Fatal("held")
+		}
+	}
+}
