@@ -248,7 +248,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 				// run end, and why.
 				sendErr = err
 				stream.run = newResultRun(time.Now())
-				enc.Encode(stream.run.result(time.Now(), id, a.Model, "", sendErr, false))
+				res := stream.run.result(time.Now(), id, a.Model, "", sendErr, false)
+				res["plugin_errors"] = pluginErrorsJSON(a.TrustState())
+				enc.Encode(res)
 				break
 			}
 			prompt = p
