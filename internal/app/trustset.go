@@ -40,7 +40,8 @@ func (a *App) openTrust() {
 	}
 }
 
-// Trust is the session's project trust (nil before openTrust).
+// TrustState is the session's project trust, item by item (nil before
+// openTrust): what was held back and why.
 func (a *App) TrustState() *trust.State { return a.trust }
 
 // trustAllows reports whether the project item id may load.
