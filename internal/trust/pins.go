@@ -40,9 +40,9 @@ type Pins struct {
 	Items   map[string]Pin `json:"items"`
 }
 
-// PinsFile is the pins file of project (an absolute path).
+// PinsFile is the pins file of project.
 func PinsFile(base, project string) string {
-	s := sha256.Sum256([]byte(project))
+	s := sha256.Sum256([]byte(absPath(project)))
 	return filepath.Join(base, PinsDir, hex.EncodeToString(s[:12])+".json")
 }
 
@@ -62,7 +62,7 @@ func LoadPins(base, project string) (*Pins, error) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, fmt.Errorf("%s: %v; run `synaps trust` in %s to write it again", file, err, project)
 	}
-	if p.Project != project {
+	if p.Project != absPath(project) {
 		return nil, nil
 	}
 	if p.Items == nil {
@@ -74,7 +74,7 @@ func LoadPins(base, project string) (*Pins, error) {
 // SavePins records items as project's approved content, replacing what
 // was there (an item gone from the project is forgotten).
 func SavePins(base, project string, items []Item) error {
-	p := Pins{Project: project, Items: map[string]Pin{}}
+	p := Pins{Project: absPath(project), Items: map[string]Pin{}}
 	for _, it := range items {
 		p.Items[it.ID] = Pin{Kind: it.Kind, Name: it.Name, File: it.File, Digest: it.Digest, Text: it.Text}
 	}
@@ -99,6 +99,14 @@ func SavePins(base, project string, items []Item) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), file)
+}
+
+// absPath is project as trusted-projects holds it: absolute and clean.
+func absPath(project string) string {
+	if abs, err := filepath.Abs(project); err == nil {
+		return abs
+	}
+	return filepath.Clean(project)
 }
 
 // Reason says why an item is held back.
