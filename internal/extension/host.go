@@ -63,6 +63,10 @@ type Options struct {
 	// command hooks) for the plugins of each start and reload; they join
 	// the chain in plugin-id order with the extensions. Nil: none.
 	Links func(plugins []*plugin.Plugin) hook.Table
+	// KeepDisabledHooks keeps the hooks of config disabled_hooks in the
+	// table, for a listing that shows them as disabled (Plan); a session
+	// leaves it false, so they are never called.
+	KeepDisabledHooks bool
 	// PartHooks names the hooks a plugin's parts other than its
 	// extension subscribe to (Claude command hooks), for Statuses' Hooks;
 	// nil: only the extension's are listed.
@@ -257,14 +261,8 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 	if h.opts.Links != nil {
 		links = h.opts.Links(plugins)
 	}
-	table := func() hook.Table {
-		t := buildTable(exts, plugins)
-		for name, entries := range links {
-			t[name] = append(t[name], entries...)
-		}
-		t.Sort()
-		return t
-	}
+	off := h.disabledHooks()
+	table := func() hook.Table { return assemble(exts, plugins, links, off) }
 	h.mu.Lock()
 	h.plugins, h.exts, h.toolNames, h.warnings = plugins, exts, map[string][]string{}, warnings
 	h.mu.Unlock()
