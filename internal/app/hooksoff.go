@@ -77,7 +77,14 @@ func unknownHookError(id string, ids []string, dir string) error {
 		}
 		var cands []cand
 		for _, c := range ids {
-			if d := spelling.Distance(strings.ToLower(id), strings.ToLower(c)); d <= max(3, len(id)/4) {
+			// Against the whole id, and against its source alone (the
+			// plugin id a user is likely to type).
+			d := spelling.Distance(strings.ToLower(id), strings.ToLower(c))
+			if _, rest, ok := strings.Cut(c, ":"); ok {
+				src, _, _ := strings.Cut(rest, "/")
+				d = min(d, spelling.Distance(strings.ToLower(id), strings.ToLower(src)))
+			}
+			if d <= max(2, len(id)/4) {
 				cands = append(cands, cand{c, d})
 			}
 		}
