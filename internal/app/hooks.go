@@ -236,7 +236,7 @@ func (a *App) listHooks(ctx context.Context, start bool, running []extension.Sta
 // broken guard), then sorts it as the chain does.
 func (a *App) withSkipped(t hook.Table, plugins []*plugin.Plugin, sources map[hook.Link]listedSource) hook.Table {
 	for _, p := range plugins {
-		if p.Manifest == nil || p.Manifest.Extension == nil || p.Spawnable() || (p.Err != nil && p.BrokenGuard != nil) {
+		if p.Manifest == nil || p.Manifest.Extension == nil || p.Spawnable() || (p.BrokenGuard != nil && !p.Disabled && !p.Untrusted) {
 			continue
 		}
 		skip, failed := "", false
@@ -296,10 +296,10 @@ func (a *App) describe(spec contract.HookSpec, e *hook.Entry, src listedSource, 
 	}
 	switch st, ok := running[e.Link.ID()]; {
 	case h.Status != HookRunning:
-	case p != nil && p.Err != nil:
+	case p != nil && p.BrokenGuard != nil && p.LoadErr() != nil:
 		// A fail-closed plugin whose manifest did not load: its place
 		// answers every call with the load error, which blocks.
-		h.Status, h.Why = HookFailed, "its manifest did not load, and its failure_policy is closed, so the calls it guards are blocked: "+firstLine(p.Err.Error())
+		h.Status, h.Why = HookFailed, "its manifest did not load, and its failure_policy is closed, so the calls it guards are blocked: "+firstLine(p.LoadErr().Error())
 	case ok && st.State == extension.StateFailed:
 		why := "the extension failed to start: " + firstLine(st.Error)
 		if e.FailClosed {

@@ -159,10 +159,11 @@ func formatEvent(b *strings.Builder, hooks []HookInfo) {
 		}
 	}
 	for i, h := range hooks {
-		b.WriteString(" ")
+		line := " "
 		for k, c := range rows[i] {
-			fmt.Fprintf(b, " %-*s", width[k], c)
+			line += fmt.Sprintf(" %-*s", width[k], c)
 		}
+		b.WriteString(line)
 		matcher := h.Matcher
 		if h.ClaudeEvent != "" {
 			matcher = strings.TrimSpace(h.ClaudeEvent + " " + matcher)
@@ -170,7 +171,7 @@ func formatEvent(b *strings.Builder, hooks []HookInfo) {
 		if h.Command != "" {
 			matcher += ": " + h.Command
 		}
-		fmt.Fprintf(b, "  %s\n", matcher)
+		b.WriteString(strings.TrimRight("  "+matcher, " ") + "\n")
 		indent := strings.Repeat(" ", width[0]+3)
 		if where := cmpStr(h.File, h.Source); where != "" {
 			fmt.Fprintf(b, "%s from %s\n", indent, where)
