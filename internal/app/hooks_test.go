@@ -11,8 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/synaps-cli/synaps/internal/claude"
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // hooksFixture is a directory with a hook of every kind: a guard
@@ -221,5 +223,32 @@ func TestListedOrderIsChainOrder(t *testing.T) {
 	}
 	if !slices.Equal(chain[contract.HookBeforeToolCall], []string{"a-guard", "cc", "claude-project", "claude-project"}) {
 		t.Errorf("before_tool_call chain: %v", chain[contract.HookBeforeToolCall])
+	}
+}
+
+// TestClaudePluginFilesInOrder: a plugin with two Claude hooks files (its
+// hooks/hooks.json and another its manifest names) puts them in the chain
+// in file order at every start, so its hooks' order and ids never change.
+// They were read from a map, in a random order.
+func TestClaudePluginFilesInOrder(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	dir := filepath.Join(base, "plugins", "two")
+	write(t, filepath.Join(dir, ".claude-plugin", "plugin.json"), `{"name":"two","hooks":"./extra/hooks.json"}`)
+	write(t, filepath.Join(dir, "hooks", "hooks.json"), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"first"}]}]}}`)
+	write(t, filepath.Join(dir, "extra", "hooks.json"), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"second"}]}]}}`)
+	a, err := openLister(Options{BaseDir: base, WorkDir: work, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugins, _ := plugin.Discover(plugin.DiscoverOptions{BaseDir: base, ProjectDir: work})
+	want := []string{filepath.Join(dir, "extra", "hooks.json"), filepath.Join(dir, "hooks", "hooks.json")}
+	for range 20 {
+		var files []string
+		for _, e := range a.claude.table(plugins)[contract.HookBeforeToolCall] {
+			files = append(files, e.Link.(*claude.Link).Hooks.File)
+		}
+		if d := cmp.Diff(want, files); d != "" {
+			t.Fatalf("chain order (-want +got):\n%s", d)
+		}
 	}
 }
