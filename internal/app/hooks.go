@@ -108,7 +108,9 @@ func (a *App) ListHooks(ctx context.Context) (*HookList, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.BaseDir, l.WorkDir = a.BaseDir, a.WorkDir
+	// The session's own policy: its mode may have been switched, and
+	// "always" answers added rules, since it opened.
+	l.BaseDir, l.WorkDir, l.Permissions = a.BaseDir, a.WorkDir, a.Permissions
 	return l.listHooks(ctx, false, a.Statuses())
 }
 
