@@ -18,6 +18,32 @@ func hooksToggleCmd(stdio Stdio, f *hooksFlags, verb string) *cobra.Command {
 		Use:   verb + " ID",
 		Short: short,
 		Args:  cobra.ExactArgs(1),
+		// Tab offers the ids this verb applies to: the running hooks to
+		// disable, the disabled ones to enable.
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			o, err := f.options()
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			list, err := app.ListHooks(cmd.Context(), o, false)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			want := app.HookRunning
+			if verb == "enable" {
+				want = app.HookDisabled
+			}
+			var ids []string
+			for _, h := range list.Hooks {
+				if h.Status == want && h.Kind != "permission" {
+					ids = append(ids, h.ID)
+				}
+			}
+			return ids, cobra.ShellCompDirectiveNoFileComp
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o, err := f.options()
 			if err != nil {
