@@ -470,6 +470,7 @@ func (h *Host) Statuses() []Status {
 	h.mu.Lock()
 	plugins, exts, names := h.plugins, h.exts, h.toolNames
 	h.mu.Unlock()
+	off := h.disabledHooks() // turned off, so not hooked
 	byID := map[string]*Extension{}
 	for _, e := range exts {
 		byID[e.ID()] = e
@@ -539,7 +540,7 @@ func (h *Host) Statuses() []Status {
 				break // its subscriptions are not known yet
 			}
 			for _, s := range e.subs {
-				if !slices.Contains(st.Hooks, s.Hook) {
+				if !slices.Contains(st.Hooks, s.Hook) && !off.Has(hook.ExtensionHookID(p.ID, s.Hook)) {
 					st.Hooks = append(st.Hooks, s.Hook)
 				}
 			}
