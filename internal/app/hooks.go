@@ -216,7 +216,9 @@ func (a *App) listHooks(ctx context.Context, start bool, running []extension.Sta
 			for _, h := range a.describe(spec, e, sources[e.Link], byID[e.Link.ID()], state, timeout, start) {
 				pos++
 				h.Position = pos
-				if h.Status == HookRunning && off.Has(h.ID) {
+				// Off wins over running and failed: the chain does not
+				// hold it, so it neither runs nor fails.
+				if h.Status != HookSkipped && off.Has(h.ID) {
 					h.Status, h.Why = HookDisabled, "turned off in "+a.Config.Path+" ("+config.KeyDisabledHooks+"); `synaps hooks enable "+h.ID+"` turns it on"
 				}
 				list.Hooks = append(list.Hooks, h)
