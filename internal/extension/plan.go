@@ -21,8 +21,8 @@ func assemble(exts []*Extension, plugins []*plugin.Plugin, links hook.Table, off
 // An extension holds the places its manifest declares (extension.hooks);
 // one whose manifest declares none subscribes at initialize (the guide's
 // dialect), so until it is started it holds every hook its permissions
-// cover, as a session's table does while it starts. Declared reports
-// which plugins' places came from their manifest.
+// cover, as a session's table does while it starts. It returns the
+// plugins discovered and what discovery could not read.
 func (h *Host) Plan() (t hook.Table, plugins []*plugin.Plugin, warnings []string) {
 	plugins, err := plugin.Discover(h.discoverOptions())
 	var exts []*Extension
