@@ -31,6 +31,12 @@ func (f *hooksFlags) options() (app.Options, error) {
 	return app.Options{BaseDir: base, WorkDir: wd, TrustProject: f.trustProject, Getenv: os.Getenv, Version: Version}, nil
 }
 
+// hooksSubcommands make the subcommands of `synaps hooks` beyond list,
+// disable and enable. A subcommand's own file adds its maker in an init
+// function, so that each lives in a file of its own and the group needs
+// no edit.
+var hooksSubcommands []func(Stdio, *hooksFlags) *cobra.Command
+
 func newHooksCmd(stdio Stdio) *cobra.Command {
 	f := &hooksFlags{}
 	cmd := hooksListCmd(stdio, f)
@@ -39,5 +45,8 @@ func newHooksCmd(stdio Stdio) *cobra.Command {
 		hooksToggleCmd(stdio, f, "disable"),
 		hooksToggleCmd(stdio, f, "enable"),
 	)
+	for _, sub := range hooksSubcommands {
+		cmd.AddCommand(sub(stdio, f))
+	}
 	return cmd
 }
