@@ -63,6 +63,10 @@ type Options struct {
 	// command hooks) for the plugins of each start and reload; they join
 	// the chain in plugin-id order with the extensions. Nil: none.
 	Links func(plugins []*plugin.Plugin) hook.Table
+	// KeepDisabledHooks keeps the hooks of config disabled_hooks in the
+	// table, for a listing that shows them as disabled (Plan); a session
+	// leaves it false, so they are never called.
+	KeepDisabledHooks bool
 	// PartHooks names the hooks a plugin's parts other than its
 	// extension subscribe to (Claude command hooks), for Statuses' Hooks;
 	// nil: only the extension's are listed.
@@ -265,14 +269,8 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 	if h.opts.Links != nil {
 		links = h.opts.Links(plugins)
 	}
-	table := func() hook.Table {
-		t := buildTable(exts, plugins)
-		for name, entries := range links {
-			t[name] = append(t[name], entries...)
-		}
-		t.Sort()
-		return t
-	}
+	off := h.disabledHooks()
+	table := func() hook.Table { return assemble(exts, plugins, links, off) }
 	h.mu.Lock()
 	h.plugins, h.exts, h.toolNames, h.warnings = plugins, exts, map[string][]string{}, warnings
 	h.mu.Unlock()
@@ -480,6 +478,7 @@ func (h *Host) Statuses() []Status {
 	h.mu.Lock()
 	plugins, exts, names := h.plugins, h.exts, h.toolNames
 	h.mu.Unlock()
+	off := h.disabledHooks() // turned off, so not hooked
 	byID := map[string]*Extension{}
 	for _, e := range exts {
 		byID[e.ID()] = e
@@ -551,7 +550,7 @@ func (h *Host) Statuses() []Status {
 				break // its subscriptions are not known yet
 			}
 			for _, s := range e.subs {
-				if !slices.Contains(st.Hooks, s.Hook) {
+				if !slices.Contains(st.Hooks, s.Hook) && !off.Has(hook.ExtensionHookID(p.ID, s.Hook)) {
 					st.Hooks = append(st.Hooks, s.Hook)
 				}
 			}

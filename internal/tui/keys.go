@@ -33,6 +33,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.settings != nil {
 		return m.settingsKey(k)
 	}
+	if m.hooks != nil {
+		return m.hooksKey(k)
+	}
 	switch k.String() {
 	case "ctrl+c":
 		return m.ctrlC()

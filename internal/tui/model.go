@@ -178,6 +178,8 @@ type model struct {
 	pick *picker
 	// settings is the /settings screen while it is open, nil otherwise.
 	settings *settingsScreen
+	// hooks is the /hooks screen while it is open, nil otherwise.
+	hooks *hooksScreen
 
 	// The transcript: entries[:printed] are on the terminal; the rest
 	// wait while a print is in flight, so that lines reach the terminal

@@ -44,6 +44,10 @@ func (m *model) submit() tea.Cmd {
 		m.settings = newSettingsScreen(m.app.SettingsValues())
 		return nil
 	}
+	if strings.TrimSpace(text) == "/hooks" && m.app != nil {
+		m.openHooks()
+		return nil
+	}
 	if strings.TrimSpace(text) == "/resume" && m.app != nil {
 		if infos, err := session.List(m.app.BaseDir); err == nil && len(infos) > 0 {
 			m.pick = newPicker(infos, m.width)
