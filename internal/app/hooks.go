@@ -28,6 +28,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/tool"
+	"github.com/synaps-cli/synaps/internal/trust"
 )
 
 // HookList is every hook of a directory, in chain order (`synaps hooks
@@ -144,6 +145,11 @@ func openLister(o Options) (*App, error) {
 	if err := a.openPermissions(); err != nil {
 		return nil, err
 	}
+	// What trust lets load, item by item, as a session would see it;
+	// a listing records nothing (openTrust's upgrade of a path-only
+	// entry is a session's to do).
+	listed, _ := plugin.IsTrusted(base, work)
+	a.trust = trust.Evaluate(base, work, listed, o.TrustProject)
 	return a, nil
 }
 

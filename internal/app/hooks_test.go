@@ -51,7 +51,7 @@ func TestListHooks(t *testing.T) {
 		trust  bool
 		want   []row
 	}{
-		{"untrusted", "", false, []row{
+		{"untrusted, user hooks off", "claude.import_user_hooks = false\n", false, []row{
 			{"ext:a-guard/before_tool_call", "running", `bash input_contains "rm"`},
 			{"plugin:cc/PreToolUse/0", "running", "Bash"},
 			{"plugin:cc/PreToolUse/1", "running", "Bash"},
@@ -118,7 +118,7 @@ func TestListHooks(t *testing.T) {
 			if !g.FailClosed || g.TimeoutMS != 5000 || g.Kind != "extension" || !strings.HasSuffix(g.File, filepath.Join("a-guard", ".synaps-plugin", "plugin.json")) {
 				t.Errorf("a-guard: %+v", g)
 			}
-			if tc.config != "" && g.Why != "turned off in "+cfgPath(base)+" (disabled_hooks); `synaps hooks enable ext:a-guard/before_tool_call` turns it on" {
+			if strings.Contains(tc.config, "disabled_hooks") && g.Why != "turned off in "+cfgPath(base)+" (disabled_hooks); `synaps hooks enable ext:a-guard/before_tool_call` turns it on" {
 				t.Errorf("a-guard why: %q", g.Why)
 			}
 			two := byID["plugin:cc/PreToolUse/1"]
