@@ -514,10 +514,12 @@ func (a *App) nothingToContinue() error {
 
 func (a *App) newAgent() {
 	ident, _ := a.Config.Get("identity")
+	var instructions []agent.Instructions
 	system := agent.SystemPrompt(agent.PromptInput{
 		Identity: ident, WorkDir: a.WorkDir, BaseDir: a.BaseDir,
 		SkillsIndex: skill.Index(a.Skills), Now: time.Now(),
-		Warn: func(w string) { a.Notes = append(a.Notes, w) },
+		Warn:   func(w string) { a.Notes = append(a.Notes, w) },
+		Loaded: func(f agent.Instructions) { instructions = append(instructions, f) },
 	})
 	if a.opts.AppendSystemPrompt != "" {
 		system += "\n" + a.opts.AppendSystemPrompt + "\n"
@@ -534,7 +536,7 @@ func (a *App) newAgent() {
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD, Effort: a.effort, LeavePlan: a.opts.LeavePlan,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
-		Price: a.Price, Subagents: a.subagents,
+		Price: a.Price, Subagents: a.subagents, Instructions: instructions,
 	})
 }
 
