@@ -543,6 +543,9 @@ func (a *App) newAgent() {
 // Send is Agent.Send; a turn stopped by the user's --max-turns says so,
 // naming the flag.
 func (a *App) Send(ctx context.Context, text string, images ...llm.Image) error {
+	if a.claude != nil {
+		a.claude.newPrompt()
+	}
 	err := a.Agent.Send(ctx, text, images...)
 	if errors.Is(err, agent.ErrTurnLimit) {
 		return fmt.Errorf("%w: the limit set with --max-turns %d", err, a.opts.MaxTurns)
