@@ -53,7 +53,8 @@ type claudeHooks struct {
 	hooks map[string][]string
 	tr    *claude.Transcript
 	// promptID names the user prompt being answered (newPrompt).
-	promptID string
+	promptID   string
+	promptKept bool
 }
 
 // table builds the links for plugins.

@@ -8,7 +8,20 @@ import "github.com/synaps-cli/synaps/internal/claude"
 func (c *claudeHooks) newPrompt() {
 	id := claude.NewUUID()
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.promptKept {
+		// A command's expansion began this prompt (keepPrompt): the
+		// send that follows is the same prompt.
+		c.promptKept = false
+		return
+	}
 	c.promptID = id
+}
+
+// keepPrompt makes the next newPrompt keep the current id.
+func (c *claudeHooks) keepPrompt() {
+	c.mu.Lock()
+	c.promptKept = true
 	c.mu.Unlock()
 }
 

@@ -18,7 +18,11 @@ func (a *App) promptExpansion(ctx context.Context, c *command.Command, args stri
 	if a.Host == nil {
 		return nil
 	}
-	data, _ := json.Marshal(map[string]string{"expansion_type": "slash_command", "command_name": c.Qualified(), "command_args": args, "command_source": c.Source})
+	if a.claude != nil {
+		a.claude.newPrompt() // the prompt this expansion begins
+		a.claude.keepPrompt()
+	}
+	data, _ := json.Marshal(map[string]string{"expansion_type": "slash_command", "command_name": c.Qualified(), "command_args": args, "command_source": commandSource(c.Source)})
 	sessionID := ""
 	if a.Session != nil {
 		sessionID = a.Session.ID
@@ -31,4 +35,16 @@ func (a *App) promptExpansion(ctx context.Context, c *command.Command, args stri
 		cp.Prompt += "\n\n" + inject
 	}
 	return nil
+}
+
+// commandSource is where a command came from in Claude Code's words
+// (its command_source): plugin, userSettings, projectSettings.
+func commandSource(source string) string {
+	switch source {
+	case "user", "claude user":
+		return "userSettings"
+	case "project", "claude project":
+		return "projectSettings"
+	}
+	return source
 }
