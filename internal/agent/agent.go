@@ -218,8 +218,8 @@ func (a *Agent) Start(ctx context.Context) {
 	case a.cfg.Session.Summary != "":
 		source = "compact"
 	}
-	a.instructionsLoaded(ctx, source)
 	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnSessionStart, SessionID: a.cfg.Session.ID, StartSource: source})
+	a.instructionsLoaded(ctx, source)
 	a.systemInject = d.InjectText()
 	a.emitInjects(d, "system")
 }

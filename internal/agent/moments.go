@@ -85,11 +85,16 @@ func (a *Agent) toolBatch(ctx context.Context, calls, results []llm.Block) {
 }
 
 // stopFailure fires on_stop_failure when the turn ends on a model API
-// error (err), with the answer streamed so far; the main loop only (a
+// error (err), with the answer streamed so far (else the error, as the
+// user saw it); the main loop only (a
 // subagent's error is its tool call's result).
 func (a *Agent) stopFailure(ctx context.Context, err error, partial string) {
 	if a.cfg.Hooks == nil || err == nil || a.child != nil {
 		return
+	}
+	if partial == "" {
+		// As Claude Code's last_assistant_message: the error the user saw.
+		partial = "API Error: " + err.Error()
 	}
 	data, _ := json.Marshal(map[string]string{"error": ErrorType(err), "error_details": err.Error()})
 	a.cfg.Hooks.RunHook(context.WithoutCancel(ctx), hook.Event{Kind: contract.HookOnStopFailure, SessionID: a.cfg.Session.ID, Message: &partial, Data: data})

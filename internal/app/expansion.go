@@ -22,7 +22,10 @@ func (a *App) promptExpansion(ctx context.Context, c *command.Command, args stri
 		a.claude.newPrompt() // the prompt this expansion begins
 		a.claude.keepPrompt()
 	}
-	data, _ := json.Marshal(map[string]string{"expansion_type": "slash_command", "command_name": c.Qualified(), "command_args": args, "command_source": commandSource(c.Source)})
+	// prompt is the line as typed (Claude Code's "prompt"); message
+	// the expansion, what extensions judge.
+	data, _ := json.Marshal(map[string]string{"expansion_type": "slash_command", "command_name": c.Qualified(), "command_args": args,
+		"command_source": commandSource(c.Source), "prompt": cp.Line})
 	sessionID := ""
 	if a.Session != nil {
 		sessionID = a.Session.ID

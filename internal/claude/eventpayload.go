@@ -67,21 +67,35 @@ func (e *Event) newerMatch() (string, bool) {
 // hook_event_name and the event's own fields.
 func (e *Event) newerPayload(f fields) fields {
 	s := e.Session
-	if s.PromptID != "" {
-		f = append(f, field{"prompt_id", s.PromptID})
-	}
-	withMode := false
+	// Which of the common fields each event carries, as Claude Code
+	// 2.1.332 sent them (captured; docs/claude.md): the mode on the
+	// events of a turn's loop, the effort on those the model's loop
+	// fires, none of the turn's before the first prompt.
+	var withMode, withEffort, withTurn bool
 	switch e.Name {
-	case "PermissionRequest", "PermissionDenied", "PostToolBatch", "UserPromptExpansion", "StopFailure":
-		withMode = true // the events of a turn's loop carry the mode
+	case "PermissionRequest", "UserPromptExpansion":
+		withTurn, withMode = true, true
+	case "PermissionDenied", "PostToolBatch":
+		withTurn, withMode, withEffort = true, true, true
+	case "StopFailure":
+		withTurn, withEffort = true, true
+	case "SubagentStart", "PostCompact":
+		withTurn = true
+	case "InstructionsLoaded":
+		withTurn = e.LoadReason != "session_start"
+	}
+	if withTurn && s.PromptID != "" {
+		f = append(f, field{"prompt_id", s.PromptID})
 	}
 	if withMode && s.PermissionMode != "" {
 		f = append(f, field{"permission_mode", s.PermissionMode})
 	}
-	if e.AgentID != "" && e.Name != "SubagentStart" {
+	if e.AgentID != "" {
+		// SubagentStart names the subagent here too, before the event's
+		// name, as every event from inside one does.
 		f = append(f, field{"agent_id", e.AgentID}, field{"agent_type", e.AgentType})
 	}
-	if withMode && s.Effort != "" {
+	if withEffort && s.Effort != "" {
 		f = append(f, field{"effort", map[string]string{"level": s.Effort}})
 	}
 	f = append(f, field{"hook_event_name", e.Name})
@@ -100,8 +114,6 @@ func (e *Event) newerPayload(f fields) fields {
 			calls = []BatchCall{}
 		}
 		f = append(f, field{"tool_calls", calls})
-	case "SubagentStart":
-		f = append(f, field{"agent_id", e.AgentID}, field{"agent_type", e.AgentType})
 	case "PostCompact":
 		f = append(f, field{"trigger", e.Trigger}, field{"compact_summary", e.CompactSummary})
 	case "StopFailure":
@@ -126,6 +138,7 @@ func newerEvent(hookName string, e *Event, ev *hook.Event) {
 		Name       string `json:"command_name"`
 		Args       string `json:"command_args"`
 		Source     string `json:"command_source"`
+		Prompt     string `json:"prompt"`
 		FilePath   string `json:"file_path"`
 		MemoryType string `json:"memory_type"`
 		LoadReason string `json:"load_reason"`
@@ -142,9 +155,7 @@ func newerEvent(hookName string, e *Event, ev *hook.Event) {
 		}
 	case contract.HookOnPromptExpansion:
 		e.ExpansionType, e.CommandName, e.CommandArgs, e.CommandSource = d.Expansion, d.Name, d.Args, d.Source
-		if ev.Message != nil {
-			e.Prompt = *ev.Message
-		}
+		e.Prompt = d.Prompt // the line as typed, as Claude Code sends it
 	case contract.HookOnInstructionsLoaded:
 		e.FilePath, e.MemoryType, e.LoadReason = d.FilePath, d.MemoryType, d.LoadReason
 	}
@@ -166,19 +177,15 @@ func (l *Link) completeNewer(e *Event, ev *hook.Event) {
 				Input   json.RawMessage `json:"tool_input"`
 				ID      string          `json:"tool_use_id"`
 				Output  string          `json:"tool_output"`
-				IsError bool            `json:"is_error"`
 			} `json:"tool_calls"`
 		}
 		_ = json.Unmarshal(ev.Data, &d)
 		for _, c := range d.Calls {
+			// tool_response is the result as the model reads it (Claude
+			// Code sends the tool_result's content here, not
+			// PostToolUse's per-tool shape).
 			in := ToClaudeInput(c.Runtime, c.Input, l.ProjectDir)
-			bc := BatchCall{ToolName: ClaudeName(c.Runtime), ToolInput: in, ToolUseID: c.ID}
-			if c.IsError {
-				bc.ToolResponse = ErrorText(c.Output)
-			} else {
-				bc.ToolResponse = ToolResponse(c.Runtime, in, c.Output, nil, nil)
-			}
-			e.ToolCalls = append(e.ToolCalls, bc)
+			e.ToolCalls = append(e.ToolCalls, BatchCall{ToolName: ClaudeName(c.Runtime), ToolInput: in, ToolUseID: c.ID, ToolResponse: c.Output})
 		}
 	case "PostCompact":
 		if ev.Message != nil {

@@ -74,7 +74,7 @@ func SampleEvent(s hook.Subscription) *hook.Event {
 	case contract.HookOnPromptExpansion:
 		msg := "Commit the staged changes."
 		ev.Message = &msg
-		ev.Data = json.RawMessage(`{"expansion_type":"slash_command","command_name":"commit","command_args":"","command_source":"user"}`)
+		ev.Data = json.RawMessage(`{"expansion_type":"slash_command","command_name":"commit","command_args":"","command_source":"userSettings","prompt":"/commit"}`)
 	case contract.HookOnInstructionsLoaded:
 		ev.Data = json.RawMessage(`{"file_path":"/project/AGENTS.md","memory_type":"Project","load_reason":"session_start"}`)
 	case contract.HookOnSessionEnd:
