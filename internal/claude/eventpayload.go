@@ -73,9 +73,9 @@ func (e *Event) newerPayload(f fields) fields {
 	// fires, none of the turn's before the first prompt.
 	var withMode, withEffort, withTurn bool
 	switch e.Name {
-	case "PermissionRequest", "UserPromptExpansion":
+	case "UserPromptExpansion":
 		withTurn, withMode = true, true
-	case "PermissionDenied", "PostToolBatch":
+	case "PermissionRequest", "PermissionDenied", "PostToolBatch":
 		withTurn, withMode, withEffort = true, true, true
 	case "StopFailure":
 		withTurn, withEffort = true, true
