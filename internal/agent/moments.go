@@ -59,8 +59,8 @@ type BatchCall struct {
 // has its result, before the next request. Outputs are cut as a tool
 // hook's are (contract.MaxToolOutputHook).
 func (a *Agent) toolBatch(ctx context.Context, calls, results []llm.Block) {
-	if a.cfg.Hooks == nil || len(calls) == 0 {
-		return
+	if len(calls) == 0 || !a.heard(contract.HookAfterToolBatch) {
+		return // nobody listens: the outputs are not copied for nothing
 	}
 	out := make([]BatchCall, 0, len(calls))
 	for i, c := range calls {
@@ -161,4 +161,20 @@ func (a *Agent) instructionsLoaded(ctx context.Context, source string) {
 		data, _ := json.Marshal(map[string]string{"file_path": f.Path, "memory_type": f.Scope, "load_reason": reason})
 		a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnInstructionsLoaded, SessionID: a.cfg.Session.ID, Data: data})
 	}
+}
+
+// subscriber is the part of Hooks that says whether a hook has links
+// (*extension.Host has it), so that an event nobody hears is not built.
+type subscriber interface {
+	Subscribed(kind string) bool
+}
+
+// heard reports whether kind may have links: true unless the Hooks can
+// say it has none.
+func (a *Agent) heard(kind string) bool {
+	if a.cfg.Hooks == nil {
+		return false
+	}
+	s, ok := a.cfg.Hooks.(subscriber)
+	return !ok || s.Subscribed(kind)
 }
