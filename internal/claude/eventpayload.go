@@ -27,6 +27,9 @@ type Newer struct {
 	ExpansionType, CommandName, CommandArgs, CommandSource string
 	// InstructionsLoaded.
 	FilePath, MemoryType, LoadReason string
+	// PreModelSwitch and PostModelSwitch.
+	FromModel, ToModel, RequestedModel, SwitchSource string
+	ContextTokens                                    int
 }
 
 // BatchCall is one call of a PostToolBatch payload's tool_calls.
@@ -57,6 +60,8 @@ func (e *Event) newerMatch() (string, bool) {
 		return e.CommandName, true
 	case "load_reason":
 		return e.LoadReason, true
+	case "to_model":
+		return e.ToModel, true
 	}
 	return "", true
 }
@@ -79,7 +84,7 @@ func (e *Event) newerPayload(f fields) fields {
 		withTurn, withMode, withEffort = true, true, true
 	case "StopFailure":
 		withTurn, withEffort = true, true
-	case "SubagentStart", "PostCompact":
+	case "SubagentStart", "PostCompact", "PreModelSwitch", "PostModelSwitch":
 		withTurn = true
 	case "InstructionsLoaded":
 		withTurn = e.LoadReason != "session_start"
@@ -123,6 +128,13 @@ func (e *Event) newerPayload(f fields) fields {
 			field{"command_source", e.CommandSource}, field{"prompt", e.Prompt})
 	case "InstructionsLoaded":
 		f = append(f, field{"file_path", e.FilePath}, field{"memory_type", e.MemoryType}, field{"load_reason", e.LoadReason})
+	case "PreModelSwitch", "PostModelSwitch":
+		// The cache and price fields are what synaps can say: a switch
+		// starts the new model's prompt cache cold; the cost of writing
+		// it is not estimated (0, pricing "default").
+		f = append(f, field{"from_model", e.FromModel}, field{"to_model", e.ToModel}, field{"requested_model", e.RequestedModel},
+			field{"source", e.SwitchSource}, field{"context_tokens", e.ContextTokens}, field{"prompt_cache_warm", false},
+			field{"cache_ttl", "5m"}, field{"estimated_cache_write_usd", 0}, field{"pricing", "default"})
 	}
 	return f
 }
@@ -142,6 +154,11 @@ func newerEvent(hookName string, e *Event, ev *hook.Event) {
 		FilePath   string `json:"file_path"`
 		MemoryType string `json:"memory_type"`
 		LoadReason string `json:"load_reason"`
+		From       string `json:"from_model"`
+		To         string `json:"to_model"`
+		Requested  string `json:"requested_model"`
+		SwitchFrom string `json:"source"`
+		Tokens     int    `json:"context_tokens"`
 	}
 	_ = json.Unmarshal(ev.Data, &d)
 	switch hookName {
@@ -158,6 +175,8 @@ func newerEvent(hookName string, e *Event, ev *hook.Event) {
 		e.Prompt = d.Prompt // the line as typed, as Claude Code sends it
 	case contract.HookOnInstructionsLoaded:
 		e.FilePath, e.MemoryType, e.LoadReason = d.FilePath, d.MemoryType, d.LoadReason
+	case contract.HookBeforeModelSwitch, contract.HookAfterModelSwitch:
+		e.FromModel, e.ToModel, e.RequestedModel, e.SwitchSource, e.ContextTokens = d.From, d.To, d.Requested, d.SwitchFrom, d.Tokens
 	}
 }
 
@@ -225,6 +244,18 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 		if j.Decision == "block" {
 			o.Decision, o.Reason = Block, j.Reason
 		}
+	case "PreModelSwitch":
+		// permissionDecision "deny" keeps the model; "ask" has nobody
+		// to ask in synaps's /model and is taken as a deny, said so.
+		switch strings.ToLower(so.PermissionDecision) {
+		case "deny":
+			o.Decision, o.Reason = Block, so.PermissionDecisionReason
+		case "ask":
+			o.Decision, o.Reason = Block, "asks before the switch, and /model has no question to ask: "+so.PermissionDecisionReason
+		}
+		if o.Decision == Block && strings.TrimSpace(o.Reason) == "" {
+			o.Reason = "PreModelSwitch hook denied the switch"
+		}
 	}
 }
 
@@ -236,7 +267,7 @@ func newerExit2(e *Event, stderr string, o *Outcome) (handled bool) {
 	case "PermissionRequest":
 		o.Decision, o.Reason = Block, fmt.Sprintf("PermissionRequest:%s hook denied the permission: %s", e.ToolName, stderr)
 		return true
-	case "UserPromptExpansion":
+	case "UserPromptExpansion", "PreModelSwitch":
 		o.Decision, o.Reason = Block, stderr
 		return true
 	}

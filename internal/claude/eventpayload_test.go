@@ -84,6 +84,7 @@ func TestNewerPayloadsMatchCapture(t *testing.T) {
 		"UserPromptExpansion": {Name: "UserPromptExpansion", Prompt: "/greet Ada", Newer: Newer{ExpansionType: "slash_command", CommandName: "greet", CommandArgs: "Ada", CommandSource: "projectSettings"}},
 		"InstructionsLoaded":  {Name: "InstructionsLoaded", Newer: Newer{FilePath: "/PROJECT/CLAUDE.md", MemoryType: "Project", LoadReason: "session_start"}},
 		"PostCompact":         {Name: "PostCompact", Trigger: "manual", Newer: Newer{CompactSummary: "Done."}},
+		"PreModelSwitch":      {Name: "PreModelSwitch", Newer: Newer{FromModel: "a", ToModel: "b", RequestedModel: "b", SwitchSource: "command"}},
 	}
 	omitted := map[string]bool{"permission_suggestions:array": true, "permission_suggestions[].type:string": true,
 		"permission_suggestions[].directories:array": true, "permission_suggestions[].destination:string": true}

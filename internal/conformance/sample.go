@@ -75,6 +75,8 @@ func SampleEvent(s hook.Subscription) *hook.Event {
 		msg := "Commit the staged changes."
 		ev.Message = &msg
 		ev.Data = json.RawMessage(`{"expansion_type":"slash_command","command_name":"commit","command_args":"","command_source":"userSettings","prompt":"/commit"}`)
+	case contract.HookBeforeModelSwitch, contract.HookAfterModelSwitch:
+		ev.Data = json.RawMessage(`{"from_model":"script:a.jsonl","to_model":"script:b.jsonl","requested_model":"script:b.jsonl","source":"command","context_tokens":120}`)
 	case contract.HookOnInstructionsLoaded:
 		ev.Data = json.RawMessage(`{"file_path":"/project/AGENTS.md","memory_type":"Project","load_reason":"session_start"}`)
 	case contract.HookOnSessionEnd:

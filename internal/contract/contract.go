@@ -75,6 +75,13 @@ const (
 	// CLAUDE.md) read into the system prompt: Claude Code's
 	// InstructionsLoaded.
 	HookOnInstructionsLoaded = "on_instructions_loaded"
+	// HookBeforeModelSwitch fires when the user switches the model
+	// (/model), before the switch: Claude Code's PreModelSwitch. A block
+	// keeps the model.
+	HookBeforeModelSwitch = "before_model_switch"
+	// HookAfterModelSwitch fires after a model switch: Claude Code's
+	// PostModelSwitch.
+	HookAfterModelSwitch = "after_model_switch"
 )
 
 // Action is what a hook handler asks the runtime to do. "allow", "{}" and
@@ -177,6 +184,9 @@ var Hooks = []HookSpec{
 	{HookOnStopFailure, PermPrivacyLLMContent, false, nil, 1},
 	{HookOnPromptExpansion, PermPrivacyLLMContent, false, []Action{ActionInject, ActionBlock}, 1},
 	{HookOnInstructionsLoaded, PermSessionLifecycle, false, nil, 1},
+	// A block on before_model_switch keeps the model as it is.
+	{HookBeforeModelSwitch, PermSessionLifecycle, false, []Action{ActionBlock}, 1},
+	{HookAfterModelSwitch, PermSessionLifecycle, false, nil, 1},
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.
