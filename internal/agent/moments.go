@@ -57,10 +57,12 @@ type BatchCall struct {
 
 // toolBatch fires after_tool_batch once every call of one model message
 // has its result, before the next request. Outputs are cut as a tool
-// hook's are (contract.MaxToolOutputHook).
-func (a *Agent) toolBatch(ctx context.Context, calls, results []llm.Block) {
+// hook's are (contract.MaxToolOutputHook). What links inject goes with
+// the results, for the next request (Claude Code's PostToolBatch
+// additionalContext): the blocks to add.
+func (a *Agent) toolBatch(ctx context.Context, calls, results []llm.Block) []llm.Block {
 	if len(calls) == 0 || !a.heard(contract.HookAfterToolBatch) {
-		return // nobody listens: the outputs are not copied for nothing
+		return nil // nobody listens: the outputs are not copied for nothing
 	}
 	out := make([]BatchCall, 0, len(calls))
 	for i, c := range calls {
@@ -79,9 +81,15 @@ func (a *Agent) toolBatch(ctx context.Context, calls, results []llm.Block) {
 	}
 	data, err := json.Marshal(map[string]any{"tool_calls": out})
 	if err != nil {
-		return // an input that is not JSON: the model's own, already refused
+		return nil // an input that is not JSON: the model's own, already refused
 	}
-	a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookAfterToolBatch, SessionID: a.cfg.Session.ID, Data: data})
+	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookAfterToolBatch, SessionID: a.cfg.Session.ID, Data: data})
+	inject := d.InjectText()
+	if inject == "" {
+		return nil
+	}
+	a.emitInjects(d, "user")
+	return []llm.Block{{Type: llm.BlockText, Text: inject, Inject: true}}
 }
 
 // stopFailure fires on_stop_failure when the turn ends on a model API

@@ -58,7 +58,7 @@ const (
 	HookOnPermissionDenied = "on_permission_denied"
 	// HookAfterToolBatch fires once the tool calls of one model message
 	// have all finished, before the next request: Claude Code's
-	// PostToolBatch.
+	// PostToolBatch. An inject goes with the results.
 	HookAfterToolBatch = "after_tool_batch"
 	// HookOnSubagentStart fires when a subagent starts, before its first
 	// request: Claude Code's SubagentStart. An inject adds to its system
@@ -179,7 +179,8 @@ var Hooks = []HookSpec{
 	// A block on on_permission_request denies the call unasked.
 	{HookOnPermissionRequest, PermToolsIntercept, true, []Action{ActionBlock}, 1},
 	{HookOnPermissionDenied, PermToolsIntercept, true, nil, 1},
-	{HookAfterToolBatch, PermToolsIntercept, false, nil, 1},
+	// An inject on after_tool_batch goes with the batch's results.
+	{HookAfterToolBatch, PermToolsIntercept, false, []Action{ActionInject}, 1},
 	{HookOnSubagentStart, PermPrivacyLLMContent, false, []Action{ActionInject}, 1},
 	{HookOnStopFailure, PermPrivacyLLMContent, false, nil, 1},
 	{HookOnPromptExpansion, PermPrivacyLLMContent, false, []Action{ActionInject, ActionBlock}, 1},
