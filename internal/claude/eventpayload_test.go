@@ -159,3 +159,16 @@ func TestNewerOutcome(t *testing.T) {
 		})
 	}
 }
+
+// PreCompact without custom instructions says null, as Claude Code
+// 2.1.332 does (`/compact` alone); with them, the text.
+func TestPreCompactInstructions(t *testing.T) {
+	e := &Event{Name: "PreCompact", Trigger: "manual", Session: Session{ID: "s"}}
+	if got := string(e.Payload()); !strings.HasSuffix(got, `"trigger":"manual","custom_instructions":null}`) {
+		t.Errorf("payload %s, want custom_instructions null", got)
+	}
+	e.CustomInstructions = "keep the file names"
+	if got := string(e.Payload()); !strings.HasSuffix(got, `"custom_instructions":"keep the file names"}`) {
+		t.Errorf("payload %s, want the instructions", got)
+	}
+}

@@ -183,7 +183,12 @@ func (e *Event) Payload() []byte {
 	case "PreCompact":
 		turn()
 		name()
-		f = append(f, field{"trigger", e.Trigger}, field{"custom_instructions", e.CustomInstructions})
+		// No instructions is null, as Claude Code 2.1.332 sends it.
+		var custom any
+		if e.CustomInstructions != "" {
+			custom = e.CustomInstructions
+		}
+		f = append(f, field{"trigger", e.Trigger}, field{"custom_instructions", custom})
 	case "Notification":
 		turn()
 		mode()
