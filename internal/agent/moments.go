@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
@@ -27,7 +28,13 @@ func (a *Agent) permissionRequest(ctx context.Context, spec tool.Spec, input jso
 	data, _ := json.Marshal(map[string]string{"reason": why})
 	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnPermissionRequest, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName,
 		ToolInput: input, SessionID: a.cfg.Session.ID, Data: data, ToolUse: hook.ToolUseOf(ctx)})
-	if d.Blocked {
+	switch {
+	case d.Stopped:
+		// Denied, and the turn ends here (Claude Code's deny with
+		// interrupt, or continue:false).
+		a.stop.set(d.StoppedBy, d.StopReason)
+		return fmt.Sprintf("not run: %s stopped the turn: %s", d.StoppedBy, d.StopReason), d.StoppedBy, false
+	case d.Blocked:
 		return d.Reason, d.BlockedBy, false
 	}
 	return "", "", d.AllowedBy != ""

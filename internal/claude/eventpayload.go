@@ -223,6 +223,7 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 		var d struct {
 			Behavior     string          `json:"behavior"`
 			Message      string          `json:"message"`
+			Interrupt    bool            `json:"interrupt"`
 			UpdatedInput json.RawMessage `json:"updatedInput"`
 		}
 		if len(so.PermissionRequestDecision) == 0 || json.Unmarshal(so.PermissionRequestDecision, &d) != nil {
@@ -238,6 +239,10 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 			o.Decision, o.Reason = Block, d.Message
 			if o.Reason == "" {
 				o.Reason = fmt.Sprintf("PermissionRequest:%s hook denied the permission", e.ToolName)
+			}
+			if d.Interrupt {
+				// Denied, and Claude stops: the turn ends.
+				o.Stop, o.StopReason = true, o.Reason
 			}
 		}
 	case "UserPromptExpansion":

@@ -143,6 +143,8 @@ func TestNewerOutcome(t *testing.T) {
 			Outcome{Decision: Block, Reason: "not on main"}},
 		{"deny without message", "PermissionRequest", Run{Stdout: `{"hookSpecificOutput":{"decision":{"behavior":"deny"}}}`},
 			Outcome{Decision: Block, Reason: "PermissionRequest:Bash hook denied the permission"}},
+		{"deny with interrupt ends the turn", "PermissionRequest", Run{Stdout: `{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"stop here","interrupt":true}}}`},
+			Outcome{Decision: Block, Reason: "stop here", Stop: true, StopReason: "stop here"}},
 		{"exit 2 denies", "PermissionRequest", Run{ExitCode: 2, Stderr: "no"}, Outcome{Decision: Block, Reason: "PermissionRequest:Bash hook denied the permission: no"}},
 		{"no decision", "PermissionRequest", Run{Stdout: `{}`}, Outcome{}},
 		{"a top-level decision string is not PermissionRequest's", "PermissionRequest", Run{Stdout: `{"decision":"approve"}`}, Outcome{}},

@@ -176,8 +176,9 @@ var Hooks = []HookSpec{
 	// on_notification: synaps wants the user's attention; observe only.
 	{HookOnNotification, PermSessionLifecycle, false, nil, 1},
 	// The moments of Claude Code 2.1.332's newer events (docs/claude.md).
-	// A block on on_permission_request denies the call unasked.
-	{HookOnPermissionRequest, PermToolsIntercept, true, []Action{ActionBlock}, 1},
+	// A block on on_permission_request denies the call unasked; a stop
+	// denies it and ends the turn.
+	{HookOnPermissionRequest, PermToolsIntercept, true, []Action{ActionBlock, ActionStop}, 1},
 	{HookOnPermissionDenied, PermToolsIntercept, true, nil, 1},
 	// An inject on after_tool_batch goes with the batch's results.
 	{HookAfterToolBatch, PermToolsIntercept, false, []Action{ActionInject}, 1},
