@@ -209,8 +209,6 @@ func (l *Link) eventAs(name, hookName string, ev *hook.Event) *Event {
 		}
 	case contract.HookOnCompaction:
 		e.Trigger = "manual"
-	default:
-		newerEvent(hookName, e, ev)
 	case contract.HookOnNotification:
 		if ev.Message != nil {
 			e.Message = *ev.Message
@@ -220,6 +218,8 @@ func (l *Link) eventAs(name, hookName string, ev *hook.Event) *Event {
 		}
 		_ = json.Unmarshal(ev.Data, &d)
 		e.NotificationType = d.Type
+	default:
+		newerEvent(hookName, e, ev)
 	}
 	if s := ev.Subagent; s != nil {
 		// Claude Code names the subagent in every payload from inside
