@@ -162,6 +162,9 @@ func (a *App) ExpandCommand(ctx context.Context, line string) (CommandPrompt, bo
 		cp.Notes = append(cp.Notes, fmt.Sprintf("/%s asks for model %s; the session's model (%s) answers it (/model switches)", c.Qualified(), c.Model, a.Model))
 	}
 	cp.Prompt = a.expandCommand(ctx, c, strings.TrimSpace(args), cp.Allow)
+	if err := a.promptExpansion(ctx, c, strings.TrimSpace(args), &cp); err != nil {
+		return CommandPrompt{}, true, err
+	}
 	return cp, true, nil
 }
 

@@ -128,7 +128,7 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			return SlashResult{Output: a.formatModels(ctx)}, nil
 		}
 		old := a.Model
-		if err := a.SetModel(f[1]); err != nil {
+		if err := a.switchModel(ctx, f[1], "command"); err != nil {
 			if old == "" {
 				return SlashResult{}, fmt.Errorf("/model %s: %w", f[1], err)
 			}

@@ -610,6 +610,10 @@ func (h *Host) RunHook(ctx context.Context, ev hook.Event) hook.Decision {
 	return h.chain.Run(ctx, ev)
 }
 
+// Subscribed reports whether any link holds a place for the hook kind,
+// so that a caller can skip building an event nobody hears.
+func (h *Host) Subscribed(kind string) bool { return h.chain.Subscribed(kind) }
+
 // BeforeToolCall runs before_tool_call for a tool call and settles confirm
 // requests (hook.Chain.BeforeToolCall).
 func (h *Host) BeforeToolCall(ctx context.Context, spec tool.Spec, input json.RawMessage, sessionID string, c hook.Confirmer) hook.Decision {
