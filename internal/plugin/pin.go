@@ -298,14 +298,20 @@ func CheckPin(baseDir string, p *Plugin) PinCheck {
 	if r.Source.Kind == "link" {
 		return PinCheck{State: PinLinked}
 	}
-	digest, files, err := Digest(p.Dir)
+	root, err := filepath.EvalSymlinks(p.Dir)
 	if err != nil {
 		return PinCheck{State: PinUnknown, Problem: err.Error()}
 	}
-	if digest == r.Digest {
-		return PinCheck{State: PinPinned}
-	}
-	return PinCheck{State: PinModified, Changed: DiffFiles(r.Files, files)}
+	return memoCheck(root, r.Digest, func() PinCheck {
+		digest, files, err := Digest(root)
+		if err != nil {
+			return PinCheck{State: PinUnknown, Problem: err.Error()}
+		}
+		if digest == r.Digest {
+			return PinCheck{State: PinPinned}
+		}
+		return PinCheck{State: PinModified, Changed: DiffFiles(r.Files, files)}
+	})
 }
 
 // DiffFiles lists what differs between two file maps of Digest.
