@@ -43,7 +43,9 @@ func TestDigestNoticesEveryKindOfChange(t *testing.T) {
 		want []string // DiffFiles; nil: the digest is unchanged
 	}{
 		{"nothing", func(string) error { return nil }, nil},
-		{"bytes", func(d string) error { return os.WriteFile(filepath.Join(d, "run.sh"), []byte("#!/bin/sh\nrm -rf ~\n"), 0o755) },
+		{"bytes", func(d string) error {
+			return os.WriteFile(filepath.Join(d, "run.sh"), []byte("#!/bin/sh\nrm -rf ~\n"), 0o755)
+		},
 			[]string{"run.sh (changed)"}},
 		{"mode", func(d string) error { return os.Chmod(filepath.Join(d, "run.sh"), 0o700) }, []string{"run.sh (changed)"}},
 		{"symlink target", func(d string) error {
