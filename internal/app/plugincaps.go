@@ -45,7 +45,9 @@ func Capabilities(p *plugin.Plugin) []string {
 		for _, name := range e.Env {
 			add("environment variable", name)
 		}
-		if e.FailurePolicy != "" {
+		if e.FailurePolicy == "closed" {
+			// Open is the default; a guard that stops failing closed
+			// shows as "- failure_policy closed".
 			add("failure_policy", e.FailurePolicy)
 		}
 	}
