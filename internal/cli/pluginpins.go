@@ -139,17 +139,9 @@ without asking. The new version is pinned as install pins.`,
 				for _, c := range changes {
 					fmt.Fprintln(stdio.Out, "  "+printableLine(c))
 				}
-				switch {
-				case yes:
-				case isTerminal(stdio.In):
-					fmt.Fprintf(stdio.Out, "apply this update? [y/N] ")
-					line, _ := bufio.NewReader(stdio.In).ReadString('\n')
-					if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
-						fmt.Fprintf(stdio.Out, "not updated; %s stays as it was\n", id)
-						return nil
-					}
-				default:
-					return exitError{code: ExitError, msg: fmt.Sprintf("not updated: the update changes what %s may do (%s); run it on a terminal to be asked, or pass --yes to accept", id, strings.Join(changes, "; "))}
+				apply, err := confirmUpdate(stdio, isTerminal(stdio.In), yes, id, changes)
+				if !apply {
+					return err
 				}
 			}
 			res, err := u.Apply(cmd.Context(), base, app.InstallOptions{Output: stdio.Out})
@@ -179,4 +171,24 @@ func prefixed(p string, items []string) []string {
 		out[i] = p + s
 	}
 	return out
+}
+
+// confirmUpdate decides whether an update that changes what plugin id
+// may do is applied: --yes applies it; on a terminal the user is asked
+// (y/N, anything but y or yes declines, and so does end of input);
+// without one it is refused with an error naming the changes.
+func confirmUpdate(stdio Stdio, terminal, yes bool, id string, changes []string) (apply bool, err error) {
+	switch {
+	case yes:
+		return true, nil
+	case terminal:
+		fmt.Fprintf(stdio.Out, "apply this update? [y/N] ")
+		line, _ := bufio.NewReader(stdio.In).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
+			return true, nil
+		}
+		fmt.Fprintf(stdio.Out, "not updated; %s stays as it was\n", id)
+		return false, nil
+	}
+	return false, exitError{code: ExitError, msg: fmt.Sprintf("not updated: the update changes what %s may do (%s); run it on a terminal to be asked, or pass --yes to accept", id, strings.Join(changes, "; "))}
 }
