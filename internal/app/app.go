@@ -380,7 +380,7 @@ func (a *App) openSkills() error {
 		// extension host's warnings; the skills of the others still load.
 		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-			Disabled: a.Config.List("disabled_plugins"),
+			Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
 		})
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {

@@ -39,7 +39,7 @@ func (a *App) openCommands() {
 	if !a.opts.NoExtensions {
 		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-			Disabled: a.Config.List("disabled_plugins"),
+			Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
 		})
 		a.keysMu.Lock()
 		a.Help, a.Keys = nil, nil

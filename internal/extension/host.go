@@ -247,6 +247,7 @@ func (h *Host) discoverOptions() plugin.DiscoverOptions {
 		ProjectDir:   h.opts.ProjectDir,
 		TrustProject: h.opts.TrustProject,
 		Disabled:     h.opts.Config.List("disabled_plugins"),
+		Verify:       verifyMode(h.opts.Config),
 	}
 }
 
@@ -471,6 +472,10 @@ type Status struct {
 	// extensions with tools or providers are asked once after initialize).
 	Info json.RawMessage `json:"info,omitempty"`
 	PID  int             `json:"pid,omitempty"`
+	// Pin is the plugin against its install record (plugin.CheckPin),
+	// filled in by the listings that show it (app.CheckPins), not by
+	// Statuses, which the terminal UI calls on every redraw.
+	Pin *plugin.PinCheck `json:"pin,omitempty"`
 }
 
 // Statuses lists every discovered plugin, loaded or not.
