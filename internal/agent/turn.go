@@ -120,7 +120,13 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		calls := msg.ToolUses()
 		a.emit(Event{Type: EventTurnEnd, StopReason: resp.StopReason, Usage: used})
 		if len(calls) == 0 {
-			if !done.Blocked || stopBlocks == MaxStopBlocks {
+			if !done.Blocked {
+				return nil
+			}
+			if stopBlocks == MaxStopBlocks {
+				// Claude Code's loop guard: the block past the limit is
+				// overridden, and said, not dropped without a word.
+				a.emit(Event{Type: EventNotice, Text: stopCapNotice(done.BlockedBy, stopBlocks+1, hookReason(done))})
 				return nil
 			}
 			// A hook keeps the agent going: its reason is the next
