@@ -41,6 +41,8 @@ type Link struct {
 	// Notify shows the user what a hook says to the user (systemMessage,
 	// stderr of a non-blocking error); never the model.
 	Notify func(linkID, text string)
+
+	onceState
 }
 
 // ID implements hook.Link.
@@ -110,7 +112,7 @@ func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 				if h.If != "" && !l.covers(h.If, ev) {
 					continue
 				}
-				if !slices.ContainsFunc(handlers, func(o Handler) bool { return o.Command == h.Command }) {
+				if !slices.ContainsFunc(handlers, func(o Handler) bool { return o.key() == h.key() }) && l.spend(h) {
 					handlers = append(handlers, h) // identical commands run once
 				}
 			}
@@ -128,15 +130,7 @@ func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			timeout := h.Timeout
-			if timeout <= 0 {
-				timeout = DefaultTimeout
-				if e.Name == "UserPromptSubmit" {
-					timeout = PromptTimeout
-				}
-			}
-			run := Exec(ctx, Command{Line: h.Command, Dir: l.ProjectDir, Env: env, Timeout: time.Duration(timeout * float64(time.Second)), Policy: l.Policy}, payload)
-			outcomes[i] = Interpret(e, h.Command, run)
+			outcomes[i] = l.runHandler(ctx, e, h, payload, env)
 		}()
 	}
 	wg.Wait()
