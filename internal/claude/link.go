@@ -306,6 +306,11 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 			contexts = append(contexts, o.Context)
 		}
 	}
+	if len(failed) > 0 && l.Notify != nil {
+		// Said to the user whatever the answer is: a block by another
+		// hook must not hide that this one failed.
+		l.Notify(l.Name, "failed: "+strings.Join(failed, "; "))
+	}
 	allowed := func(a contract.Action) bool { return slices.Contains(spec.Actions, a) }
 	// After a tool, context goes with the result (and with whatever else
 	// the answer is); elsewhere it is an inject.
@@ -335,11 +340,8 @@ func (l *Link) decide(spec contract.HookSpec, ev *hook.Event, allowed func(contr
 	case block != nil && allowed(contract.ActionBlock):
 		return hook.Result{Action: contract.ActionBlock, Reason: block.Reason}, nil
 	case len(failed) > 0:
-		// Said to the user either way; the chain's policy decides whether
+		// Said to the user (join); the chain's policy decides whether
 		// the call runs (fail-open) or is blocked (fail-closed).
-		if l.Notify != nil {
-			l.Notify(l.Name, "failed: "+strings.Join(failed, "; "))
-		}
 		return hook.Result{}, errors.Join(ErrHookFailed, errors.New(strings.Join(failed, "; ")))
 	case ask != nil && allowed(contract.ActionConfirm):
 		reason := ask.Reason
