@@ -73,7 +73,7 @@ func (h Handler) label() string {
 	case "http":
 		return h.URL
 	case "prompt", "agent":
-		return h.Type + " hook"
+		return clip(h.Prompt, 100)
 	case "mcp_tool":
 		return "mcp__" + h.Server + "__" + h.Tool
 	}
@@ -190,7 +190,7 @@ func parseHandler(at string, raw json.RawMessage) (Handler, []string, error) {
 }
 
 // notYet are Claude Code's hook types synaps does not run yet.
-var notYet = []string{"prompt", "agent", "mcp_tool"}
+var notYet = []string{"agent", "mcp_tool"}
 
 // errSkip: the handler is left out, with a warning; the file loads.
 var errSkip = fmt.Errorf("skipped")

@@ -41,6 +41,8 @@ type Link struct {
 	// Notify shows the user what a hook says to the user (systemMessage,
 	// stderr of a non-blocking error); never the model.
 	Notify func(linkID, text string)
+	// Ask answers prompt and agent hooks (see Asker); nil: they fail.
+	Ask Asker
 
 	onceState
 }

@@ -46,6 +46,8 @@ func (l *Link) runHandler(ctx context.Context, e *Event, h Handler, payload []by
 		if r.StartErr != nil {
 			o.Failed = "the http hook failed: " + r.StartErr.Error()
 		}
+	case "prompt", "agent":
+		return l.askHook(ctx, e, h, payload, timeout)
 	default:
 		r := Exec(ctx, Command{Line: h.Command, Args: h.Args, Shell: h.Shell, Dir: l.ProjectDir, Env: env, Timeout: timeout, Policy: l.Policy}, payload)
 		o = Interpret(e, h.label(), r)
