@@ -314,10 +314,10 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 		l.Notify(l.Name, "failed: "+strings.Join(failed, "; "))
 	}
 	allowed := func(a contract.Action) bool { return slices.Contains(spec.Actions, a) }
-	// After a tool, context goes with the result (and with whatever else
-	// the answer is); elsewhere it is an inject.
+	// Before and after a tool, context goes with the result (and with
+	// whatever else the answer is); elsewhere it is an inject.
 	var toolContext string
-	if spec.Name == contract.HookAfterToolCall {
+	if spec.Name == contract.HookAfterToolCall || spec.Name == contract.HookBeforeToolCall {
 		toolContext, contexts = strings.Join(contexts, "\n"), nil
 	}
 	res, err := l.decide(spec, ev, allowed, failed, contexts, block, ask, stop, input, output, granted)

@@ -37,6 +37,11 @@ const AgentTimeout = 60
 // runHandler runs h for event e with its payload and interprets what it
 // did as Claude Code does.
 func (l *Link) runHandler(ctx context.Context, e *Event, h Handler, payload []byte, env []string) Outcome {
+	return stopContext(e, l.runOne(ctx, e, h, payload, env))
+}
+
+// runOne runs a handler of any type, with onFailure applied.
+func (l *Link) runOne(ctx context.Context, e *Event, h Handler, payload []byte, env []string) Outcome {
 	timeout := timeoutFor(h, e.Name)
 	var o Outcome
 	switch h.Type {

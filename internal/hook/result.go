@@ -72,8 +72,8 @@ type Result struct {
 	// on the wire means no objection); deny rules and plan mode still win.
 	Grant bool
 	// Context is text for the model after a tool's result (any
-	// after_tool_call answer may carry it): Claude Code's
-	// additionalContext. The agent adds it to the result, framed and
+	// before_tool_call or after_tool_call answer may carry it): Claude
+	// Code's additionalContext. The agent adds it to the result, framed and
 	// attributed.
 	Context string
 }
