@@ -156,8 +156,8 @@ func parseHandler(at string, raw json.RawMessage) (Handler, []string, error) {
 			warnings = append(warnings, fmt.Sprintf("%s.onFailure %q reads as \"block\", as in Claude Code (its values are \"continue\" and \"block\")", at, *hd.OnFailure))
 		}
 	}
-	if h.Async {
-		warnings = append(warnings, fmt.Sprintf("%s: async hooks run synchronously in synaps", at))
+	if h.Async && hd.Type != "command" {
+		warnings = append(warnings, fmt.Sprintf("%s: async is for command hooks; this %s hook runs synchronously", at, hd.Type))
 	}
 	switch hd.Type {
 	case "command":

@@ -43,6 +43,10 @@ type Link struct {
 	Notify func(linkID, text string)
 	// Ask answers prompt and agent hooks (see Asker); nil: they fail.
 	Ask Asker
+	// Wake gives the model text from a hook that ran in the background
+	// (async): at its next request, and an idle agent takes it as a
+	// message of its own.
+	Wake func(linkID, text string)
 
 	onceState
 }
@@ -132,6 +136,10 @@ func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if h.Async && h.Type == "command" {
+				l.background(e, h, payload, env)
+				return
+			}
 			outcomes[i] = l.runHandler(ctx, e, h, payload, env)
 		}()
 	}
