@@ -9,10 +9,10 @@ import (
 // wakeFromHook gives the model what a Claude hook running in the
 // background said (async additionalContext, an asyncRewake hook's exit
 // 2): it joins the running turn as steered text does, after the next
-// tool results; a session that is idle when it comes takes it with its
-// next message (and a front end that runs steered text left at a turn's
-// end — the terminal UI, chat, rpc, the daemon — sends it as a message of
-// its own). The user sees it as a notice.
+// tool results, or, left at the turn's end, is sent by the front ends
+// that run leftover steered text (host.Session) as a message of its own.
+// An idle session is not woken: the text waits for the next turn. The
+// user sees it as a notice.
 func (a *App) wakeFromHook(id, text string) {
 	if a.opts.OnEvent != nil {
 		a.opts.OnEvent(agent.Event{Type: agent.EventNotice, Text: fmt.Sprintf("%s hook (in the background): %s", id, text)})
