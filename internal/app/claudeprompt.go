@@ -2,10 +2,15 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
+	"time"
 
+	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/claude"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // KeyClaudeSmallFastModel is the model Claude Code prompt hooks ask
@@ -59,6 +64,9 @@ func (a *App) askClaudeHook(ctx context.Context, q claude.Question) (string, err
 			return "", err
 		}
 	}
+	if q.Agent {
+		return a.runHookAgent(ctx, p, id, name, q)
+	}
 	req := &llm.Request{Model: id, System: q.System, MaxTokens: 1024,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: q.Prompt}}}}}
 	resp, err := p.Complete(ctx, req, nil)
@@ -66,4 +74,38 @@ func (a *App) askClaudeHook(ctx context.Context, q claude.Question) (string, err
 		return "", err
 	}
 	return resp.Message.Text(), nil
+}
+
+// hookAgentMaxTurns bounds an agent hook's model requests.
+const hookAgentMaxTurns = 10
+
+// runHookAgent answers an agent hook: a subagent on the hook's model
+// with the session's read-only tools (read, glob, grep, ls and the like;
+// never bash, edits, or the agent tool), no hooks of its own, and the
+// session's permission rules; its transcript is kept in the session file
+// as a subagent's. Its last answer is the verdict.
+func (a *App) runHookAgent(ctx context.Context, p llm.Provider, id, name string, q claude.Question) (string, error) {
+	if a.Session == nil {
+		return "", errors.New("an agent hook needs a session")
+	}
+	tools := a.Tools.Filter(func(s tool.Spec) bool { return s.ReadOnly && s.RuntimeName != agent.AgentToolName })
+	aid := fmt.Sprintf("hook-%x", time.Now().UnixNano())
+	sess, err := a.Session.Child(aid, "hook-agent", "", "agent hook")
+	if err != nil {
+		return "", err
+	}
+	c := agent.New(agent.Config{Provider: p, Model: id, ProviderName: llm.ProviderName(name), System: q.System, Tools: tools,
+		Session: sess, Permissions: a.Permissions, MaxTurns: hookAgentMaxTurns, Price: a.Price})
+	if err := c.Send(ctx, q.Prompt); err != nil {
+		return "", err
+	}
+	msgs := sess.View()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleAssistant {
+			if t := msgs[i].Text(); strings.TrimSpace(t) != "" {
+				return t, nil
+			}
+		}
+	}
+	return "", errors.New("the agent gave no answer")
 }

@@ -190,7 +190,7 @@ func parseHandler(at string, raw json.RawMessage) (Handler, []string, error) {
 }
 
 // notYet are Claude Code's hook types synaps does not run yet.
-var notYet = []string{"agent", "mcp_tool"}
+var notYet = []string{"mcp_tool"}
 
 // errSkip: the handler is left out, with a warning; the file loads.
 var errSkip = fmt.Errorf("skipped")
