@@ -92,7 +92,8 @@ func (h Handler) key() string {
 	case "prompt", "agent":
 		return h.Type + "\x00" + h.Prompt + "\x00" + h.Model
 	case "mcp_tool":
-		return "mcp\x00" + h.Server + "\x00" + h.Tool
+		in, _ := json.Marshal(h.Input)
+		return "mcp\x00" + h.Server + "\x00" + h.Tool + "\x00" + string(in)
 	}
 	return "command\x00" + h.Command + "\x00" + strings.Join(h.Args, "\x00")
 }
@@ -141,9 +142,6 @@ func parseHandler(at string, raw json.RawMessage) (Handler, []string, error) {
 		}
 		return h, []string{fmt.Sprintf("%s: a %q hook; %sClaude Code's types are %s, so this one is skipped", at, hd.Type, hint, strings.Join(handlerTypes, ", "))}, errSkip
 	}
-	if slices.Contains(notYet, hd.Type) {
-		return h, []string{fmt.Sprintf("%s: a %q hook; synaps does not run this type yet, so this one is skipped", at, hd.Type)}, errSkip
-	}
 	if len(hd.Timeout) > 0 && !isNull(hd.Timeout) {
 		if err := json.Unmarshal(hd.Timeout, &h.Timeout); err != nil || h.Timeout <= 0 {
 			return h, nil, fmt.Errorf("%s.timeout must be a number of seconds above 0, got %s", at, hd.Timeout)
@@ -188,9 +186,6 @@ func parseHandler(at string, raw json.RawMessage) (Handler, []string, error) {
 	}
 	return h, warnings, nil
 }
-
-// notYet are Claude Code's hook types synaps does not run yet.
-var notYet = []string{"mcp_tool"}
 
 // errSkip: the handler is left out, with a warning; the file loads.
 var errSkip = fmt.Errorf("skipped")

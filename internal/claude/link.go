@@ -47,6 +47,9 @@ type Link struct {
 	// (async): at its next request, and an idle agent takes it as a
 	// message of its own.
 	Wake func(linkID, text string)
+	// CallTool calls an MCP server's tool for mcp_tool hooks; nil:
+	// they fail.
+	CallTool ToolCaller
 
 	onceState
 }

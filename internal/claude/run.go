@@ -51,6 +51,12 @@ func (l *Link) runOne(ctx context.Context, e *Event, h Handler, payload []byte, 
 		if r.StartErr != nil {
 			o.Failed = "the http hook failed: " + r.StartErr.Error()
 		}
+	case "mcp_tool":
+		r := l.callTool(ctx, h, payload, timeout)
+		o = Interpret(e, h.label(), r)
+		if r.StartErr != nil {
+			o.Failed = "the mcp_tool hook failed: " + r.StartErr.Error()
+		}
 	case "prompt", "agent":
 		return l.askHook(ctx, e, h, payload, timeout)
 	default:
@@ -89,7 +95,11 @@ func failClosed(e *Event, h Handler, o Outcome, r Run) Outcome {
 	case detail == "":
 		detail = "No stderr output"
 	}
-	b := exit2(e, h.label(), fmt.Sprintf("%s; blocking because onFailure is \"block\" %s", what, detail))
+	why := "blocking because onFailure is \"block\""
+	if h.Type == "mcp_tool" {
+		why += " and the hook got no usable answer from its MCP server (synaps mcp list shows the server's state)"
+	}
+	b := exit2(e, h.label(), fmt.Sprintf("%s; %s %s", what, why, detail))
 	b.Notes = o.Notes
 	return b
 }
