@@ -139,6 +139,11 @@ func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if h.StatusMessage != "" {
+				// Claude Code shows it in its spinner while the hook
+				// runs; synaps says it as the hook starts.
+				l.notify(h.StatusMessage + " …")
+			}
 			if h.Async && h.Type == "command" {
 				l.background(e, h, payload, env)
 				return
