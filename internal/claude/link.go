@@ -50,6 +50,9 @@ type Link struct {
 	// CallTool calls an MCP server's tool for mcp_tool hooks; nil:
 	// they fail.
 	CallTool ToolCaller
+	// Title names the session (UserPromptSubmit's sessionTitle); nil:
+	// the title is said to the user only.
+	Title func(title string)
 
 	onceState
 }
@@ -293,6 +296,9 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 			if l.Notify != nil {
 				l.Notify(l.Name, n)
 			}
+		}
+		if o.Title != "" {
+			l.retitle(o.Title)
 		}
 		if o.Failed != "" {
 			failed = append(failed, o.Failed)

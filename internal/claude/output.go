@@ -60,6 +60,9 @@ type Outcome struct {
 	// Stop ends the turn (continue:false); StopReason is shown to the user.
 	Stop       bool
 	StopReason string
+	// Title is UserPromptSubmit's sessionTitle: what the session is
+	// to be called.
+	Title string
 	// Notes are shown to the user and never to the model: systemMessage,
 	// a non-blocking stderr, plain stdout of other events.
 	Notes []string

@@ -1,5 +1,10 @@
 package claude
 
+import (
+	"encoding/json"
+	"strings"
+)
+
 // Outputs of Claude Code 2.1.332 that change what an event's answer
 // means beyond output.go's reading of it.
 
@@ -20,4 +25,29 @@ func stopContext(e *Event, o Outcome) Outcome {
 	}
 	o.Context = ""
 	return o
+}
+
+// sessionTitle reads UserPromptSubmit's hookSpecificOutput.sessionTitle
+// from a hook's JSON output ("" when there is none).
+func sessionTitle(e *Event, stdout string) string {
+	out := strings.TrimSpace(stdout)
+	if e.Name != "UserPromptSubmit" || !strings.HasPrefix(out, "{") {
+		return ""
+	}
+	var j struct {
+		Specific struct {
+			SessionTitle string `json:"sessionTitle"`
+		} `json:"hookSpecificOutput"`
+	}
+	_ = json.NewDecoder(strings.NewReader(out)).Decode(&j)
+	return strings.TrimSpace(j.Specific.SessionTitle)
+}
+
+// retitle passes a hook's sessionTitle on.
+func (l *Link) retitle(title string) {
+	if l.Title != nil {
+		l.Title(title)
+		return
+	}
+	l.notify("asks to title the session " + title + "; this front end keeps its title")
 }
