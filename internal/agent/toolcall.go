@@ -71,6 +71,14 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, deferConfirms{})
 		confirms, grantedBy, pre = d.Confirms, d.AllowedBy, d.Contexts
 		call.ModifiedBy = d.ModifiedBy
+		if c, ok := a.deferredBy(d.Confirms); ok && !d.Blocked && !d.Stopped {
+			// Not run, not answered: the turn ends after this batch.
+			a.deferred.add(use, c)
+			call.BlockedBy = c.Extension
+			call.Output = "deferred by " + c.Subject() + ": the run ends before this call"
+			a.emit(Event{Type: EventToolEnd, Tool: call})
+			return llm.Block{}
+		}
 		if d.Stopped {
 			a.stop.set(d.StoppedBy, d.StopReason)
 			call.BlockedBy = d.StoppedBy

@@ -67,6 +67,15 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		}
 		a.emitInjects(d, "user")
 	}
+	if waiting := a.cfg.Session.TakeDeferred(); waiting != nil {
+		// A resumed run goes on from the calls a hook deferred: their
+		// results, and the others', lead the new message.
+		results, err := a.resumeDeferred(ctx, waiting)
+		if err != nil {
+			return err
+		}
+		user.Content = append(results, user.Content...)
+	}
 	if err := a.cfg.Session.Append(user); err != nil {
 		return err
 	}
@@ -141,6 +150,9 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		}
 		run := a.allowCalls(len(calls))
 		results := a.runTools(ctx, calls[:run])
+		if err := a.endDeferred(results); err != nil {
+			return err
+		}
 		a.usage = a.usage.Add(a.kids.take()) // what subagents spent
 		for _, c := range calls[run:] {
 			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, IsError: true,

@@ -108,6 +108,9 @@ type Options struct {
 	// ApproveConfirms answers extensions' confirm requests with yes
 	// (--auto-approve-confirms); permission questions are still asked.
 	ApproveConfirms bool
+	// DeferCalls: a hook's "defer" ends the run before the call,
+	// resumable from it (agent.Config.DeferCalls); -p sets it.
+	DeferCalls bool
 	// LeavePlan says how this front-end's user leaves plan mode, for the
 	// refusal plan mode gives (agent.Config.LeavePlan); "" is a
 	// headless run's: the --permission-mode flag.
@@ -533,7 +536,7 @@ func (a *App) newAgent() {
 		Provider: a.provider, Model: a.modelID, ProviderName: llm.ProviderName(a.Model), System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD, Effort: a.effort, LeavePlan: a.opts.LeavePlan,
-		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
+		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, DeferCalls: a.opts.DeferCalls, SaveRule: a.SaveRule,
 		Price: a.Price, Subagents: a.subagents,
 	})
 }

@@ -223,7 +223,7 @@ func TestInterpret(t *testing.T) {
 		{"allow", pre, Run{Stdout: `{"hookSpecificOutput":{"permissionDecision":"allow","permissionDecisionReason":"fine"}}`}, Outcome{Decision: Allow}},
 		{"ask with a new input", pre, Run{Stdout: `{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"sure?","updatedInput":{"file_path":"/p/y"}}}`},
 			Outcome{Decision: Ask, Reason: "sure?", UpdatedInput: json.RawMessage(`{"file_path":"/p/y"}`)}},
-		{"defer asks", pre, Run{Stdout: `{"hookSpecificOutput":{"permissionDecision":"defer"}}`}, Outcome{Decision: Ask}},
+		{"defer asks, marked deferred", pre, Run{Stdout: `{"hookSpecificOutput":{"permissionDecision":"defer"}}`}, Outcome{Decision: Ask, Defer: true}},
 		{"legacy block", pre, Run{Stdout: `{"decision":"block","reason":"old style"}`}, Outcome{Decision: Block, Reason: "old style"}},
 		{"legacy approve", pre, Run{Stdout: `{"decision":"approve"}`}, Outcome{Decision: Allow}},
 		{"continue false stops, and says so to the user", pre, Run{Stdout: `{"continue":false,"stopReason":"done for today","systemMessage":"bye"}`},

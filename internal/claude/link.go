@@ -372,7 +372,7 @@ func (l *Link) decide(spec contract.HookSpec, ev *hook.Event, allowed func(contr
 		if reason == "" {
 			reason = "a Claude hook asks before " + ClaudeName(ev.ToolRuntimeName) + " runs"
 		}
-		res := hook.Result{Action: contract.ActionConfirm, Message: reason}
+		res := hook.Result{Action: contract.ActionConfirm, Message: reason, Defer: ask.Defer}
 		if ask.UpdatedInput != nil {
 			res.Input = FromClaudeInput(ev.ToolRuntimeName, ask.UpdatedInput)
 		}

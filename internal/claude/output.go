@@ -60,6 +60,9 @@ type Outcome struct {
 	// Stop ends the turn (continue:false); StopReason is shown to the user.
 	Stop       bool
 	StopReason string
+	// Defer: PreToolUse's "defer" (an Ask that a headless run turns into
+	// the end of the run, resumable from the call).
+	Defer bool
 	// Title is UserPromptSubmit's sessionTitle: what the session is
 	// to be called.
 	Title string
@@ -189,6 +192,7 @@ func fromJSON(e *Event, command string, j *hookJSON) Outcome {
 			o.Decision, o.Reason = Block, so.PermissionDecisionReason
 		case "ask", "defer":
 			o.Decision, o.Reason = Ask, so.PermissionDecisionReason
+			o.Defer = strings.EqualFold(so.PermissionDecision, "defer")
 		case "":
 			switch j.Decision { // the legacy fields
 			case "approve":

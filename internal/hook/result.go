@@ -76,6 +76,10 @@ type Result struct {
 	// Code's additionalContext. The agent adds it to the result, framed and
 	// attributed.
 	Context string
+	// Defer, on a confirm, is Claude Code's PreToolUse "defer": a
+	// headless run ends before the call, resumable from it; elsewhere
+	// it is the confirm.
+	Defer bool
 }
 
 // DecodeResult reads a hook.handle result (the extension protocol's wire form) tolerantly: {} , null,
