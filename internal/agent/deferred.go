@@ -25,6 +25,9 @@ type DeferredError struct {
 	// Calls are the deferred calls: "Bash (toolu_…)", and who deferred
 	// each and why.
 	Calls []string
+	// Uses are the deferred calls as the model made them (id, name,
+	// input).
+	Uses []llm.Block
 	// PromptNotSent: the calls were deferred again as a resumed run
 	// began, before its prompt went to the model.
 	PromptNotSent bool
@@ -43,6 +46,7 @@ type deferrals struct {
 	mu    sync.Mutex
 	ids   []string
 	notes []string
+	uses  []llm.Block
 }
 
 func (d *deferrals) add(use llm.Block, c hook.Confirm) {
@@ -52,15 +56,15 @@ func (d *deferrals) add(use llm.Block, c hook.Confirm) {
 	if c.Message != "" {
 		note += ": " + c.Message
 	}
-	d.ids, d.notes = append(d.ids, use.ID), append(d.notes, note)
+	d.ids, d.notes, d.uses = append(d.ids, use.ID), append(d.notes, note), append(d.uses, use)
 }
 
-func (d *deferrals) take() (ids, notes []string) {
+func (d *deferrals) take() (ids, notes []string, uses []llm.Block) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	ids, notes = d.ids, d.notes
-	d.ids, d.notes = nil, nil
-	return ids, notes
+	ids, notes, uses = d.ids, d.notes, d.uses
+	d.ids, d.notes, d.uses = nil, nil, nil
+	return ids, notes, uses
 }
 
 // deferredBy is the confirm that defers the call, if one does and this
@@ -80,7 +84,7 @@ func (a *Agent) deferredBy(confirms []hook.Confirm) (hook.Confirm, bool) {
 // endDeferred ends the turn on the batch's deferred calls: results are
 // those of the calls that ran (a deferred call's is the zero block).
 func (a *Agent) endDeferred(results []llm.Block) error {
-	ids, notes := a.deferred.take()
+	ids, notes, uses := a.deferred.take()
 	if len(ids) == 0 {
 		return nil
 	}
@@ -96,7 +100,7 @@ func (a *Agent) endDeferred(results []llm.Block) error {
 	if err := a.cfg.Session.Sync(); err != nil {
 		return err
 	}
-	return &DeferredError{Calls: notes}
+	return &DeferredError{Calls: notes, Uses: uses}
 }
 
 // resumeDeferred runs the calls a resumed session waits on and returns
