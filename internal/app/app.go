@@ -365,6 +365,18 @@ func hookTimeout(cfg *config.File) time.Duration {
 // openSkills finds skills in the project, the user's skills dir and every
 // plugin, and offers load_skill when there are any.
 func (a *App) openSkills() error {
+	a.Skills = a.findSkills()
+	if len(a.Skills) > 0 {
+		if _, err := a.Tools.Add(&skill.LoadTool{Skills: a.Skills}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findSkills looks for skills: the project's, the user's, every enabled
+// plugin's, the built-in ones; problems are notes.
+func (a *App) findSkills() []skill.Skill {
 	roots := []skill.Root{
 		{Dir: filepath.Join(a.WorkDir, ".synaps", "skills"), Source: "project"},
 		{Dir: filepath.Join(a.BaseDir, "skills"), Source: "user"},
@@ -395,13 +407,7 @@ func (a *App) openSkills() error {
 	for _, p := range problems {
 		a.Notes = append(a.Notes, fmt.Sprintf("skill not loaded: %v", p.Err))
 	}
-	a.Skills = skills
-	if len(skills) > 0 {
-		if _, err := a.Tools.Add(&skill.LoadTool{Skills: skills}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return skills
 }
 
 // SetModel switches the model (also mid-session: /model), and the

@@ -53,6 +53,9 @@ type Link struct {
 	// Title names the session (UserPromptSubmit's sessionTitle); nil:
 	// the title is said to the user only.
 	Title func(title string)
+	// ReloadSkills looks for skills again (SessionStart's reloadSkills)
+	// and returns the system-prompt text that lists the new ones.
+	ReloadSkills func() string
 
 	onceState
 }
@@ -287,6 +290,7 @@ func (l *Link) complete(e *Event, ev *hook.Event) {
 func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) (hook.Result, error) {
 	var failed, contexts []string
 	var block, ask, stop *Outcome
+	reload := false
 	var granted bool // a hook answered the permission question: allow
 	var input json.RawMessage
 	var output *string
@@ -300,6 +304,7 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 		if o.Title != "" {
 			l.retitle(o.Title)
 		}
+		reload = reload || o.ReloadSkills
 		if o.Failed != "" {
 			failed = append(failed, o.Failed)
 			continue
@@ -334,6 +339,13 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 		// Said to the user whatever the answer is: a block by another
 		// hook must not hide that this one failed.
 		l.Notify(l.Name, "failed: "+strings.Join(failed, "; "))
+	}
+	if reload && l.ReloadSkills != nil {
+		// After the event's hooks, which may have installed skills;
+		// the new ones are listed with the start's context.
+		if text := l.ReloadSkills(); text != "" {
+			contexts = append(contexts, text)
+		}
 	}
 	allowed := func(a contract.Action) bool { return slices.Contains(spec.Actions, a) }
 	// Before and after a tool, context goes with the result (and with

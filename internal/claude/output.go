@@ -66,6 +66,9 @@ type Outcome struct {
 	// Title is UserPromptSubmit's sessionTitle: what the session is
 	// to be called.
 	Title string
+	// ReloadSkills is SessionStart's reloadSkills: skills are looked
+	// for again once the event's hooks are done.
+	ReloadSkills bool
 	// Notes are shown to the user and never to the model: systemMessage,
 	// a non-blocking stderr, plain stdout of other events.
 	Notes []string

@@ -27,20 +27,26 @@ func stopContext(e *Event, o Outcome) Outcome {
 	return o
 }
 
-// sessionTitle reads UserPromptSubmit's hookSpecificOutput.sessionTitle
-// from a hook's JSON output ("" when there is none).
-func sessionTitle(e *Event, stdout string) string {
+// sessionOutputs reads what a hook's JSON output says about the session
+// (hookSpecificOutput): UserPromptSubmit's sessionTitle, SessionStart's
+// reloadSkills.
+func sessionOutputs(e *Event, o *Outcome, stdout string) {
 	out := strings.TrimSpace(stdout)
-	if e.Name != "UserPromptSubmit" || !strings.HasPrefix(out, "{") {
-		return ""
+	if (e.Name != "UserPromptSubmit" && e.Name != "SessionStart") || !strings.HasPrefix(out, "{") {
+		return
 	}
 	var j struct {
 		Specific struct {
 			SessionTitle string `json:"sessionTitle"`
+			ReloadSkills bool   `json:"reloadSkills"`
 		} `json:"hookSpecificOutput"`
 	}
 	_ = json.NewDecoder(strings.NewReader(out)).Decode(&j)
-	return strings.TrimSpace(j.Specific.SessionTitle)
+	if e.Name == "UserPromptSubmit" {
+		o.Title = strings.TrimSpace(j.Specific.SessionTitle)
+	} else {
+		o.ReloadSkills = j.Specific.ReloadSkills
+	}
 }
 
 // retitle passes a hook's sessionTitle on.

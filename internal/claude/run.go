@@ -48,14 +48,14 @@ func (l *Link) runOne(ctx context.Context, e *Event, h Handler, payload []byte, 
 	case "http":
 		r := Post(ctx, h, payload, timeout, nil)
 		o = Interpret(e, h.label(), r)
-		o.Title = sessionTitle(e, r.Stdout)
+		sessionOutputs(e, &o, r.Stdout)
 		if r.StartErr != nil {
 			o.Failed = "the http hook failed: " + r.StartErr.Error()
 		}
 	case "mcp_tool":
 		r := l.callTool(ctx, h, payload, timeout)
 		o = Interpret(e, h.label(), r)
-		o.Title = sessionTitle(e, r.Stdout)
+		sessionOutputs(e, &o, r.Stdout)
 		if r.StartErr != nil {
 			o.Failed = "the mcp_tool hook failed: " + r.StartErr.Error()
 		}
@@ -64,7 +64,7 @@ func (l *Link) runOne(ctx context.Context, e *Event, h Handler, payload []byte, 
 	default:
 		r := Exec(ctx, Command{Line: h.Command, Args: h.Args, Shell: h.Shell, Dir: l.ProjectDir, Env: env, Timeout: timeout, Policy: l.Policy}, payload)
 		o = Interpret(e, h.label(), r)
-		o.Title = sessionTitle(e, r.Stdout)
+		sessionOutputs(e, &o, r.Stdout)
 		if h.OnFailureBlock && o.Failed != "" {
 			o = failClosed(e, h, o, r)
 		}
