@@ -68,6 +68,10 @@ type Config struct {
 	// ApproveConfirms answers extensions' confirm requests with yes
 	// (--auto-approve-confirms); permission questions are still asked.
 	ApproveConfirms bool
+	// DeferCalls: a hook's "defer" ends the turn before the call,
+	// resumable from it (deferred.go); a headless run (-p) sets it.
+	// Without it a defer is a confirm.
+	DeferCalls bool
 	// LeavePlan says how the user of this front-end leaves plan mode
 	// ("Shift+Tab, or /mode default" in the terminal UI), for the
 	// refusal plan mode gives; "" names the flag and config key a
@@ -143,6 +147,8 @@ type Agent struct {
 	emitMu sync.Mutex
 	// stop is a hook's stop action in the current turn.
 	stop stopState
+	// deferred collects the calls a hook deferred (deferred.go).
+	deferred deferrals
 	// refusedPictures is how many of the session's first messages have
 	// their pictures left out: the API refused a request for one.
 	refusedPictures int

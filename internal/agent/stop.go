@@ -44,9 +44,20 @@ func (e *HookStopError) Unwrap() error {
 	return ErrStopped
 }
 
-// MaxStopBlocks bounds how often on_message_complete may keep one turn
-// going: a hook that always says "not yet" must not loop forever.
-const MaxStopBlocks = 3
+// MaxStopBlocks bounds how often on_message_complete (Claude's Stop) or
+// on_subagent_complete (SubagentStop) may keep one turn going: a hook
+// that always says "not yet" must not loop forever. 8 blocks in a row are
+// honoured and the 9th is overridden, as in Claude Code 2.1.332 (its
+// CLAUDE_CODE_STOP_HOOK_BLOCK_CAP default), so a loop plugin written for
+// Claude runs as many iterations.
+const MaxStopBlocks = 8
+
+// stopCapNotice tells the user that a block past MaxStopBlocks was
+// overridden: the turn ends although a hook asked it to go on.
+func stopCapNotice(by string, n int, reason string) string {
+	return fmt.Sprintf("%s blocked the turn from ending %d times in a row; the turn ends anyway (the limit is %d), and its reason is dropped: %s "+
+		"(a Stop or SubagentStop hook should let the turn end while stop_hook_active is true)", by, n, MaxStopBlocks, oneLine(reason))
+}
 
 // stopState is a stop asked for during the current turn; calls running
 // side by side may ask, so it has its own lock.

@@ -62,12 +62,23 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 	}
 	var confirms []hook.Confirm
 	var grantedBy string // a hook that answered the permission question
+	// pre is context a before_tool_call answer gave (Claude's PreToolUse
+	// additionalContext): it goes with the result, as an after one's.
+	var pre []hook.Inject
 	if a.cfg.Hooks != nil {
 		// The chain's confirms are asked by permit, together with any
 		// permission question, about the input that will run.
 		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, deferConfirms{})
-		confirms, grantedBy = d.Confirms, d.AllowedBy
+		confirms, grantedBy, pre = d.Confirms, d.AllowedBy, d.Contexts
 		call.ModifiedBy = d.ModifiedBy
+		if c, ok := a.deferredBy(d.Confirms); ok && !d.Blocked && !d.Stopped {
+			// Not run, not answered: the turn ends after this batch.
+			a.deferred.add(use, c)
+			call.BlockedBy = c.Extension
+			call.Output = "deferred by " + c.Subject() + ": the run ends before this call"
+			a.emit(Event{Type: EventToolEnd, Tool: call})
+			return llm.Block{}
+		}
 		if d.Stopped {
 			a.stop.set(d.StoppedBy, d.StopReason)
 			call.BlockedBy = d.StoppedBy
@@ -78,7 +89,7 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 				call.Input = d.Input
 			}
 			call.BlockedBy = d.BlockedBy
-			return finish(a.capped(d.Reason), true)
+			return finish(a.capped(withContexts(d.Reason, pre)), true)
 		}
 		if d.Input != nil {
 			// A modify passes the same gate.
@@ -128,8 +139,8 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 			res.Output = a.capped(*d.Output)
 			call.ReplacedBy = d.ReplacedBy
 		}
-		if len(d.Contexts) > 0 {
-			res.Output = a.capped(withContexts(res.Output, d.Contexts))
+		if cs := append(pre, d.Contexts...); len(cs) > 0 {
+			res.Output = a.capped(withContexts(res.Output, cs))
 		}
 		if d.Stopped {
 			a.stop.set(d.StoppedBy, d.StopReason)

@@ -67,6 +67,15 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		}
 		a.emitInjects(d, "user")
 	}
+	if waiting := a.cfg.Session.TakeDeferred(); waiting != nil {
+		// A resumed run goes on from the calls a hook deferred: their
+		// results, and the others', lead the new message.
+		results, err := a.resumeDeferred(ctx, waiting)
+		if err != nil {
+			return err
+		}
+		user.Content = append(results, user.Content...)
+	}
 	if err := a.cfg.Session.Append(user); err != nil {
 		return err
 	}
@@ -121,7 +130,13 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		calls := msg.ToolUses()
 		a.emit(Event{Type: EventTurnEnd, StopReason: resp.StopReason, Usage: used})
 		if len(calls) == 0 {
-			if !done.Blocked || stopBlocks == MaxStopBlocks {
+			if !done.Blocked {
+				return nil
+			}
+			if stopBlocks == MaxStopBlocks {
+				// Claude Code's loop guard: the block past the limit is
+				// overridden, and said, not dropped without a word.
+				a.emit(Event{Type: EventNotice, Text: stopCapNotice(done.BlockedBy, stopBlocks+1, hookReason(done))})
 				return nil
 			}
 			// A hook keeps the agent going: its reason is the next
@@ -136,6 +151,9 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		}
 		run := a.allowCalls(len(calls))
 		results := a.runTools(ctx, calls[:run])
+		if err := a.endDeferred(results); err != nil {
+			return err
+		}
 		a.usage = a.usage.Add(a.kids.take()) // what subagents spent
 		results = append(results, a.toolBatch(ctx, calls[:run], results)...)
 		for _, c := range calls[run:] {

@@ -110,6 +110,9 @@ type Options struct {
 	// ApproveConfirms answers extensions' confirm requests with yes
 	// (--auto-approve-confirms); permission questions are still asked.
 	ApproveConfirms bool
+	// DeferCalls: a hook's "defer" ends the run before the call,
+	// resumable from it (agent.Config.DeferCalls); -p sets it.
+	DeferCalls bool
 	// LeavePlan says how this front-end's user leaves plan mode, for the
 	// refusal plan mode gives (agent.Config.LeavePlan); "" is a
 	// headless run's: the --permission-mode flag.
@@ -371,6 +374,18 @@ func hookTimeout(cfg *config.File) time.Duration {
 // openSkills finds skills in the project, the user's skills dir and every
 // plugin, and offers load_skill when there are any.
 func (a *App) openSkills() error {
+	a.Skills = a.findSkills()
+	if len(a.Skills) > 0 {
+		if _, err := a.Tools.Add(&skill.LoadTool{Skills: a.Skills}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findSkills looks for skills: the project's, the user's, every enabled
+// plugin's, the built-in ones; problems are notes.
+func (a *App) findSkills() []skill.Skill {
 	roots := []skill.Root{
 		{Dir: filepath.Join(a.WorkDir, ".synaps", "skills"), Source: "project"},
 		{Dir: filepath.Join(a.BaseDir, "skills"), Source: "user"},
@@ -401,13 +416,7 @@ func (a *App) openSkills() error {
 	for _, p := range problems {
 		a.Notes = append(a.Notes, fmt.Sprintf("skill not loaded: %v", p.Err))
 	}
-	a.Skills = skills
-	if len(skills) > 0 {
-		if _, err := a.Tools.Add(&skill.LoadTool{Skills: skills}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return skills
 }
 
 // SetModel switches the model (also mid-session: /model), and the
@@ -544,7 +553,7 @@ func (a *App) newAgent() {
 		Provider: a.provider, Model: a.modelID, ProviderName: llm.ProviderName(a.Model), System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD, Effort: a.effort, LeavePlan: a.opts.LeavePlan,
-		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
+		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, DeferCalls: a.opts.DeferCalls, SaveRule: a.SaveRule,
 		Price: a.Price, Subagents: a.subagents, Instructions: instructions,
 	})
 }

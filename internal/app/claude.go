@@ -209,7 +209,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 		}
 		l := &claude.Link{
 			Name: s.id, Hooks: h, Env: env, ProjectDir: a.WorkDir, PluginRoot: s.root,
-			Session: c.session,
+			Session: c.session, Ask: a.askClaudeHook, Wake: a.wakeFromHook, CallTool: a.callHookTool, Title: a.titleFromHook, ReloadSkills: a.reloadSkillsFromHook,
 			Notify: func(id, text string) {
 				if a.opts.OnEvent != nil {
 					a.opts.OnEvent(agent.Event{Type: agent.EventNotice, Text: fmt.Sprintf("%s hook: %s", id, text)})

@@ -3,6 +3,9 @@ package claude
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"testing"
 
@@ -37,6 +40,29 @@ func BenchmarkCommandHook(b *testing.B) {
 // select costs no process and no payload.
 func BenchmarkCommandHookNotMatched(b *testing.B) {
 	c := benchChain(b, "Write")
+	in := json.RawMessage(`{"command":"ls"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		c.BeforeToolCall(context.Background(), "bash", "bash", in, "s", nil)
+	}
+}
+
+// BenchmarkHTTPHook: the added cost of one Claude http hook on a tool
+// call, against a loopback server answering {} — no process, one POST
+// on a kept-alive connection.
+func BenchmarkHTTPHook(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		_, _ = w.Write([]byte("{}"))
+	}))
+	defer srv.Close()
+	h, _, err := Parse("settings.json", []byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"http","url":"`+srv.URL+`/pre"}]}]}}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := &Link{Name: "c", Hooks: h, ProjectDir: b.TempDir()}
+	c := hook.NewChain(hook.Options{})
+	c.Set(hook.Table{contract.HookBeforeToolCall: {{Link: l, Subs: l.Subscriptions()}}})
 	in := json.RawMessage(`{"command":"ls"}`)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -19,7 +19,12 @@ type Command struct {
 	// Line is the command as written; the shell expands
 	// ${CLAUDE_PLUGIN_ROOT} and the like from Env.
 	Line string
-	Dir  string
+	// Args, when set, is the exec form: Line is the program, run with
+	// Args, no shell (see argv). Shell is the handler's "bash" or
+	// "powershell".
+	Args  []string
+	Shell string
+	Dir   string
 	// Env is the whole environment of the hook (see HookEnv).
 	Env     []string
 	Timeout time.Duration
@@ -41,11 +46,11 @@ func Exec(ctx context.Context, c Command, stdin []byte) Run {
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
-	shell := "sh"
-	if p, err := exec.LookPath("bash"); err == nil {
-		shell = p
+	prog, args, err := c.argv()
+	if err != nil {
+		return Run{StartErr: err, Timeout: c.Timeout}
 	}
-	cmd := exec.CommandContext(ctx, shell, "-c", c.Line)
+	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Dir, cmd.Env = c.Dir, c.Env
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errOut capped
@@ -57,7 +62,6 @@ func Exec(ctx context.Context, c Command, stdin []byte) Run {
 	cmd.WaitDelay = time.Second
 	var refused []string // the proxy's refusals
 	var mu sync.Mutex
-	var err error
 	if c.Policy != nil {
 		// Start confines and starts in one step: a hook runs on every
 		// call, so it takes the fast path (confined on a thread of

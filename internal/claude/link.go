@@ -41,6 +41,23 @@ type Link struct {
 	// Notify shows the user what a hook says to the user (systemMessage,
 	// stderr of a non-blocking error); never the model.
 	Notify func(linkID, text string)
+	// Ask answers prompt and agent hooks (see Asker); nil: they fail.
+	Ask Asker
+	// Wake gives the model text from a hook that ran in the background
+	// (async): at its next request, and an idle agent takes it as a
+	// message of its own.
+	Wake func(linkID, text string)
+	// CallTool calls an MCP server's tool for mcp_tool hooks; nil:
+	// they fail.
+	CallTool ToolCaller
+	// Title names the session (UserPromptSubmit's sessionTitle); nil:
+	// the title is said to the user only.
+	Title func(title string)
+	// ReloadSkills looks for skills again (SessionStart's reloadSkills)
+	// and returns the system-prompt text that lists the new ones.
+	ReloadSkills func() string
+
+	onceState
 }
 
 // ID implements hook.Link.
@@ -106,7 +123,7 @@ func (l *Link) handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 				if h.If != "" && !l.covers(h.If, ev) {
 					continue
 				}
-				if !slices.ContainsFunc(handlers, func(o Handler) bool { return o.Command == h.Command }) {
+				if !slices.ContainsFunc(handlers, func(o Handler) bool { return o.key() == h.key() }) && l.spend(h) {
 					handlers = append(handlers, h) // identical commands run once
 				}
 			}
@@ -124,15 +141,16 @@ func (l *Link) handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			timeout := h.Timeout
-			if timeout <= 0 {
-				timeout = DefaultTimeout
-				if e.Name == "UserPromptSubmit" {
-					timeout = PromptTimeout
-				}
+			if h.StatusMessage != "" {
+				// Claude Code shows it in its spinner while the hook
+				// runs; synaps says it as the hook starts.
+				l.notify(h.StatusMessage + " …")
 			}
-			run := Exec(ctx, Command{Line: h.Command, Dir: l.ProjectDir, Env: env, Timeout: time.Duration(timeout * float64(time.Second)), Policy: l.Policy}, payload)
-			outcomes[i] = Interpret(e, h.Command, run)
+			if h.Async && h.Type == "command" {
+				l.background(e, h, payload, env)
+				return
+			}
+			outcomes[i] = l.runHandler(ctx, e, h, payload, env)
 		}()
 	}
 	wg.Wait()
@@ -278,6 +296,7 @@ func (l *Link) complete(e *Event, ev *hook.Event) {
 func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) (hook.Result, error) {
 	var failed, contexts []string
 	var block, ask, stop *Outcome
+	reload := false
 	var granted bool // a hook answered the permission question: allow
 	var input json.RawMessage
 	var output *string
@@ -288,6 +307,10 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 				l.Notify(l.Name, n)
 			}
 		}
+		if o.Title != "" {
+			l.retitle(o.Title)
+		}
+		reload = reload || o.ReloadSkills
 		if o.Failed != "" {
 			failed = append(failed, o.Failed)
 			continue
@@ -318,11 +341,23 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 			contexts = append(contexts, o.Context)
 		}
 	}
+	if len(failed) > 0 && l.Notify != nil {
+		// Said to the user whatever the answer is: a block by another
+		// hook must not hide that this one failed.
+		l.Notify(l.Name, "failed: "+strings.Join(failed, "; "))
+	}
+	if reload && l.ReloadSkills != nil {
+		// After the event's hooks, which may have installed skills;
+		// the new ones are listed with the start's context.
+		if text := l.ReloadSkills(); text != "" {
+			contexts = append(contexts, text)
+		}
+	}
 	allowed := func(a contract.Action) bool { return slices.Contains(spec.Actions, a) }
-	// After a tool, context goes with the result (and with whatever else
-	// the answer is); elsewhere it is an inject.
+	// Before and after a tool, context goes with the result (and with
+	// whatever else the answer is); elsewhere it is an inject.
 	var toolContext string
-	if spec.Name == contract.HookAfterToolCall {
+	if spec.Name == contract.HookAfterToolCall || spec.Name == contract.HookBeforeToolCall {
 		toolContext, contexts = strings.Join(contexts, "\n"), nil
 	}
 	res, err := l.decide(spec, ev, allowed, failed, contexts, block, ask, stop, input, output, granted)
@@ -347,18 +382,15 @@ func (l *Link) decide(spec contract.HookSpec, ev *hook.Event, allowed func(contr
 	case block != nil && allowed(contract.ActionBlock):
 		return hook.Result{Action: contract.ActionBlock, Reason: block.Reason}, nil
 	case len(failed) > 0:
-		// Said to the user either way; the chain's policy decides whether
+		// Said to the user (join); the chain's policy decides whether
 		// the call runs (fail-open) or is blocked (fail-closed).
-		if l.Notify != nil {
-			l.Notify(l.Name, "failed: "+strings.Join(failed, "; "))
-		}
 		return hook.Result{}, errors.Join(ErrHookFailed, errors.New(strings.Join(failed, "; ")))
 	case ask != nil && allowed(contract.ActionConfirm):
 		reason := ask.Reason
 		if reason == "" {
 			reason = "a Claude hook asks before " + ClaudeName(ev.ToolRuntimeName) + " runs"
 		}
-		res := hook.Result{Action: contract.ActionConfirm, Message: reason}
+		res := hook.Result{Action: contract.ActionConfirm, Message: reason, Defer: ask.Defer}
 		if ask.UpdatedInput != nil {
 			res.Input = FromClaudeInput(ev.ToolRuntimeName, ask.UpdatedInput)
 		}

@@ -60,6 +60,15 @@ type Outcome struct {
 	// Stop ends the turn (continue:false); StopReason is shown to the user.
 	Stop       bool
 	StopReason string
+	// Defer: PreToolUse's "defer" (an Ask that a headless run turns into
+	// the end of the run, resumable from the call).
+	Defer bool
+	// Title is UserPromptSubmit's sessionTitle: what the session is
+	// to be called.
+	Title string
+	// ReloadSkills is SessionStart's reloadSkills: skills are looked
+	// for again once the event's hooks are done.
+	ReloadSkills bool
 	// Notes are shown to the user and never to the model: systemMessage,
 	// a non-blocking stderr, plain stdout of other events.
 	Notes []string
@@ -189,6 +198,7 @@ func fromJSON(e *Event, command string, j *hookJSON) Outcome {
 			o.Decision, o.Reason = Block, so.PermissionDecisionReason
 		case "ask", "defer":
 			o.Decision, o.Reason = Ask, so.PermissionDecisionReason
+			o.Defer = strings.EqualFold(so.PermissionDecision, "defer")
 		case "":
 			switch j.Decision { // the legacy fields
 			case "approve":

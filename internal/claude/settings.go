@@ -37,23 +37,6 @@ type Group struct {
 	Handlers []Handler
 }
 
-// Handler is one hook command. Fields Claude has that synaps does not act
-// on (async, once, statusMessage …) are read so that a file using them
-// loads; Warnings say which were ignored.
-type Handler struct {
-	// Type is "command"; other types (http, prompt, agent, mcp_tool) are
-	// skipped with a warning when the file is read.
-	Type    string
-	Command string
-	// Timeout is in seconds, as Claude's; 0 means the event's default.
-	Timeout float64
-	// If is a permission-rule filter (`Bash(git commit:*)`): the handler
-	// runs only for tool calls the rule matches.
-	If string
-	// Shell is "bash" (default) or "powershell".
-	Shell string
-}
-
 // DefaultTimeout is a command hook's time limit when it sets none, in
 // seconds (Claude Code's since 2.1.3), and PromptTimeout the limit on
 // UserPromptSubmit.
@@ -158,48 +141,15 @@ func parseGroup(where string, raw json.RawMessage) (Group, []string, error) {
 	}
 	group.Matcher = matcher
 	for j, hr := range g.Hooks {
-		at := fmt.Sprintf("%s.hooks[%d]", where, j)
-		var hd struct {
-			Type    string          `json:"type"`
-			Command string          `json:"command"`
-			Timeout json.RawMessage `json:"timeout"`
-			If      string          `json:"if"`
-			Shell   string          `json:"shell"`
-			Async   bool            `json:"async"`
-		}
-		if err := json.Unmarshal(hr, &hd); err != nil {
-			return group, warnings, fmt.Errorf("%s must be {\"type\": \"command\", \"command\": \"…\"}: %v", at, err)
-		}
-		if hd.Type != "command" {
-			hint := ""
-			if !slices.Contains(otherTypes, hd.Type) {
-				if near := nearest(hd.Type, append([]string{"command"}, otherTypes...)); near != "" {
-					hint = fmt.Sprintf("; did you mean %q?", near)
-				}
-			}
-			warnings = append(warnings, fmt.Sprintf("%s: a %q hook; synaps runs command hooks only, so this one is skipped%s", at, hd.Type, hint))
+		h, w, err := parseHandler(fmt.Sprintf("%s.hooks[%d]", where, j), hr)
+		warnings = append(warnings, w...)
+		if err == errSkip {
 			continue
 		}
-		if strings.TrimSpace(hd.Command) == "" {
-			hint := ""
-			if unknown := unknownKeys(hr); len(unknown) > 0 {
-				hint = fmt.Sprintf(" (it has %s, which Claude Code does not read: a misspelt \"command\"?)", strings.Join(unknown, ", "))
-			}
-			return group, warnings, fmt.Errorf("%s.command is empty%s: give the shell command the hook runs", at, hint)
+		if err != nil {
+			return group, warnings, err
 		}
-		var timeout float64
-		if len(hd.Timeout) > 0 && !isNull(hd.Timeout) {
-			if err := json.Unmarshal(hd.Timeout, &timeout); err != nil || timeout <= 0 {
-				return group, warnings, fmt.Errorf("%s.timeout must be a number of seconds above 0, got %s", at, hd.Timeout)
-			}
-		}
-		if hd.Async {
-			warnings = append(warnings, fmt.Sprintf("%s: async hooks run synchronously in synaps", at))
-		}
-		if hd.Shell != "" && hd.Shell != "bash" {
-			warnings = append(warnings, fmt.Sprintf("%s: shell %q is not available; the command runs with sh", at, hd.Shell))
-		}
-		group.Handlers = append(group.Handlers, Handler{Type: hd.Type, Command: hd.Command, Timeout: timeout, If: hd.If, Shell: hd.Shell})
+		group.Handlers = append(group.Handlers, h)
 	}
 	return group, warnings, nil
 }
@@ -247,9 +197,9 @@ func kind(raw json.RawMessage) string {
 	return "a number"
 }
 
-// otherTypes are Claude Code's hook types besides "command", which synaps
-// does not run.
-var otherTypes = []string{"prompt", "agent", "http", "mcp_tool"}
+// otherTypes are Claude Code's hook types synaps does not run: none, since
+// it runs all five of 2.1.332 (HandlerTypes).
+var otherTypes []string
 
 // nearest is the candidate name is most likely a misspelling of: the same
 // ignoring case, or at most two edits away (one for names under six
@@ -272,8 +222,8 @@ func nearest(name string, candidates []string) string {
 }
 
 // handlerKeys are the keys of a hook handler Claude Code reads.
-var handlerKeys = []string{"type", "command", "timeout", "if", "shell", "async", "asyncRewake", "rewakeMessage", "once", "statusMessage", "onFailure",
-	"url", "headers", "allowedEnvVars", "prompt", "model", "server", "tool", "input", "agent"}
+var handlerKeys = []string{"type", "command", "args", "timeout", "if", "shell", "async", "asyncRewake", "rewakeMessage", "once", "statusMessage", "onFailure",
+	"url", "headers", "allowedEnvVars", "prompt", "model", "continueOnBlock", "server", "tool", "input", "agent"}
 
 // unknownKeys lists the keys of a handler object Claude Code does not read,
 // quoted, for a message.

@@ -185,6 +185,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	if format == "stream-json" {
 		stream.enc = enc
 	}
+	// A hook's "defer" ends the run before the call, resumable from it
+	// with -p --resume ID, as in Claude Code.
+	opts.DeferCalls = true
 	opts.OnEvent = func(ev agent.Event) {
 		stream.event(ev)
 		if format == "text" && ev.Type != agent.EventText && ev.Type != agent.EventMessage {
@@ -300,6 +303,12 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	}
 	if errors.Is(sendErr, agent.ErrTurnLimit) {
 		return exitError{code: ExitLimit, msg: fmt.Sprintf("%v; the session is saved, go on with: synaps -p PROMPT --resume %s (and a higher --max-turns)", sendErr, id)}
+	}
+	var deferred *agent.DeferredError
+	if errors.As(sendErr, &deferred) {
+		// Not a failure: the run stops where a hook asked it to wait.
+		fmt.Fprintf(stdio.Err, "ℹ %v; the session is saved, go on from the deferred call with: synaps -p PROMPT --resume %s\n", sendErr, id)
+		return closeErr
 	}
 	var limit *agent.LimitError
 	if errors.As(sendErr, &limit) {

@@ -188,6 +188,12 @@ func usageJSON(u llm.Usage) map[string]int {
 // synaps's own (model, error, tool_calls for json) beside them.
 func (r *resultRun) result(now time.Time, session, model, answer string, err error, withCalls bool) map[string]any {
 	subtype := "success"
+	var deferred *agent.DeferredError
+	if errors.As(err, &deferred) {
+		// Not an error: the run stopped where a hook asked it to wait
+		// (Claude Code's terminal_reason tool_deferred).
+		err = nil
+	}
 	switch {
 	case errors.Is(err, agent.ErrTurnLimit):
 		subtype = "error_max_turns"
@@ -213,6 +219,11 @@ func (r *resultRun) result(now time.Time, session, model, answer string, err err
 	}
 	if withCalls {
 		res["tool_calls"] = toolCallsJSON(r.calls)
+	}
+	if deferred != nil && len(deferred.Uses) > 0 {
+		u := deferred.Uses[0]
+		res["terminal_reason"] = "tool_deferred"
+		res["deferred_tool_use"] = map[string]any{"id": u.ID, "name": claude.ClaudeName(u.Name), "input": u.Input}
 	}
 	return res
 }

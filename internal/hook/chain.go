@@ -438,9 +438,9 @@ func (w *walk) apply(i int, e *Entry, res Result) (changed, ended bool) {
 			changed = w.modify(i, id, res.Input)
 		}
 		if w.confirms != nil {
-			w.confirms[i] = &Confirm{Extension: id, Message: res.Message, By: by(e.Link)}
+			w.confirms[i] = &Confirm{Extension: id, Message: res.Message, By: by(e.Link), Defer: res.Defer}
 		} else {
-			d.Confirms = append(d.Confirms, Confirm{Extension: id, Message: res.Message, By: by(e.Link)})
+			d.Confirms = append(d.Confirms, Confirm{Extension: id, Message: res.Message, By: by(e.Link), Defer: res.Defer})
 		}
 	case contract.ActionInject:
 		d.Injects = append(d.Injects, Inject{id, res.Content})

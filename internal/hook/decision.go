@@ -41,6 +41,8 @@ type Decision struct {
 type Confirm struct {
 	Extension string
 	Message   string
+	// Defer: the asker deferred the call (Result.Defer).
+	Defer bool
 	// By names the asker in messages when it is not an extension (a
 	// Claude command hook: Subject); "" means "extension <Extension>".
 	By string

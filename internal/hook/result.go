@@ -72,10 +72,14 @@ type Result struct {
 	// on the wire means no objection); deny rules and plan mode still win.
 	Grant bool
 	// Context is text for the model after a tool's result (any
-	// after_tool_call answer may carry it): Claude Code's
-	// additionalContext. The agent adds it to the result, framed and
+	// before_tool_call or after_tool_call answer may carry it): Claude
+	// Code's additionalContext. The agent adds it to the result, framed and
 	// attributed.
 	Context string
+	// Defer, on a confirm, is Claude Code's PreToolUse "defer": a
+	// headless run ends before the call, resumable from it; elsewhere
+	// it is the confirm.
+	Defer bool
 }
 
 // DecodeResult reads a hook.handle result (the extension protocol's wire form) tolerantly: {} , null,

@@ -58,6 +58,11 @@ func Open(baseDir, id string) (s *Session, err error) {
 	// A session stopped while tools ran ends with tool calls that have no
 	// results; the model APIs refuse such a conversation. Answer them, in
 	// the file too, so the resumed session is whole.
+	if s.deferred = deferredOf(data); s.deferred != nil {
+		// The calls a hook deferred wait for the next turn, which runs
+		// them (TakeDeferred).
+		return s, nil
+	}
 	if m := unanswered(s.messages); m != nil {
 		if err := s.Append(*m); err != nil {
 			f.Close()

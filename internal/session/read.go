@@ -30,6 +30,8 @@ type Data struct {
 	Title string
 	// Compaction is set when the session continues a compacted one.
 	Compaction *Record
+	// Deferred is the last "deferred" record (deferred.go).
+	Deferred *Record
 	// Subagents are the transcripts of the subagents the session ran,
 	// in the order they started. Their messages are not in Messages (the
 	// parent's model never saw them); their usage is in Usage.
@@ -171,6 +173,9 @@ func (d *Data) add(line []byte, raw *[]llm.Message) string {
 		d.Compaction = &rc
 	case TypeModel:
 		d.Model = r.Model
+	case TypeDeferred:
+		rc := r
+		d.Deferred = &rc
 	}
 	return ""
 }

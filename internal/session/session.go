@@ -62,6 +62,8 @@ type Record struct {
 	AgentType       string `json:"agent_type,omitempty"`
 	ParentToolUseID string `json:"parent_tool_use_id,omitempty"`
 	Description     string `json:"description,omitempty"`
+	// Deferred record: the ids of the calls a hook deferred (deferred.go).
+	Deferred []string `json:"deferred,omitempty"`
 }
 
 // Dir returns the sessions directory of a base dir.
@@ -113,6 +115,9 @@ type Session struct {
 	// written at Sync and Close when dirty; guarded by mu.
 	entry indexEntry
 	dirty bool
+	// deferred are the calls a resumed session waits on (deferred.go);
+	// guarded by mu.
+	deferred *Deferred
 	// title is what the next user message is titled with, if it titles
 	// the session (TitleNext); guarded by mu.
 	title string

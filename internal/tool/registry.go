@@ -75,6 +75,22 @@ func (r *Registry) Replace(source string, tools []Tool) ([]Spec, []error) {
 	return specs, errs
 }
 
+// Swap puts t in place of the tool of the same runtime name, under the
+// same model-facing name and place, with t's spec (a tool whose spec
+// changed: load_skill with more skills). Without such a tool it adds t.
+func (r *Registry) Swap(t Tool) (Spec, error) {
+	spec := t.Spec()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	name, ok := r.byRuntime[spec.RuntimeName]
+	if !ok {
+		return r.add(t, spec)
+	}
+	spec.Name = name
+	r.byName[name] = entry{t, spec}
+	return spec, nil
+}
+
 // Remove drops every tool whose Source is source (an extension being
 // reloaded or stopped).
 func (r *Registry) Remove(source string) {

@@ -98,3 +98,27 @@ func TestReplace(t *testing.T) {
 		t.Errorf("names %s", got)
 	}
 }
+
+// Swap replaces a tool's spec in place: same model-facing name and
+// order, the new description; a runtime name not there is added.
+func TestRegistrySwap(t *testing.T) {
+	r := NewRegistry()
+	for _, n := range []string{"a", "load_skill", "z"} {
+		if _, err := r.Add(fakeTool{Spec{RuntimeName: n, Description: "old"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.Swap(fakeTool{Spec{RuntimeName: "load_skill", Description: "new"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Swap(fakeTool{Spec{RuntimeName: "fresh", Description: "new"}}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range r.Specs() {
+		got = append(got, s.Name+":"+s.Description)
+	}
+	if diff := cmp.Diff([]string{"a:old", "load_skill:new", "z:old", "fresh:new"}, got); diff != "" {
+		t.Errorf("specs (-want +got):\n%s", diff)
+	}
+}
