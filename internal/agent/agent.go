@@ -65,6 +65,11 @@ type Config struct {
 	// Permissions judges every call the before_tool_call chain lets
 	// through (mode and rules); nil runs them all.
 	Permissions *permission.Policy
+	// RequiredGuards are the guards (report ids, or plugin names) that
+	// must judge every tool call they match (config required_guards): a
+	// call one of them did not judge — it is dead, not started, disabled
+	// — is blocked, naming it.
+	RequiredGuards []string
 	// ApproveConfirms answers extensions' confirm requests with yes
 	// (--auto-approve-confirms); permission questions are still asked.
 	ApproveConfirms bool

@@ -69,7 +69,10 @@ func (deferConfirms) Confirm(context.Context, string, []hook.Confirm) bool { ret
 // grantedBy, when set, is a hook that answered the permission question
 // for this input (a Claude hook's permissionDecision allow): the mode's
 // ask becomes a run, while deny rules and plan mode still refuse.
-func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string) (refusal, by string) {
+// rep hears the policy's verdict and the outcome; probe (hooks test)
+// asks nobody: a call that would be asked about ends there, with rep's
+// verdict ask.
+func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string, rep *CallReport, probe bool) (refusal, by string) {
 	verdict, why := permission.Allow, ""
 	var call permission.Call
 	p := a.cfg.Permissions
@@ -80,11 +83,15 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 		}
 		d := p.Decide(call)
 		verdict, why = d.Verdict, d.Why
+		rep.policyLink(p.Mode(), d)
 		if verdict == permission.Deny {
 			if p.Mode() == permission.Plan && d.Rule == nil {
-				return planRefusal(spec.Name, a.cfg.LeavePlan), ""
+				refusal = planRefusal(spec.Name, a.cfg.LeavePlan)
+			} else {
+				refusal = fmt.Sprintf("Permission to run %s was denied by %s.", spec.Name, why)
 			}
-			return fmt.Sprintf("Permission to run %s was denied by %s.", spec.Name, why), ""
+			rep.block(rep.Links[len(rep.Links)-1].ID, refusal)
+			return refusal, ""
 		}
 	}
 	if len(confirms) > 0 {
@@ -109,7 +116,12 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 	if !ask && len(confirms) == 0 {
 		return "", ""
 	}
+	rep.Verdict, rep.By = VerdictAsk, rep.askedBy(confirms)
+	if probe {
+		return "not run: it would be asked about", ""
+	}
 	if c == nil {
+		rep.Asked = "nobody"
 		if len(confirms) > 0 {
 			return hook.Blocked(confirms[0].Subject(), "confirmation required but there is no interactive user to ask ("+confirms[0].Message+"); run interactively or pass --auto-approve-confirms"), confirms[0].Extension
 		}
@@ -128,8 +140,10 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 	a.ask.Lock()
 	answer := askUser(ctx, c, q)
 	a.ask.Unlock()
+	rep.Asked = "yes"
 	switch answer {
 	case AnswerNo:
+		rep.Asked = "no"
 		if len(confirms) > 0 {
 			if r, ok := a.cfg.Hooks.(declineRecorder); ok {
 				r.RecordDeclined(spec, a.cfg.Session.ID, confirms[0].Extension)

@@ -46,6 +46,15 @@ type Link struct {
 // ID implements hook.Link.
 func (l *Link) ID() string { return l.Name }
 
+// ReportID implements hook.ReportIDer: "claude:<file>/<Event>", the id
+// `synaps hooks test`, coverage and required_guards name it by.
+func (l *Link) ReportID(hookName string) string {
+	if ev := eventFor[hookName]; ev != "" {
+		return "claude:" + l.Name + "/" + ev
+	}
+	return "claude:" + l.Name + "/" + hookName
+}
+
 // Subject implements hook.Subjecter: no extension is involved, so a
 // block says whose hook it was ("Tool call blocked by hook of plugin
 // cc-guard: …").

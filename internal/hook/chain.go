@@ -250,7 +250,17 @@ func (c *Chain) dispatch(ctx context.Context, ev *Event) Decision {
 	if ev.Kind == contract.HookAfterToolCall && !changesOutput(entries) {
 		return w.together(ctx)
 	}
+	if ev.Kind == contract.HookBeforeToolCall {
+		if w.rep = ReportOf(ctx); w.rep != nil {
+			if w.rep.Links == nil {
+				w.rep.Links = make([]LinkReport, 0, len(entries)+2)
+			}
+			w.repStart = len(w.rep.Links)
+			defer w.unasked()
+		}
+	}
 	for pass := 1; ; pass++ {
+		w.passNo = pass
 		changed, ended := w.pass(ctx)
 		if ended || !changed || w.judged == nil || !w.unjudged() {
 			return w.d.withConfirms(w.confirms)
@@ -285,6 +295,11 @@ type walk struct {
 	// nil for hooks without a tool filter.
 	judged   []json.RawMessage
 	confirms []*Confirm
+	// rep, when the call's context asks for a report (WithReport),
+	// hears every answer from repStart on; passNo is the pass walking.
+	rep      *Report
+	repStart int
+	passNo   int
 }
 
 // pass asks, in order, every matching entry that has not judged the
@@ -301,7 +316,15 @@ func (w *walk) pass(ctx context.Context) (changed, ended bool) {
 		if w.judged != nil && w.judged[i] != nil && sameJSON(w.judged[i], w.input) {
 			continue
 		}
-		res, err := w.ask(ctx, e)
+		var res Result
+		var err error
+		if w.rep != nil {
+			asked, start := w.input, time.Now()
+			res, err = w.ask(ctx, e)
+			w.note(ctx, e, asked, w.passNo, res, err, time.Since(start))
+		} else {
+			res, err = w.ask(ctx, e)
+		}
 		if w.spec.ToolFilter && w.judged == nil {
 			w.judged, w.confirms = make([]json.RawMessage, len(w.entries)), make([]*Confirm, len(w.entries))
 		}
