@@ -148,6 +148,8 @@ type App struct {
 	Skills  []skill.Skill
 	Session *session.Session
 	Agent   *agent.Agent // nil while there is no model (NoModelOK)
+	// judge is the agent Judge decides calls with (made on first use).
+	judge *agent.Agent
 	// Permissions is the session's permission mode and rules.
 	Permissions *permission.Policy
 	Model       string
@@ -512,7 +514,13 @@ func (a *App) nothingToContinue() error {
 	return errors.New(msg)
 }
 
-func (a *App) newAgent() {
+func (a *App) newAgent() { a.Agent = agent.New(a.agentConfig()) }
+
+// agentConfig is the session agent's configuration: its model, prompt,
+// tools, hooks, permission policy and limits. `synaps hooks test` and
+// `synaps replay` judge calls with an agent made from it, so their
+// verdicts are the session's.
+func (a *App) agentConfig() agent.Config {
 	ident, _ := a.Config.Get("identity")
 	system := agent.SystemPrompt(agent.PromptInput{
 		Identity: ident, WorkDir: a.WorkDir, BaseDir: a.BaseDir,
@@ -529,13 +537,13 @@ func (a *App) newAgent() {
 	if a.Host != nil {
 		hooks = a.Host
 	}
-	a.Agent = agent.New(agent.Config{
+	return agent.Config{
 		Provider: a.provider, Model: a.modelID, ProviderName: llm.ProviderName(a.Model), System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD, Effort: a.effort, LeavePlan: a.opts.LeavePlan,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
-		Price: a.Price, Subagents: a.subagents,
-	})
+		Price: a.Price, Subagents: a.subagents, RequiredGuards: a.Config.List(config.KeyRequiredGuards),
+	}
 }
 
 // Send is Agent.Send; a turn stopped by the user's --max-turns says so,

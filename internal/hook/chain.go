@@ -250,14 +250,12 @@ func (c *Chain) dispatch(ctx context.Context, ev *Event) Decision {
 	if ev.Kind == contract.HookAfterToolCall && !changesOutput(entries) {
 		return w.together(ctx)
 	}
-	if ev.Kind == contract.HookBeforeToolCall {
-		if w.rep = ReportOf(ctx); w.rep != nil {
-			if w.rep.Links == nil {
-				w.rep.Links = make([]LinkReport, 0, len(entries)+2)
-			}
-			w.repStart = len(w.rep.Links)
-			defer w.unasked()
+	if w.rep = ReportOf(ctx); w.rep != nil {
+		if w.rep.Links == nil {
+			w.rep.Links = make([]LinkReport, 0, len(entries)+2)
 		}
+		w.repStart = len(w.rep.Links)
+		defer w.unasked()
 	}
 	for pass := 1; ; pass++ {
 		w.passNo = pass
