@@ -109,11 +109,18 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 			confirms = nil
 		}
 	}
-	if verdict == permission.Ask && grantedBy != "" {
+	granted := verdict == permission.Ask && grantedBy != ""
+	if granted {
 		verdict = permission.Allow
 	}
 	ask := verdict == permission.Ask
 	if !ask && len(confirms) == 0 {
+		switch {
+		case granted:
+			rep.By = deciderID(rep.Links, grantedBy, contract.ActionContinue)
+		case len(rep.Links) > 0 && p != nil:
+			rep.By = rep.Links[len(rep.Links)-1].ID // the rule or mode
+		}
 		return "", ""
 	}
 	rep.Verdict, rep.By = VerdictAsk, rep.askedBy(confirms)

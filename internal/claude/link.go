@@ -108,23 +108,7 @@ var ErrHookFailed = errors.New("Claude hook failed")
 // the event, in parallel as Claude does, and joins their outcomes (a block
 // wins, then an ask; the first new input; contexts in file order).
 func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Event, _ json.RawMessage) (hook.Result, error) {
-	e := l.event(spec.Name, ev)
-	if e == nil {
-		return hook.Result{Action: contract.ActionContinue}, nil
-	}
-	var handlers []Handler
-	for _, g := range l.Hooks.Events[e.Name] {
-		if e.Selects(g.Matcher) {
-			for _, h := range g.Handlers {
-				if h.If != "" && !l.covers(h.If, ev) {
-					continue
-				}
-				if !slices.ContainsFunc(handlers, func(o Handler) bool { return o.Command == h.Command }) {
-					handlers = append(handlers, h) // identical commands run once
-				}
-			}
-		}
-	}
+	e, handlers := l.handlers(spec.Name, ev)
 	if len(handlers) == 0 {
 		return hook.Result{Action: contract.ActionContinue}, nil
 	}
@@ -150,6 +134,37 @@ func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	}
 	wg.Wait()
 	return l.join(spec, ev, outcomes)
+}
+
+// handlers are the commands whose matchers (and if filters) select the
+// event, each command once; none when the file has no hook for it.
+func (l *Link) handlers(hookName string, ev *hook.Event) (*Event, []Handler) {
+	e := l.event(hookName, ev)
+	if e == nil {
+		return nil, nil
+	}
+	var handlers []Handler
+	for _, g := range l.Hooks.Events[e.Name] {
+		if e.Selects(g.Matcher) {
+			for _, h := range g.Handlers {
+				if h.If != "" && !l.covers(h.If, ev) {
+					continue
+				}
+				if !slices.ContainsFunc(handlers, func(o Handler) bool { return o.Command == h.Command }) {
+					handlers = append(handlers, h) // identical commands run once
+				}
+			}
+		}
+	}
+	return e, handlers
+}
+
+// Selects implements hook.Selector: whether any command of the file
+// matches the event, so a report says "not matched" of a file whose
+// matchers pass the call by, not "continue".
+func (l *Link) Selects(spec contract.HookSpec, ev *hook.Event) bool {
+	_, hs := l.handlers(spec.Name, ev)
+	return len(hs) > 0
 }
 
 // covers applies a handler's `if` filter, a permission rule in Claude's

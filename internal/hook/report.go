@@ -84,6 +84,14 @@ type ReportIDer interface {
 	ReportID(hook string) string
 }
 
+// Selector is a Link that subscribes to every tool and applies its own
+// matchers (a Claude command-hook file): Selects says whether it has
+// anything to run for ev, so a report can say "not matched" where its
+// continue only meant that.
+type Selector interface {
+	Selects(spec contract.HookSpec, ev *Event) bool
+}
+
 // ReportID is a link's id in reports for hook.
 func ReportID(l Link, hook string) string {
 	if r, ok := l.(ReportIDer); ok {
@@ -112,6 +120,8 @@ func (w *walk) note(ctx context.Context, e *Entry, input json.RawMessage, pass i
 		if e.FailClosed || e.Link.InputFault(err) != "" {
 			lr.Action = string(contract.ActionBlock)
 		}
+	} else if sel, ok := e.Link.(Selector); ok && res.Action == contract.ActionContinue && !sel.Selects(w.spec, w.ev) {
+		lr = LinkReport{ID: lr.ID, State: StateNotMatched}
 	} else {
 		lr.Action, lr.Reason = string(res.Action), res.Reason
 		if res.Action == contract.ActionConfirm {
