@@ -203,11 +203,11 @@ func runEventTest(ctx context.Context, g *globals, stdio Stdio, name, payload st
 		res.Links, res.Injects = rep.Links, d.Injects
 		switch {
 		case d.Blocked:
-			res.Verdict, res.By, res.Reason = agent.VerdictBlock, d.BlockedBy, hook.BlockReason(d.Reason)
+			res.Verdict, res.By, res.Reason = agent.VerdictBlock, lastSaying(rep.Links, d.BlockedBy, "block"), hook.BlockReason(d.Reason)
 		case d.Stopped:
-			res.Verdict, res.By, res.Reason = agent.VerdictBlock, d.StoppedBy, d.StopReason
+			res.Verdict, res.By, res.Reason = agent.VerdictBlock, lastSaying(rep.Links, d.StoppedBy, "stop"), d.StopReason
 		case len(d.Confirms) > 0:
-			res.Verdict, res.By, res.Reason = agent.VerdictAsk, d.Confirms[0].Extension, d.Confirms[0].Message
+			res.Verdict, res.By, res.Reason = agent.VerdictAsk, lastSaying(rep.Links, d.Confirms[0].Extension, "confirm"), d.Confirms[0].Message
 		}
 	}
 	if asJSON {
@@ -224,9 +224,13 @@ func runEventTest(ctx context.Context, g *globals, stdio Stdio, name, payload st
 		for _, in := range res.Injects {
 			fmt.Fprintf(stdio.Out, "  inject from %s: %s\n", in.Extension, in.Content)
 		}
-		fmt.Fprintf(stdio.Out, "verdict: %s", res.Verdict)
-		if res.By != "" {
-			fmt.Fprintf(stdio.Out, " by %s: %s", res.By, res.Reason)
+		switch res.Verdict {
+		case agent.VerdictBlock:
+			fmt.Fprintf(stdio.Out, "verdict: blocked by %s: %s", res.By, res.Reason)
+		case agent.VerdictAsk:
+			fmt.Fprintf(stdio.Out, "verdict: would ask (%s): %s", res.By, res.Reason)
+		default:
+			fmt.Fprint(stdio.Out, "verdict: allowed")
 		}
 		fmt.Fprintln(stdio.Out)
 	}
@@ -237,4 +241,15 @@ func runEventTest(ctx context.Context, g *globals, stdio Stdio, name, payload st
 		return exitError{code: 3}
 	}
 	return nil
+}
+
+// lastSaying is the report id of the last link that answered action (or
+// could not judge), else owner as the chain named it.
+func lastSaying(links []hook.LinkReport, owner, action string) string {
+	for i := len(links) - 1; i >= 0; i-- {
+		if links[i].Action == action || links[i].State == hook.StateFailed {
+			return links[i].ID
+		}
+	}
+	return owner
 }
