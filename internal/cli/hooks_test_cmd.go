@@ -194,6 +194,21 @@ func runEventTest(ctx context.Context, g *globals, stdio Stdio, name, payload st
 		return err
 	}
 	defer closeJudge(a)
+	if kind == contract.HookBeforeToolCall {
+		// A tool call from a payload: the same path as TOOL 'JSON'.
+		if p.ToolName == "" {
+			return usageError{fmt.Errorf("--payload %s: a before_tool_call event needs tool_name (and tool_input)", payload)}
+		}
+		name, input := toolNamed(a, p.ToolName, p.ToolInput)
+		r := a.Judge(ctx, name, input, nil)
+		if err := printCallReport(stdio, r, asJSON); err != nil {
+			return err
+		}
+		if code := verdictExit(r); code != 0 {
+			return exitError{code: code}
+		}
+		return nil
+	}
 	res := eventResult{Event: kind, Verdict: agent.VerdictAllow}
 	if a.Host != nil {
 		var rep hook.Report
