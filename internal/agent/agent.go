@@ -70,6 +70,9 @@ type Config struct {
 	// call one of them did not judge — it is dead, not started, disabled
 	// — is blocked, naming it.
 	RequiredGuards []string
+	// Skipped are hooks configured here but not run (an untrusted
+	// project's Claude hooks), named in every call's report.
+	Skipped []SkippedLink
 	// ApproveConfirms answers extensions' confirm requests with yes
 	// (--auto-approve-confirms); permission questions are still asked.
 	ApproveConfirms bool

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/session"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // A tool call's per-call report: every link of the before_tool_call
@@ -192,4 +194,29 @@ func (r *CallReport) askedBy(confirms []hook.Confirm) string {
 		return "rule:" + r.Rule
 	}
 	return "mode:" + r.Mode
+}
+
+// SkippedLink is a hook configured here that is not in the chain (an
+// untrusted project's Claude hooks): each call's report names it, as
+// "not matched" when its own matchers pass the call by, else as could not
+// judge, with Why. It is never asked.
+type SkippedLink struct {
+	Link hook.Link
+	Why  string
+}
+
+// skippedLinks adds the report entries of the skipped links for a call.
+func (r *CallReport) skippedLinks(skipped []SkippedLink, spec tool.Spec, input json.RawMessage) {
+	if len(skipped) == 0 {
+		return
+	}
+	hs, _ := contract.LookupHook(contract.HookBeforeToolCall)
+	ev := &hook.Event{Kind: contract.HookBeforeToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input}
+	for _, s := range skipped {
+		lr := hook.LinkReport{ID: hook.ReportID(s.Link, contract.HookBeforeToolCall), State: hook.StateFailed, Fault: s.Why}
+		if sel, ok := s.Link.(hook.Selector); ok && !sel.Selects(hs, ev) {
+			lr = hook.LinkReport{ID: lr.ID, State: hook.StateNotMatched}
+		}
+		r.Links = append(r.Links, lr)
+	}
 }

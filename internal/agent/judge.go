@@ -74,6 +74,7 @@ func (a *Agent) judge(ctx context.Context, use llm.Block, call *ToolCall, c hook
 			return refuse(deciderID(rep.Links, d.BlockedBy, contract.ActionBlock), d.Reason)
 		}
 	}
+	rep.skippedLinks(a.cfg.Skipped, spec, input)
 	if g, why := requiredMissing(a.cfg.RequiredGuards, rep.Links); g != "" {
 		rep.Links = append(rep.Links, hook.LinkReport{ID: "required:" + g, State: hook.StateFailed, Fault: why, Action: string(contract.ActionBlock)})
 		call.BlockedBy = g

@@ -543,6 +543,7 @@ func (a *App) agentConfig() agent.Config {
 		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD, Effort: a.effort, LeavePlan: a.opts.LeavePlan,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
 		Price: a.Price, Subagents: a.subagents, RequiredGuards: a.Config.List(config.KeyRequiredGuards),
+		Skipped: a.skippedLinks(),
 	}
 }
 
