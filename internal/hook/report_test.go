@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -108,5 +109,20 @@ func BenchmarkChainBeforeToolCallReport(b *testing.B) {
 	for b.Loop() {
 		var r Report
 		c.BeforeToolCall(WithReport(context.Background(), &r), "bash", "bash", input, "s", nil)
+	}
+}
+
+// TestReportTimedOut: a link past its deadline is reported as could not
+// judge, timed out, whatever error text it returns.
+func TestReportTimedOut(t *testing.T) {
+	c := NewChain(Options{Timeout: 20 * time.Millisecond})
+	c.Set(Table{contract.HookBeforeToolCall: {{Link: slowLink{time.Hour}, Subs: []Subscription{{Hook: contract.HookBeforeToolCall}}}}})
+	var r Report
+	d := c.BeforeToolCall(WithReport(context.Background(), &r), "bash", "bash", json.RawMessage(`{}`), "s", nil)
+	if d.Blocked || len(r.Links) != 1 {
+		t.Fatalf("decision %+v, report %+v", d, r.Links)
+	}
+	if l := r.Links[0]; l.ID != "ext:slow/before_tool_call" || l.State != StateFailed || !strings.HasPrefix(l.Fault, "timed out: ") {
+		t.Errorf("report %+v; want ext:slow/before_tool_call could not judge, timed out", l)
 	}
 }
