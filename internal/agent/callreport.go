@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -49,6 +50,10 @@ type CallReport struct {
 	// Mode is the permission mode in force; Rule the rule that applied.
 	Mode string `json:"mode,omitempty"`
 	Rule string `json:"rule,omitempty"`
+	// InputsDropped: the session kept this report without its inputs
+	// and rewrites, which were too large (the call's input is in its
+	// message).
+	InputsDropped bool `json:"inputs_dropped,omitempty"`
 }
 
 // Ran reports whether the tool ran (or, in a probe, would run).
@@ -168,6 +173,11 @@ func requiredRefusal(guard, why string) string {
 	return hook.Blocked("required guard "+guard, fmt.Sprintf("%s, and config required_guards says no tool call runs unjudged by it; start or fix the guard, or remove it from required_guards", why))
 }
 
+// maxKeptReport bounds a call report as the session keeps it. The call's
+// input is in the session's message already; a report that would be
+// larger keeps the links and the verdict without the inputs.
+const maxKeptReport = 256 << 10
+
 // keepReport writes the call's report into the session (coverage), for
 // `synaps why` and `synaps replay`. A report that cannot be written is a
 // notice: the call itself is not affected.
@@ -175,13 +185,35 @@ func (a *Agent) keepReport(r *CallReport) {
 	if a.cfg.Session == nil {
 		return
 	}
-	b, err := json.Marshal(r)
+	b, err := json.Marshal(kept(r))
 	if err == nil {
 		err = a.cfg.Session.AppendRecord(session.Record{Type: session.TypeCallReport, ToolUseID: r.ToolUseID, Report: b})
 	}
 	if err != nil {
 		a.emit(Event{Type: EventNotice, Text: fmt.Sprintf("could not keep the report of tool call %s in the session: %v", r.ToolUseID, err)})
 	}
+}
+
+// kept is r as the session keeps it: a link's input only where it is not
+// the call's (after a rewrite), and no inputs at all when they would make
+// the record larger than maxKeptReport (InputsDropped says so).
+func kept(r *CallReport) *CallReport {
+	k := *r
+	k.Links = append([]hook.LinkReport(nil), r.Links...)
+	size := len(k.Input) + len(k.Final)
+	for i := range k.Links {
+		if bytes.Equal(k.Links[i].Input, r.Input) {
+			k.Links[i].Input = nil
+		}
+		size += len(k.Links[i].Input) + len(k.Links[i].Rewrite)
+	}
+	if size > maxKeptReport {
+		k.Input, k.Final, k.InputsDropped = nil, nil, true
+		for i := range k.Links {
+			k.Links[i].Input, k.Links[i].Rewrite = nil, nil
+		}
+	}
+	return &k
 }
 
 // askedBy is the id of who asks about the call: the first link that asked

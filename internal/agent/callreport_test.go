@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,5 +46,34 @@ func TestRequiredMissing(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestKeptReport: the session keeps a link's input only where a rewrite
+// made it differ from the call's, and a report whose inputs would be
+// large is kept without them, links and verdict intact.
+func TestKeptReport(t *testing.T) {
+	in := json.RawMessage(`{"command":"ls"}`)
+	out := json.RawMessage(`{"command":"rm -rf build"}`)
+	r := &CallReport{Tool: "bash", Input: in, Verdict: VerdictBlock, By: "ext:g/before_tool_call", Links: []hook.LinkReport{
+		{ID: "ext:g/before_tool_call", State: hook.StateJudged, Action: "continue", Input: in},
+		{ID: "ext:r/before_tool_call", State: hook.StateJudged, Action: "modify", Input: in, Rewrite: out},
+		{ID: "ext:g/before_tool_call", State: hook.StateJudged, Action: "block", Input: out},
+	}}
+	k := kept(r)
+	got := []string{string(k.Links[0].Input), string(k.Links[1].Input), string(k.Links[1].Rewrite), string(k.Links[2].Input)}
+	if diff := cmp.Diff([]string{"", "", string(out), string(out)}, got); diff != "" {
+		t.Errorf("kept inputs (-want +got):\n%s", diff)
+	}
+	if string(r.Links[0].Input) != string(in) {
+		t.Error("kept changed the report itself")
+	}
+
+	big := json.RawMessage(`{"content":"` + strings.Repeat("x", maxKeptReport) + `"}`)
+	r = &CallReport{Tool: "write", Input: big, Verdict: VerdictAllow, Links: []hook.LinkReport{{ID: "ext:g/before_tool_call", State: hook.StateJudged, Action: "continue", Input: big}}}
+	k = kept(r)
+	b, _ := json.Marshal(k)
+	if !k.InputsDropped || len(b) > 4096 || len(k.Links) != 1 || k.Verdict != VerdictAllow {
+		t.Errorf("a large report is kept as %d bytes (inputs dropped %v): %.200s", len(b), k.InputsDropped, b)
 	}
 }

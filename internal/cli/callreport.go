@@ -36,7 +36,11 @@ func writeCallReport(w io.Writer, r *agent.CallReport) {
 		}
 		fmt.Fprintln(w)
 		if l.Rewrite != nil {
-			for _, line := range inputDiff(l.Input, l.Rewrite) {
+			before := l.Input
+			if before == nil {
+				before = r.Input // the session keeps a link's input only where it is not the call's
+			}
+			for _, line := range inputDiff(before, l.Rewrite) {
 				fmt.Fprintf(w, "       %s\n", line)
 			}
 		}
@@ -53,6 +57,9 @@ func writeCallReport(w io.Writer, r *agent.CallReport) {
 	}
 	if r.Final != nil && !bytes.Equal(r.Final, r.Input) {
 		fmt.Fprintf(w, "input that runs: %s\n", compactJSON(r.Final))
+	}
+	if r.InputsDropped {
+		fmt.Fprintln(w, "(the session kept this report without its inputs and rewrites: they were too large)")
 	}
 	fmt.Fprintf(w, "verdict: %s\n", verdictLine(r))
 }

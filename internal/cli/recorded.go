@@ -115,7 +115,7 @@ func callsOf(msgs []llm.Message, sub *hook.Subagent, reports map[string]*agent.C
 // else what its result says (a session recorded before reports).
 func (c *recordedCall) was() outcome {
 	if c.Report != nil {
-		return outcome{Verdict: c.Report.Verdict, By: c.Report.By, Reason: hook.BlockReason(c.Report.Reason), Final: c.Report.Final, Recorded: true}
+		return outcome{Verdict: c.Report.Verdict, By: c.Report.By, Reason: hook.BlockReason(c.Report.Reason), Final: c.Report.Final, Recorded: true, noInputs: c.Report.InputsDropped}
 	}
 	if !c.HasResult || !c.IsError {
 		return outcome{Verdict: agent.VerdictAllow}
@@ -145,6 +145,9 @@ type outcome struct {
 	Final   json.RawMessage `json:"final_input,omitempty"`
 	// Recorded: read from the call's report, not inferred from its result.
 	Recorded bool `json:"recorded"`
+	// noInputs: the report was kept without its inputs (too large), so
+	// its rewrite cannot be compared.
+	noInputs bool
 }
 
 func outcomeOf(r *agent.CallReport) outcome {

@@ -158,6 +158,9 @@ func differs(was, now outcome) bool {
 	if was.Verdict == agent.VerdictBlock && was.By != now.By {
 		return true
 	}
+	if was.noInputs {
+		return false
+	}
 	return !bytes.Equal(compactBytes(was.Final), compactBytes(now.Final))
 }
 
@@ -187,7 +190,7 @@ func writeReplay(stdio Stdio, out []replayed) {
 			fmt.Fprintf(stdio.Out, "call %s %s %s\n", c.ToolUseID, who, compactJSON(c.Input))
 			fmt.Fprintf(stdio.Out, "  was: %s\n", c.Was.describe())
 			fmt.Fprintf(stdio.Out, "  now: %s\n", outcomeOf(c.Now).describe())
-			if c.Was.Recorded && !bytes.Equal(compactBytes(c.Was.Final), compactBytes(c.Now.Final)) {
+			if c.Was.Recorded && !c.Was.noInputs && !bytes.Equal(compactBytes(c.Was.Final), compactBytes(c.Now.Final)) {
 				fmt.Fprintln(stdio.Out, "  rewrite:")
 				was, now := c.Was.Final, c.Now.Final
 				if was == nil {

@@ -49,6 +49,7 @@ func TestDiffers(t *testing.T) {
 		{"other blocker, recorded", outcome{Verdict: agent.VerdictBlock, By: "ext:a/before_tool_call", Recorded: true}, outcome{Verdict: agent.VerdictBlock, By: "ext:b/before_tool_call"}, true},
 		{"other blocker, inferred", outcome{Verdict: agent.VerdictBlock, By: "extension a"}, outcome{Verdict: agent.VerdictBlock, By: "ext:a/before_tool_call"}, false},
 		{"new rewrite", outcome{Verdict: agent.VerdictAllow, Recorded: true}, outcome{Verdict: agent.VerdictAllow, Final: rewrite}, true},
+		{"inputs not kept", outcome{Verdict: agent.VerdictAllow, Recorded: true, noInputs: true}, outcome{Verdict: agent.VerdictAllow, Final: rewrite}, false},
 		{"same rewrite, other spacing", outcome{Verdict: agent.VerdictAllow, Final: json.RawMessage(`{"command": "echo new"}`), Recorded: true}, outcome{Verdict: agent.VerdictAllow, Final: rewrite}, false},
 	}
 	for _, tt := range tests {
