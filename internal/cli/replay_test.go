@@ -28,7 +28,7 @@ func TestRecordedWas(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := recordedCall{Result: tt.result, IsError: tt.isError, HasResult: true}
-		if diff := cmp.Diff(tt.want, c.was()); diff != "" {
+		if diff := cmp.Diff(tt.want, c.was(), cmp.AllowUnexported(outcome{})); diff != "" {
 			t.Errorf("%q (-want +got):\n%s", tt.result, diff)
 		}
 	}
