@@ -60,6 +60,17 @@ type Entry struct {
 	// A Claude command hook brings its own (seconds to minutes, as its
 	// file says); an extension answers within the protocol's 5 s.
 	Timeout time.Duration
+	// rid is the link's id in per-call reports (ReportID), worked out
+	// once by Set so that a report costs no string per link and call.
+	rid string
+}
+
+// reportID is the entry's id in reports for hook.
+func (e *Entry) reportID(hook string) string {
+	if e.rid != "" {
+		return e.rid
+	}
+	return ReportID(e.Link, hook)
 }
 
 // matches reports whether any subscription applies to the event.
@@ -120,7 +131,16 @@ func NewChain(o Options) *Chain {
 }
 
 // Set replaces the table; walks already running finish on the old one.
-func (c *Chain) Set(t Table) { c.table.Store(&t) }
+func (c *Chain) Set(t Table) {
+	for kind, entries := range t {
+		for _, e := range entries {
+			if e.rid == "" { // an entry set before keeps its id: no write a walk could see
+				e.rid = ReportID(e.Link, kind)
+			}
+		}
+	}
+	c.table.Store(&t)
+}
 
 func (c *Chain) record(ev *Event, id string, a contract.Action, out *string) {
 	if c.opts.Record != nil {

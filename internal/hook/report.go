@@ -114,7 +114,7 @@ func faultOf(ctx context.Context, l Link, err error, deadline, took time.Duratio
 
 // note adds what entry e did (res, err) about input to the walk's report.
 func (w *walk) note(ctx context.Context, e *Entry, input json.RawMessage, pass int, res Result, err error, took time.Duration) {
-	lr := LinkReport{ID: ReportID(e.Link, w.ev.Kind), State: StateJudged, Input: input, Pass: pass, DurationNS: took.Nanoseconds()}
+	lr := LinkReport{ID: e.reportID(w.ev.Kind), State: StateJudged, Input: input, Pass: pass, DurationNS: took.Nanoseconds()}
 	if err != nil {
 		lr.State, lr.Fault = StateFailed, faultOf(ctx, e.Link, err, cmp.Or(e.Timeout, w.c.opts.Timeout), took)
 		if e.FailClosed || e.Link.InputFault(err) != "" {
@@ -138,7 +138,7 @@ func (w *walk) note(ctx context.Context, e *Entry, input json.RawMessage, pass i
 // did not match, and those the chain never reached.
 func (w *walk) unasked() {
 	for _, e := range w.entries {
-		id := ReportID(e.Link, w.ev.Kind)
+		id := e.reportID(w.ev.Kind)
 		seen := false
 		for i := w.repStart; i < len(w.rep.Links); i++ {
 			if w.rep.Links[i].ID == id {
