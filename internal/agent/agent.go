@@ -65,6 +65,14 @@ type Config struct {
 	// Permissions judges every call the before_tool_call chain lets
 	// through (mode and rules); nil runs them all.
 	Permissions *permission.Policy
+	// RequiredGuards are the guards (report ids, or plugin names) that
+	// must judge every tool call they match (config required_guards): a
+	// call one of them did not judge — it is dead, not started, disabled
+	// — is blocked, naming it.
+	RequiredGuards []string
+	// Skipped are hooks configured here but not run (an untrusted
+	// project's Claude hooks), named in every call's report.
+	Skipped []SkippedLink
 	// ApproveConfirms answers extensions' confirm requests with yes
 	// (--auto-approve-confirms); permission questions are still asked.
 	ApproveConfirms bool

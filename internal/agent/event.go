@@ -83,4 +83,8 @@ type ToolCall struct {
 	BlockedBy  string
 	ModifiedBy []string
 	ReplacedBy []string
+	// Report is what decided the call (coverage): every link of the
+	// chain, the permission rule or mode, the verdict. Complete by
+	// EventToolEnd.
+	Report *CallReport
 }

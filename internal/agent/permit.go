@@ -69,9 +69,12 @@ func (deferConfirms) Confirm(context.Context, string, []hook.Confirm) bool { ret
 // grantedBy, when set, is a hook that answered the permission question
 // for this input (a Claude hook's permissionDecision allow): the mode's
 // ask becomes a run, while deny rules and plan mode still refuse.
-func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string) (refusal, by string) {
-	refusal, by = a.settle(ctx, spec, input, confirms, c, grantedBy)
-	if refusal != "" && by == "" {
+// rep hears the policy's verdict and the outcome; probe (hooks test)
+// asks nobody: a call that would be asked about ends there, with rep's
+// verdict ask.
+func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string, rep *CallReport, probe bool) (refusal, by string) {
+	refusal, by = a.settle(ctx, spec, input, confirms, c, grantedBy, rep, probe)
+	if refusal != "" && by == "" && !probe {
 		// Refused by the rules, the mode or the user, not a hook.
 		a.permissionDenied(ctx, spec, input, refusal)
 	}
@@ -79,7 +82,7 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 }
 
 // settle is permit without on_permission_denied.
-func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string) (refusal, by string) {
+func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string, rep *CallReport, probe bool) (refusal, by string) {
 	verdict, why := permission.Allow, ""
 	var call permission.Call
 	p := a.cfg.Permissions
@@ -90,11 +93,15 @@ func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessag
 		}
 		d := p.Decide(call)
 		verdict, why = d.Verdict, d.Why
+		rep.policyLink(p.Mode(), d)
 		if verdict == permission.Deny {
 			if p.Mode() == permission.Plan && d.Rule == nil {
-				return planRefusal(spec.Name, a.cfg.LeavePlan), ""
+				refusal = planRefusal(spec.Name, a.cfg.LeavePlan)
+			} else {
+				refusal = fmt.Sprintf("Permission to run %s was denied by %s.", spec.Name, why)
 			}
-			return fmt.Sprintf("Permission to run %s was denied by %s.", spec.Name, why), ""
+			rep.block(rep.Links[len(rep.Links)-1].ID, refusal)
+			return refusal, ""
 		}
 	}
 	if len(confirms) > 0 {
@@ -112,11 +119,18 @@ func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessag
 			confirms = nil
 		}
 	}
-	if verdict == permission.Ask && grantedBy != "" {
+	granted := verdict == permission.Ask && grantedBy != ""
+	if granted {
 		verdict = permission.Allow
 	}
 	ask := verdict == permission.Ask
 	if !ask && len(confirms) == 0 {
+		switch {
+		case granted:
+			rep.By = deciderID(rep.Links, grantedBy, contract.ActionContinue)
+		case len(rep.Links) > 0 && p != nil:
+			rep.By = rep.Links[len(rep.Links)-1].ID // the rule or mode
+		}
 		return "", ""
 	}
 	if ask {
@@ -124,6 +138,7 @@ func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessag
 		// question before the user sees it (or -p refuses the call).
 		refusal, by, granted := a.permissionRequest(ctx, spec, input, why)
 		if refusal != "" {
+			rep.block(by, refusal)
 			return refusal, by
 		}
 		if granted {
@@ -133,7 +148,12 @@ func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessag
 			}
 		}
 	}
+	rep.Verdict, rep.By = VerdictAsk, rep.askedBy(confirms)
+	if probe {
+		return "not run: it would be asked about", ""
+	}
 	if c == nil {
+		rep.Asked = "nobody"
 		if len(confirms) > 0 {
 			return hook.Blocked(confirms[0].Subject(), "confirmation required but there is no interactive user to ask ("+confirms[0].Message+"); run interactively or pass --auto-approve-confirms"), confirms[0].Extension
 		}
@@ -152,8 +172,10 @@ func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessag
 	a.ask.Lock()
 	answer := askUser(ctx, c, q)
 	a.ask.Unlock()
+	rep.Asked = "yes"
 	switch answer {
 	case AnswerNo:
+		rep.Asked = "no"
 		if len(confirms) > 0 {
 			if r, ok := a.cfg.Hooks.(declineRecorder); ok {
 				r.RecordDeclined(spec, a.cfg.Session.ID, confirms[0].Extension)

@@ -281,7 +281,7 @@ func (a *Agent) runSubagent(ctx context.Context, t *agentTool, callID string, in
 	cfg := Config{
 		Provider: provider, Model: model, ProviderName: providerName, System: system, Tools: tools,
 		Hooks: a.cfg.Hooks, Session: sess, Confirmer: confirmer, Permissions: a.cfg.Permissions,
-		ApproveConfirms: a.cfg.ApproveConfirms, SaveRule: a.cfg.SaveRule, LeavePlan: a.cfg.LeavePlan, MaxTurns: maxTurns, MaxTokensTotal: maxTokens,
+		ApproveConfirms: a.cfg.ApproveConfirms, RequiredGuards: a.cfg.RequiredGuards, Skipped: a.cfg.Skipped, SaveRule: a.cfg.SaveRule, LeavePlan: a.cfg.LeavePlan, MaxTurns: maxTurns, MaxTokensTotal: maxTokens,
 		Price: a.cfg.Price, MaxTokens: a.cfg.MaxTokens, MaxToolOutput: a.cfg.MaxToolOutput,
 		tree: a.cfg.tree, // the run's limits bound the whole tree
 		OnEvent: func(ev Event) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/hook"
@@ -41,69 +40,30 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		return llm.Block{Type: llm.BlockToolResult, ToolUseID: use.ID, Content: out, IsError: isErr}
 	}
 
-	t, spec, ok := a.lookupTool(use.Name)
-	if !ok {
-		if msg := a.child.notAllowed(use.Name, a.cfg.Tools.Names()); msg != "" {
-			return finish(a.capped(msg), true)
-		}
-		return finish(a.capped(fmt.Sprintf("unknown tool %q; the available tools are: %s", use.Name, strings.Join(a.cfg.Tools.Names(), ", "))), true)
-	}
-	// The schema gate comes before the hooks: no guard or extension ever
-	// sees an input the tool would refuse (or one nested deep enough to
-	// crash its parser), and unknown top-level fields are gone.
-	input, err := tool.Prepare(spec, input)
-	if err != nil {
-		return finish(a.capped(err.Error()), true)
-	}
-	call.Input = input
 	var c hook.Confirmer
 	if a.cfg.Confirmer != nil {
 		c = timedConfirmer{a.cfg.Confirmer, a.now, &waited}
 	}
-	var confirms []hook.Confirm
-	var grantedBy string // a hook that answered the permission question
-	// pre is context a before_tool_call answer gave (Claude's PreToolUse
-	// additionalContext): it goes with the result, as an after one's.
-	var pre []hook.Inject
-	if a.cfg.Hooks != nil {
-		// The chain's confirms are asked by permit, together with any
-		// permission question, about the input that will run.
-		d := a.cfg.Hooks.BeforeToolCall(ctx, spec, input, a.cfg.Session.ID, deferConfirms{})
-		confirms, grantedBy, pre = d.Confirms, d.AllowedBy, d.Contexts
-		call.ModifiedBy = d.ModifiedBy
-		if c, ok := a.deferredBy(d.Confirms); ok && !d.Blocked && !d.Stopped {
-			// Not run, not answered: the turn ends after this batch.
-			a.deferred.add(use, c)
-			call.BlockedBy = c.Extension
-			call.Output = "deferred by " + c.Subject() + ": the run ends before this call"
-			a.emit(Event{Type: EventToolEnd, Tool: call})
-			return llm.Block{}
-		}
-		if d.Stopped {
-			a.stop.set(d.StoppedBy, d.StopReason)
-			call.BlockedBy = d.StoppedBy
-			return finish(a.capped(fmt.Sprintf("not run: %s stopped the turn: %s", d.StoppedBy, d.StopReason)), true)
-		}
-		if d.Blocked {
-			if d.Input != nil {
-				call.Input = d.Input
-			}
-			call.BlockedBy = d.BlockedBy
-			return finish(a.capped(withContexts(d.Reason, pre)), true)
-		}
-		if d.Input != nil {
-			// A modify passes the same gate.
-			if input, err = tool.Prepare(spec, d.Input); err != nil {
-				call.Input = d.Input
-				return finish(a.capped(err.Error()), true)
-			}
-			call.Input = input
-		}
+	rep := &CallReport{ToolUseID: use.ID, Tool: use.Name, Input: input, Verdict: VerdictAllow}
+	if sub := hook.SubagentOf(ctx); sub != nil {
+		rep.Agent = sub.ID
 	}
-	if refusal, by := a.permit(ctx, spec, input, confirms, c, grantedBy); refusal != "" {
-		call.BlockedBy, call.Refused = by, by == ""
-		return finish(a.capped(refusal), true)
+	call.Report = rep
+	defer a.keepReport(rep)
+	j := a.judge(ctx, use, call, c, rep, false)
+	if j.deferred != nil {
+		// Not run, not answered: the turn ends after this batch.
+		a.deferred.add(use, *j.deferred)
+		call.BlockedBy = j.deferred.Extension
+		call.Output = "deferred by " + j.deferred.Subject() + ": the run ends before this call"
+		a.emit(Event{Type: EventToolEnd, Tool: call})
+		return llm.Block{}
 	}
+	if j.refusal != "" {
+		return finish(j.refusal, true)
+	}
+	t, spec, input, pre := j.t, j.spec, j.input, j.pre
+	var err error
 	var res tool.Result
 	if at, ok := t.(*agentTool); ok {
 		// The agent tool's child runs inside this loop, after the same

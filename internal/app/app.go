@@ -156,6 +156,8 @@ type App struct {
 	Skills  []skill.Skill
 	Session *session.Session
 	Agent   *agent.Agent // nil while there is no model (NoModelOK)
+	// judge is the agent Judge decides calls with (made on first use).
+	judge *agent.Agent
 	// Permissions is the session's permission mode and rules.
 	Permissions *permission.Policy
 	Model       string
@@ -530,7 +532,13 @@ func (a *App) nothingToContinue() error {
 	return errors.New(msg)
 }
 
-func (a *App) newAgent() {
+func (a *App) newAgent() { a.Agent = agent.New(a.agentConfig()) }
+
+// agentConfig is the session agent's configuration: its model, prompt,
+// tools, hooks, permission policy and limits. `synaps hooks test` and
+// `synaps replay` judge calls with an agent made from it, so their
+// verdicts are the session's.
+func (a *App) agentConfig() agent.Config {
 	ident, _ := a.Config.Get("identity")
 	var instructions []agent.Instructions
 	system := agent.SystemPrompt(agent.PromptInput{
@@ -549,13 +557,14 @@ func (a *App) newAgent() {
 	if a.Host != nil {
 		hooks = a.Host
 	}
-	a.Agent = agent.New(agent.Config{
+	return agent.Config{
 		Provider: a.provider, Model: a.modelID, ProviderName: llm.ProviderName(a.Model), System: system, Tools: a.Tools, Hooks: hooks,
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD, Effort: a.effort, LeavePlan: a.opts.LeavePlan,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, DeferCalls: a.opts.DeferCalls, SaveRule: a.SaveRule,
-		Price: a.Price, Subagents: a.subagents, Instructions: instructions,
-	})
+		Price: a.Price, Subagents: a.subagents, Instructions: instructions, RequiredGuards: a.Config.List(config.KeyRequiredGuards),
+		Skipped: a.skippedLinks(),
+	}
 }
 
 // Send is Agent.Send; a turn stopped by the user's --max-turns says so,

@@ -196,7 +196,7 @@ func (a *App) ServeMCP(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 	// With a model the agent tool runs subagents on it; without one it
 	// could only fail, so it is not offered.
 	cfg := agent.Config{Tools: a.Tools, Hooks: hooks, Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent,
-		ApproveConfirms: a.opts.ApproveConfirms}
+		ApproveConfirms: a.opts.ApproveConfirms, RequiredGuards: a.Config.List(config.KeyRequiredGuards), Skipped: a.skippedLinks()}
 	var omit []string
 	if a.provider != nil {
 		cfg.Provider, cfg.Model, cfg.ProviderName = a.provider, a.modelID, llm.ProviderName(a.Model)

@@ -63,6 +63,15 @@ type Link struct {
 // ID implements hook.Link.
 func (l *Link) ID() string { return l.Name }
 
+// ReportID implements hook.ReportIDer: "claude:<file>/<Event>", the id
+// `synaps hooks test`, coverage and required_guards name it by.
+func (l *Link) ReportID(hookName string) string {
+	if ev := claudeEvent(hookName); ev != "" {
+		return "claude:" + l.Name + "/" + ev
+	}
+	return "claude:" + l.Name + "/" + hookName
+}
+
 // Subject implements hook.Subjecter: no extension is involved, so a
 // block says whose hook it was ("Tool call blocked by hook of plugin
 // cc-guard: …").
@@ -116,19 +125,7 @@ func (l *Link) handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	if e == nil {
 		return hook.Result{Action: contract.ActionContinue}, nil
 	}
-	var handlers []Handler
-	for _, g := range l.Hooks.Events[e.Name] {
-		if e.Selects(g.Matcher) {
-			for _, h := range g.Handlers {
-				if h.If != "" && !l.covers(h.If, ev) {
-					continue
-				}
-				if !slices.ContainsFunc(handlers, func(o Handler) bool { return o.key() == h.key() }) && l.spend(h) {
-					handlers = append(handlers, h) // identical commands run once
-				}
-			}
-		}
-	}
+	handlers := l.handlersOf(e, ev, true)
 	if len(handlers) == 0 {
 		return hook.Result{Action: contract.ActionContinue}, nil
 	}
@@ -155,6 +152,48 @@ func (l *Link) handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	}
 	wg.Wait()
 	return l.join(spec, ev, outcomes)
+}
+
+// handlers are the commands whose matchers (and if filters) select the
+// event, each command once; none when the file has no hook for it.
+func (l *Link) handlers(hookName string, ev *hook.Event) (*Event, []Handler) {
+	e := l.event(hookName, ev)
+	if e == nil {
+		return nil, nil
+	}
+	return e, l.handlersOf(e, ev, false)
+}
+
+// handlersOf are the handlers of event e that run for ev: matched, their
+// `if` covering the call, identical ones once. spend counts a `once`
+// handler as run (a session's call does; a report's look does not).
+func (l *Link) handlersOf(e *Event, ev *hook.Event, spend bool) []Handler {
+	var handlers []Handler
+	for _, g := range l.Hooks.Events[e.Name] {
+		if e.Selects(g.Matcher) {
+			for _, h := range g.Handlers {
+				if h.If != "" && !l.covers(h.If, ev) {
+					continue
+				}
+				if slices.ContainsFunc(handlers, func(o Handler) bool { return o.key() == h.key() }) {
+					continue // identical commands run once
+				}
+				if spend && !l.spend(h) {
+					continue
+				}
+				handlers = append(handlers, h)
+			}
+		}
+	}
+	return handlers
+}
+
+// Selects implements hook.Selector: whether any command of the file
+// matches the event, so a report says "not matched" of a file whose
+// matchers pass the call by, not "continue".
+func (l *Link) Selects(spec contract.HookSpec, ev *hook.Event) bool {
+	_, hs := l.handlers(spec.Name, ev)
+	return len(hs) > 0
 }
 
 // covers applies a handler's `if` filter, a permission rule in Claude's

@@ -215,10 +215,12 @@ run, 130 interrupted (Ctrl-C; the session is saved and can be resumed).`,
 		newSendCmd(stdio),
 		newDaemonCmd(stdio),
 		newSandboxCmd(stdio),
-		newHooksCmd(stdio),
+		newHooksCmd(g, stdio),
+		newWhyCmd(stdio),
+		newReplayCmd(g, stdio),
 	)
 	// The commands that open a session take the session flags.
-	for _, path := range []string{"chat", "acp", "rpc", "server", "sessions resume", "mcp serve"} {
+	for _, path := range []string{"chat", "acp", "rpc", "server", "sessions resume", "mcp serve", "hooks test", "replay"} {
 		if c, _, err := root.Find(strings.Fields(path)); err == nil && c != root {
 			g.addFlags(c.Flags())
 		}

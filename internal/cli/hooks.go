@@ -37,13 +37,14 @@ func (f *hooksFlags) options() (app.Options, error) {
 // no edit.
 var hooksSubcommands []func(Stdio, *hooksFlags) *cobra.Command
 
-func newHooksCmd(stdio Stdio) *cobra.Command {
+func newHooksCmd(g *globals, stdio Stdio) *cobra.Command {
 	f := &hooksFlags{}
 	cmd := hooksListCmd(stdio, f)
 	cmd.PersistentFlags().BoolVar(&f.trustProject, "trust-project", false, "count this project's hooks as a --trust-project run would")
 	cmd.AddCommand(
 		hooksToggleCmd(stdio, f, "disable"),
 		hooksToggleCmd(stdio, f, "enable"),
+		newHooksTestCmd(g, stdio),
 	)
 	for _, sub := range hooksSubcommands {
 		cmd.AddCommand(sub(stdio, f))

@@ -364,6 +364,11 @@ func toolCallJSON(c *agent.ToolCall) map[string]any {
 	if c.Diff != nil {
 		m["diff"] = c.Diff
 	}
+	if c.Report != nil {
+		// Coverage: which links judged the call, which could not and
+		// why, which did not match; the rule or mode; the verdict.
+		m["coverage"] = c.Report
+	}
 	return m
 }
 

@@ -29,6 +29,10 @@ const (
 	KeyPermissionsAllow = "permissions.allow"
 	KeyPermissionsAsk   = "permissions.ask"
 	KeyPermissionsDeny  = "permissions.deny"
+	// KeyRequiredGuards lists the guards (report ids such as
+	// ext:policy-guard/before_tool_call, or plugin names) every tool call
+	// they match must be judged by: one they did not judge is blocked.
+	KeyRequiredGuards = "required_guards"
 	// KeyMCPStartupTimeoutMS and KeyMCPToolTimeoutMS bound an MCP
 	// server's start and one MCP tool call, for every server without its
 	// own startup_timeout_sec / tool_timeout_sec (MCP_TIMEOUT and
@@ -67,7 +71,7 @@ var knownKeys = []string{
 	KeyModel, KeyIdentity, KeyDisabledPlugins, KeyDisabledHooks, KeyHookTimeoutMS, ToolEnvAllow,
 	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL, KeyPermissionMode,
 	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS, KeyMaxTurns, KeyMaxToolCalls, KeyMaxBudgetUSD, KeyTimeout, KeyEffort,
-	KeyDetachable, KeyDaemonIdleExit,
+	KeyDetachable, KeyDaemonIdleExit, KeyRequiredGuards,
 	KeySubagentMaxParallel, KeySubagentMaxTurns, KeySubagentMaxTokens,
 }
 

@@ -3,6 +3,7 @@ package extension
 import (
 	"context"
 	"encoding/json"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,6 +85,29 @@ func BenchmarkToolCallFiveHooks(b *testing.B) {
 			b.Fatal(d.Reason)
 		}
 		h.AfterToolCall(ctx, bashSpec(), input, "hi\n", false, "s")
+	}
+	cpu.report(b)
+}
+
+// BenchmarkToolCallFiveHooksReport: BenchmarkToolCallFiveHooks with the
+// per-call report asked for, as every session call asks (coverage).
+func BenchmarkToolCallFiveHooksReport(b *testing.B) {
+	base := b.TempDir()
+	for _, id := range []string{"g1", "g2", "g3", "g4", "g5"} {
+		benchGuard(b, base, id)
+	}
+	h := startHost(b, base, nil)
+	input := json.RawMessage(`{"command":"echo hi"}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := meterCPU(b, h)
+	for b.Loop() {
+		var r hook.Report
+		ctx := hook.WithReport(context.Background(), &r)
+		if d := h.BeforeToolCall(ctx, bashSpec(), input, "s", nil); d.Blocked || len(r.Links) != 5 {
+			b.Fatal(d.Reason, r.Links)
+		}
+		h.AfterToolCall(context.Background(), bashSpec(), input, "hi\n", false, "s")
 	}
 	cpu.report(b)
 }

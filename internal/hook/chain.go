@@ -60,6 +60,17 @@ type Entry struct {
 	// A Claude command hook brings its own (seconds to minutes, as its
 	// file says); an extension answers within the protocol's 5 s.
 	Timeout time.Duration
+	// rid is the link's id in per-call reports (ReportID), worked out
+	// once by Set so that a report costs no string per link and call.
+	rid string
+}
+
+// reportID is the entry's id in reports for hook.
+func (e *Entry) reportID(hook string) string {
+	if e.rid != "" {
+		return e.rid
+	}
+	return ReportID(e.Link, hook)
 }
 
 // matches reports whether any subscription applies to the event.
@@ -120,7 +131,16 @@ func NewChain(o Options) *Chain {
 }
 
 // Set replaces the table; walks already running finish on the old one.
-func (c *Chain) Set(t Table) { c.table.Store(&t) }
+func (c *Chain) Set(t Table) {
+	for kind, entries := range t {
+		for _, e := range entries {
+			if e.rid == "" { // an entry set before keeps its id: no write a walk could see
+				e.rid = ReportID(e.Link, kind)
+			}
+		}
+	}
+	c.table.Store(&t)
+}
 
 func (c *Chain) record(ev *Event, id string, a contract.Action, out *string) {
 	if c.opts.Record != nil {
@@ -250,7 +270,15 @@ func (c *Chain) dispatch(ctx context.Context, ev *Event) Decision {
 	if ev.Kind == contract.HookAfterToolCall && !changesOutput(entries) {
 		return w.together(ctx)
 	}
+	if w.rep = ReportOf(ctx); w.rep != nil {
+		if w.rep.Links == nil {
+			w.rep.Links = make([]LinkReport, 0, len(entries)+2)
+		}
+		w.repStart = len(w.rep.Links)
+		defer w.unasked()
+	}
 	for pass := 1; ; pass++ {
+		w.passNo = pass
 		changed, ended := w.pass(ctx)
 		if ended || !changed || w.judged == nil || !w.unjudged() {
 			return w.d.withConfirms(w.confirms)
@@ -285,6 +313,11 @@ type walk struct {
 	// nil for hooks without a tool filter.
 	judged   []json.RawMessage
 	confirms []*Confirm
+	// rep, when the call's context asks for a report (WithReport),
+	// hears every answer from repStart on; passNo is the pass walking.
+	rep      *Report
+	repStart int
+	passNo   int
 }
 
 // pass asks, in order, every matching entry that has not judged the
@@ -301,7 +334,15 @@ func (w *walk) pass(ctx context.Context) (changed, ended bool) {
 		if w.judged != nil && w.judged[i] != nil && sameJSON(w.judged[i], w.input) {
 			continue
 		}
-		res, err := w.ask(ctx, e)
+		var res Result
+		var err error
+		if w.rep != nil {
+			asked, start := w.input, time.Now()
+			res, err = w.ask(ctx, e)
+			w.note(ctx, e, asked, w.passNo, res, err, time.Since(start))
+		} else {
+			res, err = w.ask(ctx, e)
+		}
 		if w.spec.ToolFilter && w.judged == nil {
 			w.judged, w.confirms = make([]json.RawMessage, len(w.entries)), make([]*Confirm, len(w.entries))
 		}

@@ -36,6 +36,10 @@ type Data struct {
 	// in the order they started. Their messages are not in Messages (the
 	// parent's model never saw them); their usage is in Usage.
 	Subagents []*Subagent
+	// Reports are the per-call reports of the tool calls, the main
+	// loop's and every subagent's, in the order the calls ended (empty
+	// for a session recorded before synaps kept them).
+	Reports []CallRecord
 	// Skipped counts lines that could not be read as records (a line cut
 	// short by a crash, or damage); they are never read as data.
 	Skipped int
@@ -56,6 +60,13 @@ type Subagent struct {
 	ID, Type, ParentToolUseID, Description string
 	Messages                               []llm.Message
 	Usage                                  llm.Usage
+}
+
+// CallRecord is one tool call's report as the session keeps it.
+type CallRecord struct {
+	// Agent is the subagent whose call it was; "" for the main loop.
+	Agent, ToolUseID string
+	Report           json.RawMessage
 }
 
 // Subagent finds a subagent by id; nil when the session has none so
@@ -150,6 +161,10 @@ func (d *Data) add(line []byte, raw *[]llm.Message) string {
 			return "not a record (" + err.Error() + ")"
 		}
 		return "not a record (no version or type)"
+	}
+	if r.Type == TypeCallReport {
+		d.Reports = append(d.Reports, CallRecord{Agent: r.Agent, ToolUseID: r.ToolUseID, Report: r.Report})
+		return ""
 	}
 	if r.Agent != "" {
 		d.addSubagent(&r)

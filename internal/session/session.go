@@ -10,6 +10,7 @@ package session
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +30,11 @@ const (
 	TypeCompaction = "compaction" // this session continues a compacted one
 	TypeSubagent   = "subagent"   // a subagent began: its id, type, parent call
 	TypeModel      = "model"      // the session went on with another model (Model)
+	// TypeCallReport is one tool call's per-call report (coverage): which
+	// links judged it and what each said, and the verdict (Report, for
+	// the call ToolUseID; Agent set for a subagent's call). `synaps why`
+	// and `synaps replay` read it back.
+	TypeCallReport = "call_report"
 )
 
 // Record is one line of a session file.
@@ -64,6 +70,10 @@ type Record struct {
 	Description     string `json:"description,omitempty"`
 	// Deferred record: the ids of the calls a hook deferred (deferred.go).
 	Deferred []string `json:"deferred,omitempty"`
+	// Call report: the tool call it is about and the report (the
+	// agent's CallReport, kept as JSON so this package needs no hook).
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Report    json.RawMessage `json:"report,omitempty"`
 }
 
 // Dir returns the sessions directory of a base dir.
