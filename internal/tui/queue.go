@@ -14,7 +14,7 @@ import (
 func (m *model) steerable(text string) bool {
 	t := strings.TrimSpace(text)
 	return m.turn && !m.interrupted && len(m.queue) == 0 && len(m.attached) == 0 && len(m.shellContext) == 0 &&
-		!app.IsSlash(t) && !strings.HasPrefix(t, "!") && !mentionRE().MatchString(t) && !pastedImageRE().MatchString(t)
+		!app.IsSlash(t) && !strings.HasPrefix(t, "!") && !mentionRE().MatchString(t) && len(pastedPictures(t)) == 0
 }
 
 // steered shows text that joined the running turn as the user's words,
