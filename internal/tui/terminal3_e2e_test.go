@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,4 +36,48 @@ func TestTUIDraggedPathFirst(t *testing.T) {
 	e.send("'" + spaced + "' and this one?")
 	e.waitFor("the quoted picture attached and answered",
 		contains("attached "+spaced+" (image/png picture, 1 KB)"), contains("The spaced one."), absent("unknown command"))
+}
+
+// TestTUIReadOnlyBashRunsWithoutAsking: in default mode (no
+// --allowedTools) a read-only bash line runs without a question, a
+// command that changes things is asked about; with
+// permissions.auto_allow_sandboxed = true in the config, a command the
+// bash sandbox confines runs without one (item 1).
+func TestTUIReadOnlyBashRunsWithoutAsking(t *testing.T) {
+	e := newE2E(t, `{"text":"Looking.","tool_calls":[{"name":"bash","input":{"command":"seq 3 | sed -n 2p"}},{"name":"bash","input":{"command":"printf 'listed\\n'; ls -a > /dev/null"}}]}
+{"text":"Now a change.","tool_calls":[{"name":"bash","input":{"command":"touch made.txt"}}]}
+{"text":"Left alone."}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	e.argv = []string{e.argv[0], "--model"} // default mode: no --allowedTools
+	e.start(t, 120, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.send("look around")
+	e.waitFor("the read-only lines run, the change asked about",
+		matches(`(?m)^✓ bash seq 3 \| sed -n 2p · `), matches(`(?m)^  │ 2\s*$`),
+		matches(`(?m)^✓ bash printf 'listed\\n'; ls -a > /dev/null · `), matches(`(?m)^  │ listed\s*$`),
+		contains("Run bash touch made.txt? [y/N"))
+	if strings.Contains(e.capture(), "Run bash seq") {
+		t.Fatalf("a read-only line was asked about:\n%s", e.capture())
+	}
+	e.send("n")
+	e.waitFor("the change refused", contains("Left alone."))
+	if _, err := os.Stat(filepath.Join(e.work, "made.txt")); err == nil {
+		t.Fatal("made.txt exists: the refused command ran")
+	}
+
+	// The sandbox stands for the question when the user says so.
+	writeFile(t, filepath.Join(e.base, "config"), "permissions.auto_allow_sandboxed = true\n")
+	writeFile(t, filepath.Join(e.work, "script.jsonl"), `{"text":"Now a change.","tool_calls":[{"name":"bash","input":{"command":"touch made.txt"}}]}
+{"text":"Made it."}
+`)
+	e.start(t, 120, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.send("change it")
+	e.waitFor("the confined command run without a question", matches(`(?m)^✓ bash touch made.txt · `), contains("Made it."), absent("Run bash touch"))
+	if _, err := os.Stat(filepath.Join(e.work, "made.txt")); err != nil {
+		t.Fatalf("made.txt: %v", err)
+	}
 }
