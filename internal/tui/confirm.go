@@ -100,3 +100,34 @@ func (m *model) trustQuestion() string {
 	return fmt.Sprintf("This project has %d %s in .synaps/plugins. Trust this project? [y/N]",
 		m.untrusted, plural.Noun(m.untrusted, "plugin"))
 }
+
+// questionLines is the open question as shown above the input, wrapped
+// to width w: the answers at its end ([y/N/a = always allow …]) must show
+// on a narrow terminal, where a cut line would hide them.
+func (m *model) questionLines(w int) []string {
+	var q []string
+	add := func(s string) { q = append(q, wrapLine(s, w)...) }
+	switch m.asking {
+	case promptConfirm:
+		for _, c := range m.confirm.messages {
+			add(m.st.warn.Render("? "+c.Extension+": ") + oneLine(c.Message, 200))
+		}
+		what := m.confirm.tool
+		if m.confirm.agent != "" {
+			what = m.confirm.agent + ": " + what // a subagent's call
+		}
+		for _, r := range m.tools {
+			if r.call.Name == m.confirm.tool {
+				what = r.call.Name + " " + inputSummary(r.call.Name, r.call.Input)
+			}
+		}
+		choices := "[y/N]"
+		if m.confirm.always != "" {
+			choices = "[y/N/a = always allow " + m.confirm.always + "]"
+		}
+		add(m.st.warn.Render("Run " + what + "? " + choices))
+	case promptTrust:
+		add(m.st.warn.Render(m.trustQuestion()))
+	}
+	return q
+}

@@ -81,3 +81,27 @@ func TestTUIReadOnlyBashRunsWithoutAsking(t *testing.T) {
 		t.Fatalf("made.txt: %v", err)
 	}
 }
+
+// TestTUINarrowQuestionWraps: at 60 columns the permission question
+// wraps instead of being cut, so its answers show (item 10).
+func TestTUINarrowQuestionWraps(t *testing.T) {
+	e := newE2E(t, `{"text":"Making it.","tool_calls":[{"name":"bash","input":{"command":"touch a-rather-long-file-name.txt"}}]}
+{"text":"Made."}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	e.argv = []string{e.argv[0], "--model"} // default mode: bash is asked about
+	e.start(t, 60, 24, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.send("make the file")
+	e.waitFor("the whole question, wrapped",
+		contains("? permissions: default mode asks before bash"),
+		matches(`(?m)^Run bash touch a-rather-long-file-name\.txt\? \[y/N/a = always\s*$`),
+		matches(`(?m)^allow Bash\(touch:\*\)\]\s*$`))
+	e.send("y")
+	e.waitFor("the command run", contains("Made."))
+	if _, err := os.Stat(filepath.Join(e.work, "a-rather-long-file-name.txt")); err != nil {
+		t.Fatal(err)
+	}
+}
