@@ -121,6 +121,10 @@ func (m *model) questionLines(w int) []string {
 				what = r.call.Name + " " + inputSummary(r.call.Name, r.call.Input)
 			}
 		}
+		if d := m.confirm.diff; d != nil {
+			// The change itself, as the transcript shows it after.
+			q = append(q, diffLinesN(d, m.st, w, max(agent.DiffPreviewLines, m.height/2))...)
+		}
 		choices := "[y/N]"
 		if m.confirm.always != "" {
 			choices = "[y/N/a = always allow " + m.confirm.always + "]"

@@ -19,6 +19,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // Timing of the UI.
@@ -57,6 +58,8 @@ type (
 		// agent names the subagent whose call it is; "" for the main
 		// loop's.
 		agent string
+		// diff is what the call would change (agent.Question.Diff).
+		diff  *tool.Diff
 		reply chan<- agent.Answer
 	}
 	// workDoneMsg ends a worker: a turn or a slash command.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,5 +104,42 @@ func TestTUINarrowQuestionWraps(t *testing.T) {
 	e.waitFor("the command run", contains("Made."))
 	if _, err := os.Stat(filepath.Join(e.work, "a-rather-long-file-name.txt")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTUIEditQuestionShowsDiff: in default mode the question before an
+// edit shows the diff the edit would make, from the input that will run
+// (the guard rewrote "draft" into "final"), before anything changes; a
+// write's question shows the new file's lines (item 2).
+func TestTUIEditQuestionShowsDiff(t *testing.T) {
+	e := newE2E(t, `{"text":"Editing.","tool_calls":[{"name":"edit","input":{"path":"notes.txt","old_string":"beta","new_string":"draft"}}]}
+{"text":"Writing.","tool_calls":[{"name":"write","input":{"path":"new.txt","content":"one\ntwo\n"}}]}
+{"text":"Both done."}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	guard := goBuild(t, repoRoot(t), filepath.Join(e.tmp, "guardext"), "./internal/tui/testdata/guardext")
+	writeFile(t, filepath.Join(e.base, "plugins", "guard", ".synaps-plugin", "plugin.json"), fmt.Sprintf(
+		`{"name":"guard","version":"0.1.0","extension":{"command":%q,"permissions":["hooks.before_tool_call"]}}`, guard))
+	writeFile(t, filepath.Join(e.work, "notes.txt"), "alpha\nbeta\ngamma\n")
+	e.argv = []string{e.argv[0], "--model"} // default mode: edits are asked about
+	e.start(t, 180, 40)
+	e.waitFor("the prompt", contains("Ask anything"), contains("ext 1 ok"))
+	e.send("change beta")
+	e.waitFor("the diff inside the question",
+		contains("? permissions: default mode asks before edit"),
+		matches(`(?m)│ 2 - beta\s*$`), matches(`(?m)│ 2 \+ final\s*$`), matches(`(?m)│ 1   alpha\s*$`),
+		contains("Run edit notes.txt? [y/N"))
+	if got := readFile(t, filepath.Join(e.work, "notes.txt")); got != "alpha\nbeta\ngamma\n" {
+		t.Fatalf("notes.txt changed before the answer: %q", got)
+	}
+	e.send("y")
+	e.waitFor("the write's question with the new file",
+		contains("Run write new.txt? [y/N"), matches(`(?m)│ 1 \+ one\s*$`), matches(`(?m)│ 2 \+ two\s*$`))
+	e.send("y")
+	e.waitFor("both done", contains("Both done."))
+	if got := readFile(t, filepath.Join(e.work, "notes.txt")); got != "alpha\nfinal\ngamma\n" {
+		t.Errorf("notes.txt = %q", got)
 	}
 }
