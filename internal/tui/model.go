@@ -171,6 +171,9 @@ type model struct {
 	steering []string
 	// attached are pictures and PDFs /attach added for the next message.
 	attached []llm.Image
+	// pasted maps the placeholder of each long paste to its text
+	// (paste.go); kept for the session, so queued input still expands.
+	pasted map[string]string
 	// pick is the session picker /resume opens; nil when closed.
 	pick *picker
 	// settings is the /settings screen while it is open, nil otherwise.
@@ -342,9 +345,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return cmd
+		m.pasteText(msg.Content)
+		return nil
 	case eventMsg:
 		return m.event(msg.ev)
 	case confirmMsg:

@@ -143,3 +143,45 @@ func TestTUIEditQuestionShowsDiff(t *testing.T) {
 		t.Errorf("notes.txt = %q", got)
 	}
 }
+
+// TestTUILongPastePlaceholder: a 400-line paste shows in the input as
+// "[Pasted text +400 lines]", and the message sent carries the whole
+// text (the script checks its first and last lines) (item 7).
+func TestTUILongPastePlaceholder(t *testing.T) {
+	e := newE2E(t, `{"text":"Read all of it.","expect":{"last_user_contains":"paste line 001\npaste line 002"}}
+{"text":"And the end.","expect":{"last_user_contains":"paste line 400\n\nwhat do you make of it?"}}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	var lines []string
+	for i := 1; i <= 400; i++ {
+		lines = append(lines, fmt.Sprintf("paste line %03d", i))
+	}
+	paste := filepath.Join(e.tmp, "paste.txt")
+	writeFile(t, paste, strings.Join(lines, "\n"))
+	e.start(t, 100, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	if out, err := e.run("load-buffer", paste); err != nil {
+		t.Fatalf("tmux load-buffer: %v\n%s", err, out)
+	}
+	if out, err := e.run("paste-buffer", "-p", "-t", "tui"); err != nil { // -p: bracketed, as a terminal pastes
+		t.Fatalf("tmux paste-buffer: %v\n%s", err, out)
+	}
+	e.waitFor("the placeholder in the input", matches(`(?m)^› \[Pasted text \+400 lines\]\s*$`), absent("paste line 002"))
+	e.keys("C-j")
+	e.keys("C-j")
+	e.keys("-l", "what do you make of it?")
+	e.keys("Enter")
+	e.waitFor("the whole paste sent, its placeholder shown",
+		contains("Read all of it."), matches(`(?m)^› \[Pasted text \+400 lines\]\s*$`), absent("paste line 002"))
+	// The same text again: the script checks the message's end.
+	if out, err := e.run("paste-buffer", "-p", "-t", "tui"); err != nil {
+		t.Fatalf("tmux paste-buffer: %v\n%s", err, out)
+	}
+	e.keys("C-j")
+	e.keys("C-j")
+	e.keys("-l", "what do you make of it?")
+	e.keys("Enter")
+	e.waitFor("the second answer", contains("And the end."), absent("error"))
+}
