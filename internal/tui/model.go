@@ -174,6 +174,8 @@ type model struct {
 	// pasted maps the placeholder of each long paste to its text
 	// (paste.go); kept for the session, so queued input still expands.
 	pasted map[string]string
+	// search is Ctrl+R's history search while it is open, else nil.
+	search *histSearch
 	// pick is the session picker /resume opens; nil when closed.
 	pick *picker
 	// settings is the /settings screen while it is open, nil otherwise.

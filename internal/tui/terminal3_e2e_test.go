@@ -185,3 +185,41 @@ func TestTUILongPastePlaceholder(t *testing.T) {
 	e.keys("Enter")
 	e.waitFor("the second answer", contains("And the end."), absent("error"))
 }
+
+// TestTUICtrlRSearch: Ctrl+R searches the input history: typing shows
+// the newest input containing the text, Ctrl+R again an older one,
+// Enter sends it; Esc gives back what was typed before (item 6).
+func TestTUICtrlRSearch(t *testing.T) {
+	e := newE2E(t, `{"text":"one."}
+{"text":"two."}
+{"text":"three."}
+{"text":"four.","expect":{"last_user_contains":"first alpha question"}}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	e.start(t, 100, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	for i, q := range []string{"first alpha question", "second beta question", "third alpha again"} {
+		e.send(q)
+		e.waitFor("answer "+q, contains([]string{"one.", "two.", "three."}[i]), absent("esc to interrupt"))
+	}
+	e.keys("-l", "draft")
+	e.keys("C-r")
+	e.waitFor("the search open", contains("reverse search: _"))
+	e.keys("-l", "alpha")
+	e.waitFor("the newest match", contains("reverse search: alpha_"), matches(`(?m)^› third alpha again\s*$`))
+	e.keys("C-r")
+	e.waitFor("the older match", matches(`(?m)^› first alpha question\s*$`))
+	e.keys("Escape")
+	e.waitFor("the draft back", matches(`(?m)^› draft\s*$`), absent("reverse search"))
+	e.keys("C-c")
+	e.keys("C-r")
+	e.keys("-l", "zzz")
+	e.waitFor("no match", contains("reverse search: zzz_  no match"))
+	e.keys("BSpace", "BSpace", "BSpace")
+	e.keys("-l", "first")
+	e.waitFor("the match", matches(`(?m)^› first alpha question\s*$`))
+	e.keys("Enter")
+	e.waitFor("the match sent", contains("four."), func(s string) bool { return strings.Count(s, "› first alpha question") == 2 }, absent("reverse search"))
+}

@@ -85,6 +85,9 @@ func (m *model) View() tea.View {
 			parts = append(parts, fit(l, w))
 		}
 	} else {
+		if m.search != nil {
+			parts = append(parts, m.searchLine(w))
+		}
 		parts = append(parts, m.input.View())
 	}
 
