@@ -161,3 +161,15 @@ func TestSandboxedAutoAllow(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecideReadOnly: the classification runs on every bash call
+// that no rule decided; it adds a walk of the parsed line to Decide.
+func BenchmarkDecideReadOnly(b *testing.B) {
+	p := New(Config{WorkDir: "/proj", Home: "/home/u"})
+	c := bash("git log --oneline -5 | grep -v wip | sed -n '1,3p' && ls -la > /dev/null")
+	for b.Loop() {
+		if p.Decide(c).Verdict != Allow {
+			b.Fatal("not read-only")
+		}
+	}
+}
