@@ -205,7 +205,7 @@ func (p *Policy) Decide(c Call) Decision {
 	}
 	// A bash line that only looks (readonly.go) is judged as a read-only
 	// tool: it needs no question, and plan mode runs it.
-	readOnly := c.ReadOnly || readOnlyLine(line) && readsAllowed(line, p.DenyReads(), p.workDir, p.home)
+	readOnly := c.ReadOnly || readOnlyBash(cmd, line) && readsAllowed(line, p.DenyReads(), p.workDir, p.home)
 	// any finds a rule covering the call: for bash, any command the line
 	// runs, or a file it redirects output into.
 	any := func(list []Rule) (*Rule, string) {

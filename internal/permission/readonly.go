@@ -56,6 +56,14 @@ var readOnlyWrappers = map[string]argCheck{
 	"bash": nil, "sh": nil, "dash": nil, "zsh": nil, "eval": nil,
 }
 
+// readOnlyBash reports whether the bash command cmd, parsed as l, only
+// reads: readOnlyLine, and no /dev/tcp or /dev/udp path, which bash
+// turns into a network connection (`cat < /dev/tcp/host/80` reaches out
+// as surely as curl).
+func readOnlyBash(cmd string, l *shellLine) bool {
+	return cmd != "" && !strings.Contains(cmd, "/dev/tcp/") && !strings.Contains(cmd, "/dev/udp/") && readOnlyLine(l)
+}
+
 // readOnlyLine reports whether every command l runs is read-only and it
 // writes no file.
 func readOnlyLine(l *shellLine) bool {

@@ -92,6 +92,8 @@ func TestReadOnlyCommands(t *testing.T) {
 		{"curl -s example.com", false},
 		{"python3 -c 'print(1)'", false},
 		{"awk '{print}' a", false},
+		{"cat < /dev/tcp/example.com/80", false},
+		{"exec 3<>/dev/tcp/example.com/80", false},
 	} {
 		p := New(Config{WorkDir: "/proj", Home: "/home/u"})
 		d := p.Decide(bash(c.line))
