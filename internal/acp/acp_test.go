@@ -222,6 +222,9 @@ type rig struct {
 
 func start(t *testing.T, base, model string, ed *editor) *rig {
 	t.Helper()
+	// The user's own Claude configuration (~/.claude) is read by
+	// default: never the machine's.
+	t.Setenv("HOME", t.TempDir())
 	work := filepath.Join(base, "work")
 	os.MkdirAll(work, 0o755)
 	cr, sw := io.Pipe()

@@ -5,6 +5,8 @@
 package app
 
 import (
+	"github.com/synaps-cli/synaps/internal/trust"
+
 	"context"
 	"errors"
 	"fmt"
@@ -121,6 +123,9 @@ type App struct {
 	Host             *extension.Host // nil with --no-extensions
 	// claude finds the Claude Code command hooks the Host's chain runs.
 	claude *claudeHooks
+	// trust is what of the project trust lets load, item by item
+	// (openTrust).
+	trust *trust.State
 	// env is the scrubbed environment of the tools, hooks and commands
 	// synaps runs (toolEnv, computed once at Open).
 	env []string
@@ -205,6 +210,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	a := &App{BaseDir: base, WorkDir: work, Config: cfg, Tools: tool.NewRegistry(), opts: o}
 	a.claude = &claudeHooks{a: a}
+	a.openTrust()
 	// A setting that would silently do nothing is said at the start.
 	a.Notes = append(a.Notes, cfg.Check()...)
 	if err := a.openPermissions(); err != nil {
@@ -243,6 +249,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	// while the extensions start; nothing here waits for them.
 	if !o.NoMCP {
 		a.startMCP()
+	}
+	if n := a.claudeUserNote(); n != "" {
+		a.Notes = append(a.Notes, n)
 	}
 	if !o.NoExtensions {
 		a.Host = extension.NewHost(extension.Options{

@@ -4,23 +4,29 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/claude"
+	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/safefile"
+	"github.com/synaps-cli/synaps/internal/trust"
 )
 
 // Config keys of Claude Code compatibility.
 const (
-	// KeyClaudeUserHooks turns on the hooks of ~/.claude/settings.json
-	// (off by default: they were written for Claude Code, and a user opts
-	// in to running them here too).
+	// KeyClaudeUserHooks = false turns off the user's own Claude Code
+	// configuration: the hooks of ~/.claude/settings.json, ~/.claude/
+	// commands and agents, and the MCP servers of ~/.claude.json. They
+	// are read by default: they are the user's own guards, and a guard
+	// skipped because it was written for Claude Code lets its rm -rf run.
 	KeyClaudeUserHooks = "claude.import_user_hooks"
 	// KeyClaudeFailClosed lists the Claude hook sources (plugin ids,
 	// "claude-project", "claude-user") whose failures block the tool call
@@ -37,8 +43,9 @@ const (
 // claudeHooks finds the Claude Code command hooks of a session and makes
 // them links of the hook chain: every enabled plugin's (hooks/hooks.json
 // or its manifest's "hooks"), a trusted project's .claude/settings.json
-// and .claude/settings.local.json, and ~/.claude/settings.json when
-// claude.import_user_hooks is true. The extension host calls it at each
+// and .claude/settings.local.json (each hook group as trust allows it),
+// and ~/.claude/settings.json unless claude.import_user_hooks is false.
+// The extension host calls it at each
 // start and reload. Problems are said once per start (notes), never
 // silently dropped.
 type claudeHooks struct {
@@ -53,52 +60,127 @@ type claudeHooks struct {
 	tr    *claude.Transcript
 }
 
+// claudeSource is one file of Claude hooks.
+type claudeSource struct {
+	// id is the link's id in the chain: the plugin id, claudeProjectID
+	// or claudeUserID.
+	id string
+	// key is the source in the hooks' stable ids (hook.ClaudeHookID):
+	// "plugin:<id>", "project", "local" or "user".
+	key        string
+	root, file string
+	data       []byte
+	sandbox    *plugin.Sandbox
+	// skip says why the file's hooks do not run in this session; only a
+	// listing (sources with all) has such sources.
+	skip string
+	// failed: skip is a failure (a plugin that did not load), not a
+	// choice.
+	failed bool
+	// offset is, by Claude event, how many hooks the source's earlier
+	// files hold (build sets it): the first number of this file's.
+	offset map[string]int
+}
+
 // table builds the links for plugins.
 func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
+	t, _ := c.build(c.sources(plugins, false), false)
+	return t
+}
+
+// sources finds the Claude hook files of a session. With all, it also
+// returns those that do not run here (a disabled or untrusted plugin, an
+// untrusted project, user hooks not imported), each with why, for a
+// listing; a session's chain is built without them.
+func (c *claudeHooks) sources(plugins []*plugin.Plugin, all bool) []claudeSource {
 	a := c.a
-	type source struct {
-		id, root, file string
-		data           []byte
-		sandbox        *plugin.Sandbox
-	}
-	var sources []source
+	var sources []claudeSource
 	for _, p := range plugins {
-		if p.Err != nil || p.Disabled || p.Untrusted {
+		skip, failed := "", false
+		switch {
+		case p.Err != nil:
+			skip, failed = "the plugin did not load: "+firstLine(p.Err.Error()), true
+		case p.Disabled:
+			skip = "plugin disabled (disabled_plugins); `synaps extensions enable " + p.ID + "` turns it on"
+		case p.Untrusted:
+			skip = a.untrustedWhy()
+		}
+		if skip != "" && !all {
 			continue
 		}
 		files, err := p.ClaudeHooks()
-		if err != nil {
+		if err != nil && skip == "" {
 			c.warn(fmt.Sprintf("plugin %s: %v", p.ID, err))
 		}
-		for f, data := range files {
-			sources = append(sources, source{p.ID, p.Dir, f, data, p.Manifest.Sandbox})
+		// In file order, so that a plugin's chain order is the same at
+		// every start.
+		var sb *plugin.Sandbox
+		if p.Manifest != nil {
+			sb = p.Manifest.Sandbox
+		}
+		for _, f := range slices.Sorted(maps.Keys(files)) {
+			sources = append(sources, claudeSource{id: p.ID, key: "plugin:" + p.ID, root: p.Dir, file: f, data: files[f], sandbox: sb, skip: skip, failed: failed})
 		}
 	}
-	settings := func(id, file string) {
+	settings := func(id, key, file, skip string, filter func([]byte) []byte) {
 		data, err := safefile.ReadAll(file, plugin.MaxManifestSize)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
+		case err != nil && skip == "":
 			c.warn(fmt.Sprintf("Claude hooks of %s not loaded: %v", id, err))
-		default:
-			sources = append(sources, source{id, "", file, data, nil})
+		case err == nil:
+			if filter != nil && skip == "" {
+				data = filter(data)
+			}
+			sources = append(sources, claudeSource{id: id, key: key, file: file, data: data, skip: skip})
 		}
 	}
-	if a.projectTrusted() {
-		settings(claudeProjectID, filepath.Join(a.WorkDir, ".claude", "settings.json"))
-		settings(claudeProjectID, filepath.Join(a.WorkDir, ".claude", "settings.local.json"))
+	projectSkip := ""
+	if !a.projectTrusted() {
+		projectSkip = a.untrustedWhy()
 	}
-	if v, _ := a.Config.Get(KeyClaudeUserHooks); v == "true" {
+	if projectSkip == "" || all {
+		// Each hook group loads only as `synaps trust` approved it: an
+		// edited or added one is held back (and named at start).
+		for i, rel := range trust.SettingsFiles {
+			rel := rel
+			key := "project"
+			if i > 0 {
+				key = "local"
+			}
+			settings(claudeProjectID, key, filepath.Join(a.WorkDir, filepath.FromSlash(rel)), projectSkip, func(data []byte) []byte {
+				return trust.FilterSettings(rel, data, a.trustAllows)
+			})
+		}
+	}
+	userSkip := ""
+	if !importClaudeUser(a.Config.Get) {
+		userSkip = "Claude Code's user hooks are turned off (" + KeyClaudeUserHooks + " = false in the synaps config)"
+	}
+	if userSkip == "" || all {
 		if home := a.opts.Getenv("HOME"); home != "" {
-			settings(claudeUserID, filepath.Join(home, ".claude", "settings.json"))
+			settings(claudeUserID, "user", filepath.Join(home, ".claude", "settings.json"), userSkip, nil)
 		}
 	}
+	return sources
+}
+
+// build makes the sources' links. For a session (listing false) the
+// hooks config disabled_hooks names are left out, so they are never
+// started, and each plugin gets its data directory and sandbox. For a
+// listing every hook stays, and links maps each link to its source.
+func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table, links map[hook.Link]claudeSource) {
+	a := c.a
 	closed := map[string]bool{}
 	for _, id := range a.Config.List(KeyClaudeFailClosed) {
 		closed[id] = true
 	}
+	off := hook.NewDisabled(a.Config.List(config.KeyDisabledHooks))
+	// A source's later files number their hooks on from its earlier
+	// ones, so that every id of a plugin is its own.
+	offsets := map[string]map[string]int{}
 	env := a.env
-	t := hook.Table{}
+	t, links = hook.Table{}, map[hook.Link]claudeSource{}
 	names := map[string][]string{}
 	for _, s := range sources {
 		h, warnings, err := claude.Parse(s.file, s.data)
@@ -109,6 +191,18 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 			c.warn(fmt.Sprintf("Claude hooks not loaded: %v", err))
 			continue
 		}
+		if offsets[s.key] == nil {
+			offsets[s.key] = map[string]int{}
+		}
+		base := offsets[s.key]
+		s.offset = maps.Clone(base)
+		full := h
+		if !listing {
+			h = h.Without(func(event string, n int) bool { return off.Has(hook.ClaudeHookID(s.key, event, base[event]+n)) })
+		}
+		for _, nh := range full.Numbered() {
+			base[nh.Event]++
+		}
 		l := &claude.Link{
 			Name: s.id, Hooks: h, Env: env, ProjectDir: a.WorkDir, PluginRoot: s.root,
 			Session: c.session,
@@ -118,11 +212,14 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 				}
 			},
 		}
-		if s.root != "" {
+		switch {
+		case listing:
+			links[l] = s
+		case s.root != "":
 			l.PluginData = filepath.Join(a.BaseDir, "plugin-data", s.id)
 			_ = os.MkdirAll(l.PluginData, 0o700)
 			l.Policy = a.pluginPolicy(s.id, s.root, s.sandbox)
-		} else {
+		default:
 			l.Policy = a.unownedPolicy("Claude hooks of " + s.id)
 		}
 		names[s.id] = subscribedHooks(names[s.id], h)
@@ -133,10 +230,12 @@ func (c *claudeHooks) table(plugins []*plugin.Plugin) hook.Table {
 			})
 		}
 	}
-	c.mu.Lock()
-	c.hooks = names
-	c.mu.Unlock()
-	return t
+	if !listing {
+		c.mu.Lock()
+		c.hooks = names
+		c.mu.Unlock()
+	}
+	return t, links
 }
 
 // names is extension.Options.PartHooks for a session: the synaps hooks
@@ -212,6 +311,17 @@ func (a *App) projectTrusted() bool {
 	if a.opts.TrustProject {
 		return true
 	}
+	if a.trust != nil {
+		return a.trust.Listed
+	}
 	ok, _ := plugin.IsTrusted(a.BaseDir, a.WorkDir)
 	return ok
+}
+
+// untrustedWhy says why a project's files do not run: the hook point of
+// project trust (`synaps trust`). Whatever more trust learns to say of a
+// project (changed since it was trusted) is said here, and every listing
+// and skip reads it.
+func (a *App) untrustedWhy() string {
+	return "the project is not trusted; `synaps trust` here (or --trust-project) runs its hooks"
 }

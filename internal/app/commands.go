@@ -21,7 +21,7 @@ func (a *App) openCommands() {
 	roots := []cmdRoot{
 		{filepath.Join(a.BaseDir, "commands"), "", "user"},
 	}
-	if home := a.opts.Getenv("HOME"); home != "" {
+	if home := a.opts.Getenv("HOME"); home != "" && importClaudeUser(a.Config.Get) {
 		roots = append(roots, cmdRoot{filepath.Join(home, ".claude", "commands"), "", "claude user"})
 	}
 	if a.projectTrusted() {
@@ -65,7 +65,7 @@ func (a *App) openCommands() {
 	var all []command.Command
 	for _, r := range roots {
 		cmds, warnings := command.Load(r.dir, r.plugin, r.source)
-		all = append(all, cmds...)
+		all = append(all, a.filterProjectCommands(cmds, r.source)...)
 		for _, w := range warnings {
 			a.Notes = append(a.Notes, "command not loaded: "+w)
 		}
@@ -82,7 +82,7 @@ func (a *App) openAgents(roots []cmdRoot) {
 	a.Agents = nil
 	for _, r := range roots {
 		agents, warnings := command.LoadAgents(r.dir, r.plugin, r.source)
-		a.Agents = append(a.Agents, agents...)
+		a.Agents = append(a.Agents, a.filterProjectAgents(agents, r.source)...)
 		for _, w := range warnings {
 			a.Notes = append(a.Notes, "agent definition: "+w)
 		}

@@ -31,8 +31,10 @@ func MCPSources(baseDir, workDir string, getenv func(string) string, trustProjec
 	if !trusted {
 		trusted, _ = plugin.IsTrusted(baseDir, workDir)
 	}
-	src := mcp.Sources{BaseDir: baseDir, Home: getenv("HOME"), ProjectDir: workDir, ProjectTrusted: trusted}
 	cfg, _ := config.Load(filepath.Join(baseDir, "config"))
+	src := mcp.Sources{BaseDir: baseDir, Home: getenv("HOME"), ProjectDir: workDir, ProjectTrusted: trusted,
+		// claude.import_user_hooks = false: no ~/.claude.json servers.
+		NoClaudeUser: cfg != nil && !importClaudeUser(cfg.Get)}
 	var disabled []string
 	if cfg != nil {
 		disabled = cfg.List("disabled_plugins")
@@ -62,9 +64,10 @@ func (a *App) startMCP() {
 	for _, err := range cfg.Errors {
 		a.Notes = append(a.Notes, "mcp: "+err.Error())
 	}
-	if files := src.UntrustedProjectFiles(); len(files) > 0 {
-		a.Notes = append(a.Notes, fmt.Sprintf("mcp: this project's MCP servers (%s) are not started until you trust the project: run `synaps trust` or pass --trust-project", strings.Join(files, ", ")))
-	}
+	// The project's servers start only as `synaps trust` approved them
+	// (an untrusted project's files are not even read): what is held
+	// back is named in the trust note at start.
+	cfg.Servers = a.filterProjectServers(cfg.Servers)
 	for _, sv := range a.opts.MCPServers {
 		cfg.Servers = slices.DeleteFunc(cfg.Servers, func(o mcp.Server) bool { return o.Name == sv.Name })
 		cfg.Servers = append(cfg.Servers, sv)

@@ -31,6 +31,8 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/extensions disable ID", "disable a plugin (saved) and reload"},
 	{"/settings [ID [KEY [VALUE]]]", "list the plugins' settings, or set one (a custom one opens its plugin's editor)"},
 	{"/sidecar [ID] [toggle|status]", "toggle a plugin's sidecar (the first, without ID), or show its status; a plugin's lifecycle word (/WORD) does the same"},
+	{"/hooks", "list every hook in chain order, with its status, timeout and failure policy"},
+	{"/hooks toggle ID", "turn one hook off, or on again (saved in disabled_hooks), and reload the extensions"},
 	{"/mcp", "list MCP servers with state, tools and the file each came from"},
 	{"/model [NAME]", "list the models available, or switch to NAME for the rest of the session"},
 	{"/mode [NAME]", "show the permission mode, or switch to NAME: default, acceptEdits, plan, bypassPermissions (shift+tab cycles in the TUI)"},
@@ -121,6 +123,8 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		return SlashResult{Output: b.String()}, nil
 	case "/extensions", "/ext":
 		return a.slashExtensions(ctx, f[1:])
+	case "/hooks":
+		return a.slashHooks(ctx, f[1:])
 	case "/mcp":
 		return SlashResult{Output: a.formatMCP()}, nil
 	case "/settings":

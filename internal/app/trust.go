@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/plugin"
-	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // Trust adds dir to $SYNAPS_BASE_DIR/trusted-projects, so its
@@ -51,23 +49,4 @@ func UntrustedCount(sts []extension.Status) int {
 		}
 	}
 	return n
-}
-
-// UntrustedNote says which project plugins were skipped because the
-// project is not trusted, and how to trust it, or "" when none was. The
-// line front-ends (-p, chat, rpc) print it on stderr at start: without
-// it the model just meets "unknown tool" for a plugin the user can see
-// in .synaps/plugins.
-func UntrustedNote(sts []extension.Status) string {
-	var ids []string
-	for _, s := range sts {
-		if s.State == extension.StateUntrusted {
-			ids = append(ids, s.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("this project has %s in .synaps/plugins that %s not loaded because the project is not trusted (%s); run `synaps trust` here to trust it, or pass --trust-project for one run",
-		plural.Count(len(ids), "plugin"), plural.Pick(len(ids), "is", "are"), strings.Join(ids, ", "))
 }

@@ -65,9 +65,6 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
 	a.WaitMCP(ctx)
-	if n := app.UntrustedNote(a.Statuses()); n != "" {
-		fmt.Fprintln(stdio.Err, "ℹ "+n)
-	}
 	var failed bool
 	for {
 		var line string

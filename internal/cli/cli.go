@@ -215,6 +215,7 @@ run, 130 interrupted (Ctrl-C; the session is saved and can be resumed).`,
 		newSendCmd(stdio),
 		newDaemonCmd(stdio),
 		newSandboxCmd(stdio),
+		newHooksCmd(stdio),
 	)
 	// The commands that open a session take the session flags.
 	for _, path := range []string{"chat", "acp", "rpc", "server", "sessions resume", "mcp serve"} {

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/synaps-cli/synaps/internal/agent"
-	"github.com/synaps-cli/synaps/internal/app"
 	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/rpc"
 )
@@ -72,9 +71,6 @@ func runRPC(ctx context.Context, g *globals, stdio Stdio) error {
 		return err
 	}
 	for _, n := range s.App().Notes {
-		fmt.Fprintln(stdio.Err, "ℹ "+n)
-	}
-	if n := app.UntrustedNote(s.App().Statuses()); n != "" {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
 	s.App().WaitMCP(ctx)

@@ -207,9 +207,6 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdio.Err, "ℹ "+n)
 	}
-	if n := app.UntrustedNote(a.Statuses()); n != "" {
-		fmt.Fprintln(stdio.Err, "ℹ "+n)
-	}
 	// A headless run has one shot at the prompt: the model's first
 	// request sees every MCP server that could start (a failed one is a
 	// notice on stderr, from OnEvent).
@@ -221,7 +218,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 		if a.Permissions != nil {
 			mode = string(a.Permissions.Mode())
 		}
-		enc.Encode(systemInit(id, a.Model, a.WorkDir, Version, mode, a.Tools.Names(), a.SlashNames(), mcpServersJSON(a.MCPStatuses())))
+		first := systemInit(id, a.Model, a.WorkDir, Version, mode, a.Tools.Names(), a.SlashNames(), mcpServersJSON(a.MCPStatuses()))
+		first["plugin_errors"] = pluginErrorsJSON(a.TrustState())
+		enc.Encode(first)
 	}
 	// --timeout bounds the run's wall-clock time: at the deadline the
 	// turn stops as Ctrl-C stops it (calls answered, session saved).
@@ -249,7 +248,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 				// run end, and why.
 				sendErr = err
 				stream.run = newResultRun(time.Now())
-				enc.Encode(stream.run.result(time.Now(), id, a.Model, "", sendErr, false))
+				res := stream.run.result(time.Now(), id, a.Model, "", sendErr, false)
+				res["plugin_errors"] = pluginErrorsJSON(a.TrustState())
+				enc.Encode(res)
 				break
 			}
 			prompt = p
@@ -282,7 +283,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 				fmt.Fprintln(stdio.Out, strings.TrimRight(answer, "\n"))
 			}
 		case "json", "stream-json":
-			enc.Encode(stream.run.result(time.Now(), id, a.Model, answer, sendErr, format == "json"))
+			res := stream.run.result(time.Now(), id, a.Model, answer, sendErr, format == "json")
+			res["plugin_errors"] = pluginErrorsJSON(a.TrustState())
+			enc.Encode(res)
 		}
 		if in == nil || sendErr != nil {
 			break

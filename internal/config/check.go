@@ -59,8 +59,12 @@ const (
 	KeySubagentMaxTokens   = "subagent_max_tokens"
 )
 
+// KeyDisabledHooks lists hook ids (`synaps hooks` shows them) that are
+// never called, while the rest of their plugin runs.
+const KeyDisabledHooks = "disabled_hooks"
+
 var knownKeys = []string{
-	KeyModel, KeyIdentity, KeyDisabledPlugins, KeyHookTimeoutMS, ToolEnvAllow,
+	KeyModel, KeyIdentity, KeyDisabledPlugins, KeyDisabledHooks, KeyHookTimeoutMS, ToolEnvAllow,
 	KeyAnthropicAPIKey, KeyAnthropicBaseURL, KeyOpenAIAPIKey, KeyOpenAIBaseURL, KeyPermissionMode,
 	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS, KeyMaxTurns, KeyMaxToolCalls, KeyMaxBudgetUSD, KeyTimeout, KeyEffort,
 	KeyDetachable, KeyDaemonIdleExit,

@@ -77,6 +77,9 @@ type Extension struct {
 	providers   json.RawMessage
 	config      map[string]any
 	initialized bool
+	// planned: made by Host.Plan for a listing, never started; its places
+	// in the table are those its manifest declares.
+	planned bool
 	// startDone is closed when the first start has ended, started or
 	// failed: the fields above are final then. Hook links and tool
 	// lookups of a host started in the background (Host.Begin) wait on

@@ -63,6 +63,10 @@ type Options struct {
 	// command hooks) for the plugins of each start and reload; they join
 	// the chain in plugin-id order with the extensions. Nil: none.
 	Links func(plugins []*plugin.Plugin) hook.Table
+	// KeepDisabledHooks keeps the hooks of config disabled_hooks in the
+	// table, for a listing that shows them as disabled (Plan); a session
+	// leaves it false, so they are never called.
+	KeepDisabledHooks bool
 	// PartHooks names the hooks a plugin's parts other than its
 	// extension subscribe to (Claude command hooks), for Statuses' Hooks;
 	// nil: only the extension's are listed.
@@ -197,6 +201,14 @@ func (h *Host) SetConfig(cfg *config.File) {
 	h.env.config = cfg
 }
 
+// SetTrustProject trusts the project's plugins for the rest of this run
+// from the next Reload on (the terminal UI's "trust once").
+func (h *Host) SetTrustProject(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.opts.TrustProject = on
+}
+
 // Registry is the tool registry extension tools are added to.
 func (h *Host) Registry() *tool.Registry { return h.registry }
 
@@ -257,14 +269,8 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 	if h.opts.Links != nil {
 		links = h.opts.Links(plugins)
 	}
-	table := func() hook.Table {
-		t := buildTable(exts, plugins)
-		for name, entries := range links {
-			t[name] = append(t[name], entries...)
-		}
-		t.Sort()
-		return t
-	}
+	off := h.disabledHooks()
+	table := func() hook.Table { return assemble(exts, plugins, links, off) }
 	h.mu.Lock()
 	h.plugins, h.exts, h.toolNames, h.warnings = plugins, exts, map[string][]string{}, warnings
 	h.mu.Unlock()
@@ -472,6 +478,7 @@ func (h *Host) Statuses() []Status {
 	h.mu.Lock()
 	plugins, exts, names := h.plugins, h.exts, h.toolNames
 	h.mu.Unlock()
+	off := h.disabledHooks() // turned off, so not hooked
 	byID := map[string]*Extension{}
 	for _, e := range exts {
 		byID[e.ID()] = e
@@ -521,6 +528,8 @@ func (h *Host) Statuses() []Status {
 			}
 		case p.Disabled:
 			st.State = StateDisabled
+		case p.Untrusted && p.Held != "":
+			st.State, st.Error = StateUntrusted, "project plugin "+p.Held+": its files are not what `synaps trust` approved; run `synaps trust` in the project to approve them, or pass --trust-project"
 		case p.Untrusted:
 			st.State, st.Error = StateUntrusted, "project plugins run only in trusted projects; run `synaps trust` in the project or pass --trust-project"
 		case e == nil:
@@ -541,7 +550,7 @@ func (h *Host) Statuses() []Status {
 				break // its subscriptions are not known yet
 			}
 			for _, s := range e.subs {
-				if !slices.Contains(st.Hooks, s.Hook) {
+				if !slices.Contains(st.Hooks, s.Hook) && !off.Has(hook.ExtensionHookID(p.ID, s.Hook)) {
 					st.Hooks = append(st.Hooks, s.Hook)
 				}
 			}

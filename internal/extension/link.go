@@ -190,7 +190,9 @@ func (b *brokenLink) Gone() string            { return "" }
 // never initialised still guards the tool hooks its permissions cover, and
 // a fail-closed plugin whose manifest did not load guards what it is held
 // to (Plugin.BrokenGuard), so their failure blocks instead of vanishing.
-func buildTable(exts []*Extension, plugins []*plugin.Plugin) hook.Table {
+// A hook whose id (hook.ExtensionHookID) is in off has no place: its
+// extension still runs, for its tools and its other hooks.
+func buildTable(exts []*Extension, plugins []*plugin.Plugin, off hook.Disabled) hook.Table {
 	t := hook.Table{}
 	for _, p := range plugins {
 		if p.BrokenGuard == nil || p.Disabled || p.Untrusted {
@@ -201,7 +203,7 @@ func buildTable(exts []*Extension, plugins []*plugin.Plugin) hook.Table {
 			byHook[s.Hook] = append(byHook[s.Hook], s)
 		}
 		for _, h := range []string{contract.HookBeforeToolCall, contract.HookAfterToolCall} {
-			if len(byHook[h]) > 0 {
+			if len(byHook[h]) > 0 && !off.Has(hook.ExtensionHookID(p.ID, h)) {
 				t[h] = append(t[h], &hook.Entry{Link: &brokenLink{id: p.ID, err: plugin.BrokenGuardFault(p.LoadErr())}, Subs: byHook[h], FailClosed: true})
 			}
 		}
@@ -213,6 +215,9 @@ func buildTable(exts []*Extension, plugins []*plugin.Plugin) hook.Table {
 		transform := m.Permissions.Has(contract.PermToolsTransformOutput)
 		l := &link{ext: e, transform: transform, closed: closed, perms: m.Permissions}
 		for _, h := range order {
+			if off.Has(hook.ExtensionHookID(e.ID(), h)) {
+				continue
+			}
 			t[h] = append(t[h], &hook.Entry{Link: l, Subs: byHook[h], FailClosed: closed, Transform: transform})
 		}
 	}
@@ -236,6 +241,12 @@ func (e *Extension) tableSubs() (map[string][]hook.Subscription, []string) {
 			order = append(order, s.Hook)
 		}
 		byHook[s.Hook] = append(byHook[s.Hook], s)
+	}
+	if e.planned && len(m.Hooks) > 0 {
+		for _, s := range m.Hooks {
+			add(s)
+		}
+		return byHook, order
 	}
 	if !e.started() {
 		for _, spec := range contract.Hooks {

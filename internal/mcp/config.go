@@ -98,6 +98,9 @@ type Sources struct {
 	// .mcp.json, .cursor/mcp.json), behind the same trust gate as project
 	// plugins.
 	ProjectTrusted bool
+	// NoClaudeUser leaves out ~/.claude.json (config
+	// claude.import_user_hooks = false).
+	NoClaudeUser bool
 	// Plugins are plugin directories whose .mcp.json adds servers.
 	Plugins []PluginDir
 }
@@ -141,11 +144,11 @@ func (s Sources) Files() []Source {
 	}
 	if s.Home != "" {
 		claude := filepath.Join(s.Home, ".claude.json")
-		out = append(out,
-			Source{Kind: "cursor user", File: filepath.Join(s.Home, ".cursor", "mcp.json"), Scope: "user"},
-			Source{Kind: "claude user", File: claude, Scope: "user", Key: "mcpServers"},
-		)
-		if s.ProjectDir != "" {
+		out = append(out, Source{Kind: "cursor user", File: filepath.Join(s.Home, ".cursor", "mcp.json"), Scope: "user"})
+		if !s.NoClaudeUser {
+			out = append(out, Source{Kind: "claude user", File: claude, Scope: "user", Key: "mcpServers"})
+		}
+		if s.ProjectDir != "" && !s.NoClaudeUser {
 			out = append(out, Source{Kind: "claude local", File: claude, Scope: "local", Key: "projects[" + s.ProjectDir + "].mcpServers"})
 		}
 	}

@@ -1,6 +1,8 @@
 package plugin
 
 import (
+	"github.com/synaps-cli/synaps/internal/trust"
+
 	"bufio"
 	"errors"
 	"fmt"
@@ -49,8 +51,12 @@ type Plugin struct {
 	ExtensionErr error
 	// Disabled: listed in disabled_plugins; never spawned.
 	Disabled bool
-	// Untrusted: a project plugin whose project is not trusted; never spawned.
+	// Untrusted: a project plugin whose project is not trusted, or whose
+	// files are not what `synaps trust` approved (Held); never spawned.
 	Untrusted bool
+	// Held says why a trusted project's plugin is held back ("changed
+	// since trusted", "new since trusted"); empty otherwise.
+	Held string
 	// Warnings are non-fatal notes (name differs from id, manifest warnings).
 	Warnings []string
 	// BrokenGuard is set when the manifest did not load (Err) but its raw
@@ -125,11 +131,14 @@ func Discover(o DiscoverOptions) ([]*Plugin, error) {
 			if err := scanDir(dir, ScopeProject, project); err != nil {
 				problems = append(problems, err)
 			}
+			if !o.TrustProject {
+				holdChanged(o.BaseDir, o.ProjectDir, project)
+			}
 		} else {
 			listUntrusted(dir, project)
 		}
 		for id, p := range project {
-			if _, user := byID[id]; user && !trusted {
+			if _, user := byID[id]; user && (!trusted || p.Untrusted) {
 				// An untrusted project must not switch off a user's
 				// plugin (a guard, say) by shipping one of the same id:
 				// both are listed, and only the user's runs.
@@ -214,6 +223,19 @@ func readDirOnly(dir string) ([]os.DirEntry, error) {
 		return nil, fmt.Errorf("it is a %s, not a directory", safefile.Kind(info.Mode()))
 	}
 	return os.ReadDir(dir)
+}
+
+// holdChanged marks the plugins of a trusted project whose files are
+// not what `synaps trust` approved (trust.HeldPlugins) as untrusted, so
+// a plugin edited or added after the project was trusted is not spawned
+// until the user approves it again.
+func holdChanged(base, projectDir string, project map[string]*Plugin) {
+	held := trust.HeldPlugins(base, projectDir)
+	for id, p := range project {
+		if r, ok := held[filepath.Base(p.Dir)]; ok {
+			project[id] = &Plugin{ID: p.ID, Dir: p.Dir, Scope: ScopeProject, Untrusted: true, Held: string(r)}
+		}
+	}
 }
 
 // listUntrusted lists the entries of an untrusted project's plugins

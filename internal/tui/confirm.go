@@ -1,15 +1,9 @@
 package tui
 
 import (
-	"context"
-	"fmt"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/synaps-cli/synaps/internal/agent"
-	"github.com/synaps-cli/synaps/internal/app"
-	"github.com/synaps-cli/synaps/internal/plural"
 )
 
 // prompt is a question the input answers instead of sending a message.
@@ -18,7 +12,7 @@ type prompt int
 const (
 	promptNone    prompt = iota
 	promptConfirm        // a tool call waits for [y/N]
-	promptTrust          // trust this project's plugins? [y/N]
+	promptTrust          // the trust dialog (trustdialog.go)
 )
 
 // confirmAnswer reads the answer to a confirm: y or yes runs the call,
@@ -34,11 +28,6 @@ func confirmAnswer(s string, alwaysOffered bool) agent.Answer {
 		}
 	}
 	return agent.AnswerNo
-}
-
-func yes(s string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
-	return s == "y" || s == "yes"
 }
 
 // ask opens a question, putting the input aside.
@@ -84,23 +73,6 @@ func (m *model) answerConfirm(ans agent.Answer) {
 	m.print("  " + c.tool + " " + verdict)
 }
 
-// startTrust trusts the project and reloads the extensions.
-func (m *model) startTrust() tea.Cmd {
-	a, hs := m.app, m.hs
-	return m.work("trusting the project", func(ctx context.Context) workDoneMsg {
-		if _, err := app.Trust(a.BaseDir, a.WorkDir); err != nil {
-			return workDoneMsg{err: err}
-		}
-		res, err := hs.Slash(ctx, "/extensions reload")
-		return workDoneMsg{out: "trusted " + a.WorkDir + "\n" + res.Output, err: err}
-	})
-}
-
-func (m *model) trustQuestion() string {
-	return fmt.Sprintf("This project has %d %s in .synaps/plugins. Trust this project? [y/N]",
-		m.untrusted, plural.Noun(m.untrusted, "plugin"))
-}
-
 // questionLines is the open question as shown above the input, wrapped
 // to width w: the answers at its end ([y/N/a = always allow …]) must show
 // on a narrow terminal, where a cut line would hide them.
@@ -131,6 +103,7 @@ func (m *model) questionLines(w int) []string {
 		}
 		add(m.st.warn.Render("Run " + what + "? " + choices))
 	case promptTrust:
+		q = append(q, m.trustLines(w)...)
 		add(m.st.warn.Render(m.trustQuestion()))
 	}
 	return q

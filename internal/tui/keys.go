@@ -35,6 +35,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.settings != nil {
 		return m.settingsKey(k)
 	}
+	if m.hooks != nil {
+		return m.hooksKey(k)
+	}
 	if m.search != nil {
 		return m.searchKey(k)
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/synaps-cli/synaps/internal/trust"
+
 	"context"
 	"strings"
 	"sync"
@@ -140,7 +142,11 @@ type model struct {
 	// kids are the subagents running, in the order they started.
 	kids      []*kid
 	untrusted int
-	draft     string // the input put aside while a question is answered
+	// trustHeld are the items the trust dialog asks about; trustListed
+	// says the project is trusted and they changed since.
+	trustHeld   []trust.Held
+	trustListed bool
+	draft       string // the input put aside while a question is answered
 
 	// quitArmed is when ctrl+c or ctrl+d (quitKey) was pressed on an
 	// empty idle prompt: a second press within quitWindow quits.
@@ -180,6 +186,8 @@ type model struct {
 	pick *picker
 	// settings is the /settings screen while it is open, nil otherwise.
 	settings *settingsScreen
+	// hooks is the /hooks screen while it is open, nil otherwise.
+	hooks *hooksScreen
 
 	// The transcript: entries[:printed] are on the terminal; the rest
 	// wait while a print is in flight, so that lines reach the terminal
@@ -298,7 +306,9 @@ func (m *model) greet() {
 	if m.app.Agent == nil {
 		m.print(m.st.warn.Render("· ") + sanitize(m.app.NoModel().Error()))
 	}
-	if n := app.UntrustedCount(m.app.Statuses()); n > 0 {
+	if st := m.app.TrustState(); st != nil && len(st.Held) > 0 {
+		m.openTrustDialog(st.Held, st.Listed)
+	} else if n := app.UntrustedCount(m.app.Statuses()); n > 0 {
 		m.untrusted = n
 		m.ask(promptTrust)
 	}

@@ -19,13 +19,7 @@ func (m *model) submit() tea.Cmd {
 		m.answerConfirm(confirmAnswer(text, m.confirm != nil && m.confirm.always != ""))
 		return nil
 	case promptTrust:
-		m.endAsk()
-		m.print(m.st.warn.Render(m.trustQuestion()) + " " + oneLine(text, 20))
-		if !yes(text) {
-			m.print(m.st.dim.Render("· project plugins stay off; trust the project later with `synaps trust` and /extensions reload"))
-			return m.next() // what was typed during the start
-		}
-		return m.startTrust()
+		return m.answerTrust(text)
 	}
 	if strings.TrimSpace(text) == "" {
 		return nil
@@ -48,6 +42,10 @@ func (m *model) submit() tea.Cmd {
 	}
 	if strings.TrimSpace(text) == "/settings" && m.app != nil {
 		m.settings = newSettingsScreen(m.app.SettingsValues())
+		return nil
+	}
+	if strings.TrimSpace(text) == "/hooks" && m.app != nil {
+		m.openHooks()
 		return nil
 	}
 	if strings.TrimSpace(text) == "/resume" && m.app != nil {

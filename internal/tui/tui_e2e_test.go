@@ -66,10 +66,11 @@ func TestTUIEndToEnd(t *testing.T) {
 	}, append(argv, "script:"+script))
 
 	// Start: the trust question; yes trusts and reloads.
-	tm.waitFor("the trust question", contains("This project has 1 plugin in .synaps/plugins. Trust this project? [y/N]"))
+	tm.waitFor("the trust dialog", contains("+ plugin notes (.synaps/plugins/notes)"),
+		contains("This project is not trusted; trusting it enables 1 item. Trust this project? [y = trust / o = trust once / N = don't]"))
 	tm.send("y")
 	tm.waitFor("the project trusted and the plugins reloaded",
-		contains("trusted "+work), matches(`(?m)^reloaded\s*$`), matches(`(?m)^notes\s+0\.2\.0\s+loaded`))
+		contains("trusted "+work+" (1 item recorded)"), matches(`(?m)^reloaded\s*$`), matches(`(?m)^notes\s+0\.2\.0\s+loaded`))
 	tm.waitFor("the status line", contains("ext 2 ok"))
 
 	// One message: the answer streams, is rendered as markdown when

@@ -84,6 +84,10 @@ func (m *model) View() tea.View {
 		for _, l := range m.settings.lines(m.st) {
 			parts = append(parts, fit(l, w))
 		}
+	} else if m.hooks != nil {
+		for _, l := range m.hooks.lines(m.st) {
+			parts = append(parts, fit(l, w))
+		}
 	} else {
 		if m.search != nil {
 			parts = append(parts, m.searchLine(w))

@@ -73,6 +73,9 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 	m.flushTurn()
 	m.state = msg.state
 	m.cands = defaultCandidates(msg.state)
+	if m.hooks != nil {
+		m.refreshHooks(msg.out, msg.err)
+	}
 	if out := strings.TrimRight(msg.out, "\n"); out != "" {
 		m.print(sanitize(out))
 	}

@@ -1,0 +1,80 @@
+package claude
+
+// Handlers are numbered per event, from 0, in file order across the
+// event's matcher groups: the number in a hook's stable id
+// (hook.ClaudeHookID), by which one command can be listed and turned
+// off while the rest of its file runs.
+
+// Numbered is one command hook of a file with its place.
+type Numbered struct {
+	Event string
+	// N is the handler's number within Event.
+	N       int
+	Matcher string
+	Handler Handler
+}
+
+// Numbered lists the file's command hooks, event by event in the order
+// of Events, each event's in file order.
+func (h Hooks) Numbered() []Numbered {
+	var out []Numbered
+	for _, ev := range Events {
+		n := 0
+		for _, g := range h.Events[ev] {
+			for _, hd := range g.Handlers {
+				out = append(out, Numbered{Event: ev, N: n, Matcher: g.Matcher.String(), Handler: hd})
+				n++
+			}
+		}
+	}
+	return out
+}
+
+// Without returns the hooks with the handlers off reports dropped
+// (events and groups left empty go too); h is not changed. A dropped
+// handler is never started.
+func (h Hooks) Without(off func(event string, n int) bool) Hooks {
+	out := Hooks{File: h.File, Events: map[string][]Group{}}
+	for ev, groups := range h.Events {
+		n := 0
+		for _, g := range groups {
+			kept := Group{Matcher: g.Matcher}
+			for _, hd := range g.Handlers {
+				if !off(ev, n) {
+					kept.Handlers = append(kept.Handlers, hd)
+				}
+				n++
+			}
+			if len(kept.Handlers) > 0 {
+				out.Events[ev] = append(out.Events[ev], kept)
+			}
+		}
+	}
+	return out
+}
+
+// EventsOf lists the Claude events a synaps hook fires as (after_tool_call
+// is PostToolUse, or PostToolUseFailure for a failed call); none for a
+// hook Claude has no event for.
+func EventsOf(hookName string) []string {
+	ev, ok := eventFor[hookName]
+	switch {
+	case !ok:
+		return nil
+	case ev == "PostToolUse":
+		return []string{"PostToolUse", "PostToolUseFailure"}
+	}
+	return []string{ev}
+}
+
+// TimeoutOf is how long a handler of event may run, in seconds: its own
+// timeout, else the event's default (as Link.Handle gives it).
+func TimeoutOf(event string, h Handler) float64 {
+	switch {
+	case h.Timeout > 0:
+		return h.Timeout
+	case event == "UserPromptSubmit":
+		return PromptTimeout
+	}
+	return DefaultTimeout
+}
