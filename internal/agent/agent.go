@@ -81,6 +81,9 @@ type Config struct {
 	// Subagents configures the agent tool (add Subagents.Tool() to
 	// Tools); nil: a call of it says subagents are not set up.
 	Subagents *Subagents
+	// Instructions are the instructions files the system prompt holds
+	// (PromptInput.Loaded), for on_instructions_loaded at session start.
+	Instructions []Instructions
 	// MaxTokensTotal bounds the tokens (input plus output) of the whole
 	// run; 0: none. A subagent's token budget.
 	MaxTokensTotal int
@@ -216,6 +219,7 @@ func (a *Agent) Start(ctx context.Context) {
 		source = "compact"
 	}
 	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnSessionStart, SessionID: a.cfg.Session.ID, StartSource: source})
+	a.instructionsLoaded(ctx, source)
 	a.systemInject = d.InjectText()
 	a.emitInjects(d, "system")
 }

@@ -74,6 +74,16 @@ func (deferConfirms) Confirm(context.Context, string, []hook.Confirm) bool { ret
 // for this input (a Claude hook's permissionDecision allow): the mode's
 // ask becomes a run, while deny rules and plan mode still refuse.
 func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string) (refusal, by string) {
+	refusal, by = a.settle(ctx, spec, input, confirms, c, grantedBy)
+	if refusal != "" && by == "" {
+		// Refused by the rules, the mode or the user, not a hook.
+		a.permissionDenied(ctx, spec, input, refusal)
+	}
+	return refusal, by
+}
+
+// settle is permit without on_permission_denied.
+func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string) (refusal, by string) {
 	verdict, why := permission.Allow, ""
 	var call permission.Call
 	p := a.cfg.Permissions
@@ -112,6 +122,20 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 	ask := verdict == permission.Ask
 	if !ask && len(confirms) == 0 {
 		return "", ""
+	}
+	if ask {
+		// Claude Code's PermissionRequest: a hook may answer the
+		// question before the user sees it (or -p refuses the call).
+		refusal, by, granted := a.permissionRequest(ctx, spec, input, why)
+		if refusal != "" {
+			return refusal, by
+		}
+		if granted {
+			ask = false
+			if len(confirms) == 0 {
+				return "", ""
+			}
+		}
 	}
 	if c == nil {
 		if len(confirms) > 0 {

@@ -32,6 +32,9 @@ type PromptInput struct {
 	// Warn, when set, is told of an instructions file that was cut at
 	// maxContextFile or skipped (not a regular file, unreadable).
 	Warn func(string)
+	// Loaded, when set, is told of each instructions file the prompt
+	// holds, for on_instructions_loaded (Config.Instructions).
+	Loaded func(Instructions)
 }
 
 // SystemPrompt assembles the system prompt: identity, environment, the
@@ -47,9 +50,9 @@ func SystemPrompt(in PromptInput) string {
 	b.WriteString(id)
 	b.WriteString("\n\n# Environment\n")
 	fmt.Fprintf(&b, "- Working directory: %s\n- OS: %s/%s\n- Date: %s\n", in.WorkDir, runtime.GOOS, runtime.GOARCH, in.Now.Format("2006-01-02"))
-	for _, src := range []struct{ title, dir string }{
-		{"The user's instructions", in.BaseDir},
-		{"The project's instructions", in.WorkDir},
+	for _, src := range []struct{ title, dir, scope string }{
+		{"The user's instructions", in.BaseDir, "User"},
+		{"The project's instructions", in.WorkDir, "Project"},
 	} {
 		if src.dir == "" {
 			continue
@@ -60,6 +63,9 @@ func SystemPrompt(in PromptInput) string {
 		}
 		if text != "" {
 			fmt.Fprintf(&b, "\n# %s (%s)\n%s\n", src.title, path, text)
+			if in.Loaded != nil {
+				in.Loaded(Instructions{Path: path, Scope: src.scope})
+			}
 		}
 	}
 	if in.SkillsIndex != "" {

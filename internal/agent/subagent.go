@@ -270,6 +270,9 @@ func (a *Agent) runSubagent(ctx context.Context, t *agentTool, callID string, in
 	if maxTokens <= 0 {
 		maxTokens = s.MaxTokens
 	}
+	if extra := a.subagentStart(ctx, sub, in.Description, in.Prompt); extra != "" {
+		system += "\n\n" + extra // Claude Code's SubagentStart additionalContext
+	}
 	label := fmt.Sprintf("agent %s (%s)", def.Name, sub.ID)
 	var confirmer hook.Confirmer
 	if a.cfg.Confirmer != nil {

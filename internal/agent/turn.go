@@ -102,6 +102,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 				turn--
 				continue
 			}
+			a.stopFailure(ctx, err, partial.String())
 			return err
 		}
 		used := a.priced(resp.Usage)
@@ -136,6 +137,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		run := a.allowCalls(len(calls))
 		results := a.runTools(ctx, calls[:run])
 		a.usage = a.usage.Add(a.kids.take()) // what subagents spent
+		results = append(results, a.toolBatch(ctx, calls[:run], results)...)
 		for _, c := range calls[run:] {
 			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolUseID: c.ID, IsError: true,
 				Content: fmt.Sprintf("not run: the run reached its limit of %d tool calls (--max-tool-calls)", a.cfg.tree.maxToolCalls)})

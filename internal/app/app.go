@@ -381,7 +381,7 @@ func (a *App) openSkills() error {
 		// extension host's warnings; the skills of the others still load.
 		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-			Disabled: a.Config.List("disabled_plugins"),
+			Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
 		})
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
@@ -524,10 +524,12 @@ func (a *App) nothingToContinue() error {
 
 func (a *App) newAgent() {
 	ident, _ := a.Config.Get("identity")
+	var instructions []agent.Instructions
 	system := agent.SystemPrompt(agent.PromptInput{
 		Identity: ident, WorkDir: a.WorkDir, BaseDir: a.BaseDir,
 		SkillsIndex: skill.Index(a.Skills), Now: time.Now(),
-		Warn: func(w string) { a.Notes = append(a.Notes, w) },
+		Warn:   func(w string) { a.Notes = append(a.Notes, w) },
+		Loaded: func(f agent.Instructions) { instructions = append(instructions, f) },
 	})
 	if a.opts.AppendSystemPrompt != "" {
 		system += "\n" + a.opts.AppendSystemPrompt + "\n"
@@ -544,13 +546,16 @@ func (a *App) newAgent() {
 		Session: a.Session, Confirmer: a.opts.Confirmer, OnEvent: a.opts.OnEvent, MaxTurns: a.opts.MaxTurns,
 		MaxToolCalls: a.opts.MaxToolCalls, MaxCostUSD: a.opts.MaxBudgetUSD, Effort: a.effort, LeavePlan: a.opts.LeavePlan,
 		Permissions: a.Permissions, ApproveConfirms: a.opts.ApproveConfirms, SaveRule: a.SaveRule,
-		Price: a.Price, Subagents: a.subagents,
+		Price: a.Price, Subagents: a.subagents, Instructions: instructions,
 	})
 }
 
 // Send is Agent.Send; a turn stopped by the user's --max-turns says so,
 // naming the flag.
 func (a *App) Send(ctx context.Context, text string, images ...llm.Image) error {
+	if a.claude != nil {
+		a.claude.newPrompt()
+	}
 	err := a.Agent.Send(ctx, text, images...)
 	if errors.Is(err, agent.ErrTurnLimit) {
 		return fmt.Errorf("%w: the limit set with --max-turns %d", err, a.opts.MaxTurns)

@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/claude"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/safefile"
 	"github.com/synaps-cli/synaps/internal/trust"
@@ -58,6 +59,9 @@ type claudeHooks struct {
 	// the files again (the TUI lists every two seconds).
 	hooks map[string][]string
 	tr    *claude.Transcript
+	// promptID names the user prompt being answered (newPrompt).
+	promptID   string
+	promptKept bool
 }
 
 // claudeSource is one file of Claude hooks.
@@ -269,6 +273,10 @@ func (c *claudeHooks) session(id string) claude.Session {
 	s := claude.Session{ID: id, Cwd: a.WorkDir, PermissionMode: "default"}
 	if a.Permissions != nil {
 		s.PermissionMode = string(a.Permissions.Mode())
+	}
+	s.PromptID = c.prompt()
+	if e := a.effort; e != "" && e != llm.EffortOff {
+		s.Effort = string(e) // the level in force, as CLAUDE_EFFORT
 	}
 	if a.Session == nil {
 		return s

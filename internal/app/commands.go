@@ -39,7 +39,7 @@ func (a *App) openCommands() {
 	if !a.opts.NoExtensions {
 		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-			Disabled: a.Config.List("disabled_plugins"),
+			Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
 		})
 		a.keysMu.Lock()
 		a.Help, a.Keys = nil, nil
@@ -162,6 +162,9 @@ func (a *App) ExpandCommand(ctx context.Context, line string) (CommandPrompt, bo
 		cp.Notes = append(cp.Notes, fmt.Sprintf("/%s asks for model %s; the session's model (%s) answers it (/model switches)", c.Qualified(), c.Model, a.Model))
 	}
 	cp.Prompt = a.expandCommand(ctx, c, strings.TrimSpace(args), cp.Allow)
+	if err := a.promptExpansion(ctx, c, strings.TrimSpace(args), &cp); err != nil {
+		return CommandPrompt{}, true, err
+	}
 	return cp, true, nil
 }
 

@@ -64,6 +64,9 @@ func TestListHooks(t *testing.T) {
 			{"ext:z-late/after_tool_call", "running", "*"},
 			{"claude:user/Stop/0", "skipped", ""},
 			{"ext:off/on_session_start", "skipped", ""},
+			{"ext:z-late/on_permission_request", "running", "*"},
+			{"ext:z-late/on_permission_denied", "running", "*"},
+			{"ext:z-late/after_tool_batch", "running", ""},
 		}},
 		{"trusted, two off, user hooks imported", "disabled_hooks = plugin:cc/PreToolUse/1, ext:a-guard/before_tool_call\nclaude.import_user_hooks = true\n", true, []row{
 			{"ext:a-guard/before_tool_call", "disabled", `bash input_contains "rm"`},
@@ -78,6 +81,9 @@ func TestListHooks(t *testing.T) {
 			{"ext:z-late/after_tool_call", "running", "*"},
 			{"claude:user/Stop/0", "running", ""},
 			{"ext:off/on_session_start", "skipped", ""},
+			{"ext:z-late/on_permission_request", "running", "*"},
+			{"ext:z-late/on_permission_denied", "running", "*"},
+			{"ext:z-late/after_tool_batch", "running", ""},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

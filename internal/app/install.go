@@ -23,12 +23,19 @@ type InstallOptions struct {
 	Force bool
 	// Output receives what the plugin's setup script prints, as it runs.
 	Output io.Writer
+	// Source, when set, is what the install record says the plugin came
+	// from (a marketplace entry, an update); nil: the src argument.
+	Source *plugin.PinSource
+	// How is the install record's "how": "install" when empty, "update".
+	How string
 }
 
 // Installed describes an installed plugin.
 type Installed struct {
 	ID, Version, Dir string
 	Warnings         []string
+	// Pin is the install record written (nil when it could not be).
+	Pin *plugin.PinRecord
 }
 
 // Install validates the plugin at src (a directory or a git URL) and
@@ -51,7 +58,12 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("git clone %s failed: %v: %s", src, err, strings.TrimSpace(string(out)))
 		}
+		commit := gitCommit(ctx, dst)
 		os.RemoveAll(filepath.Join(dst, ".git"))
+		if o.Source == nil {
+			o.Source = &plugin.PinSource{Kind: "git", Location: src}
+		}
+		o.Source.Commit = commit
 		return Install(ctx, baseDir, dst, o)
 	}
 	abs, err := filepath.Abs(src)
@@ -99,7 +111,19 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 		if err := os.Symlink(abs, target); err != nil {
 			return nil, err
 		}
-		return res, setup(ctx, target, p.Manifest, false, o.Output)
+		err := setup(ctx, target, p.Manifest, false, o.Output)
+		res.pin(baseDir, o, plugin.PinSource{Kind: "link", Location: abs})
+		return res, err
+	}
+	source := plugin.PinSource{Kind: "dir", Location: abs}
+	if o.Source != nil {
+		source = *o.Source
+	}
+	if source.Kind != "git" {
+		// The source as found, before its setup script runs.
+		if d, _, err := plugin.Digest(abs); err == nil {
+			source.SHA256 = d
+		}
 	}
 	tmp, err := os.MkdirTemp(pluginsDir, "."+id+".installing-")
 	if err != nil {
@@ -125,7 +149,37 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	if err := os.Rename(tmp, target); err != nil {
 		return nil, err
 	}
-	return res, setup(ctx, target, p.Manifest, unpacked, o.Output)
+	err = setup(ctx, target, p.Manifest, unpacked, o.Output)
+	// Pinned after setup: what it built or fetched is part of what runs.
+	res.pin(baseDir, o, source)
+	return res, err
+}
+
+// pin writes the install record of the plugin just installed; a plugin
+// that cannot be pinned is installed all the same, with a warning that
+// says why (it then lists as unpinned).
+func (res *Installed) pin(baseDir string, o InstallOptions, src plugin.PinSource) {
+	how := o.How
+	if how == "" {
+		how = "install"
+	}
+	p := plugin.LoadPlugin(res.ID, res.Dir, plugin.ScopeUser)
+	p.ID = res.ID
+	r, err := plugin.Pin(baseDir, p, how, src)
+	if err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("installed but not pinned to its content, so changes to its files will not be noticed: %v", err))
+		return
+	}
+	res.Pin = r
+}
+
+// gitCommit is the commit checked out in dir, or "" when git cannot say.
+func gitCommit(ctx context.Context, dir string) string {
+	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // setup runs the plugin's setup script once: extension.setup, else
@@ -245,6 +299,7 @@ func Uninstall(baseDir, id string) error {
 	plugins, _ := plugin.Discover(plugin.DiscoverOptions{BaseDir: baseDir})
 	for _, p := range plugins {
 		if p.ID == id && p.Scope == plugin.ScopeUser {
+			plugin.RemovePin(baseDir, id)
 			return os.RemoveAll(p.Dir)
 		}
 	}
@@ -252,5 +307,6 @@ func Uninstall(baseDir, id string) error {
 	if _, err := os.Lstat(target); err != nil {
 		return fmt.Errorf("no plugin %q is installed in %s", id, filepath.Join(baseDir, "plugins"))
 	}
+	plugin.RemovePin(baseDir, id)
 	return os.RemoveAll(target)
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // Marketplaces: Claude Code's catalogues of plugins
@@ -131,36 +133,53 @@ func Marketplaces(base string) ([]*Marketplace, []string) {
 // directory of the marketplace or a git repository, installed as any
 // plugin is.
 func InstallFromMarketplace(ctx context.Context, base, ref string, o InstallOptions) (*Installed, error) {
+	name, _, _ := strings.Cut(ref, "@")
+	path, url, err := marketEntry(base, ref)
+	if err != nil {
+		return nil, err
+	}
+	if o.Source == nil {
+		o.Source = &plugin.PinSource{Kind: "marketplace", Location: ref}
+	}
+	if url != "" {
+		return Install(ctx, base, url, o)
+	}
+	// Installed under the entry's name, whatever its directory.
+	staged, err := os.MkdirTemp("", "synaps-plugin-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(staged)
+	dst := filepath.Join(staged, name)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return nil, err
+	}
+	if err := copyTree(ctx, path, dst); err != nil {
+		return nil, err
+	}
+	return Install(ctx, base, dst, o)
+}
+
+// marketEntry finds NAME@MARKETPLACE's source: a directory inside the
+// marketplace (path) or a git repository (url).
+func marketEntry(base, ref string) (path, url string, err error) {
 	name, market, _ := strings.Cut(ref, "@")
 	dir := filepath.Join(marketplacesDir(base), market)
 	m, err := ReadMarketplace(dir)
 	if err != nil {
-		return nil, fmt.Errorf("no marketplace %q (add it with `synaps plugins marketplace add DIR|GIT-URL`): %v", market, err)
+		return "", "", fmt.Errorf("no marketplace %q (add it with `synaps plugins marketplace add DIR|GIT-URL`): %v", market, err)
 	}
 	for _, p := range m.Plugins {
 		if p.Name != name {
 			continue
 		}
-		var path string
-		if json.Unmarshal(p.Source, &path) == nil {
-			full := filepath.Join(dir, filepath.FromSlash(path))
-			if rel, err := filepath.Rel(dir, full); err != nil || strings.HasPrefix(rel, "..") {
-				return nil, fmt.Errorf("%s: plugin %s's source %q is outside the marketplace", filepath.Join(dir, marketplaceFile), name, path)
+		var rel string
+		if json.Unmarshal(p.Source, &rel) == nil {
+			full := filepath.Join(dir, filepath.FromSlash(rel))
+			if r, err := filepath.Rel(dir, full); err != nil || strings.HasPrefix(r, "..") {
+				return "", "", fmt.Errorf("%s: plugin %s's source %q is outside the marketplace", filepath.Join(dir, marketplaceFile), name, rel)
 			}
-			// Installed under the entry's name, whatever its directory.
-			staged, err := os.MkdirTemp("", "synaps-plugin-")
-			if err != nil {
-				return nil, err
-			}
-			defer os.RemoveAll(staged)
-			dst := filepath.Join(staged, name)
-			if err := os.MkdirAll(dst, 0o755); err != nil {
-				return nil, err
-			}
-			if err := copyTree(ctx, full, dst); err != nil {
-				return nil, err
-			}
-			return Install(ctx, base, dst, o)
+			return full, "", nil
 		}
 		var src struct {
 			Source string `json:"source"`
@@ -168,20 +187,20 @@ func InstallFromMarketplace(ctx context.Context, base, ref string, o InstallOpti
 			URL    string `json:"url"`
 		}
 		if err := json.Unmarshal(p.Source, &src); err != nil {
-			return nil, fmt.Errorf("%s: plugin %s: source must be a path or {\"source\": \"github\"|\"git\", …}", filepath.Join(dir, marketplaceFile), name)
+			return "", "", fmt.Errorf("%s: plugin %s: source must be a path or {\"source\": \"github\"|\"git\", …}", filepath.Join(dir, marketplaceFile), name)
 		}
 		url := src.URL
 		if src.Source == "github" && src.Repo != "" {
 			url = "https://github.com/" + src.Repo + ".git"
 		}
 		if url == "" {
-			return nil, fmt.Errorf("%s: plugin %s: a git source needs \"repo\" (github) or \"url\"", filepath.Join(dir, marketplaceFile), name)
+			return "", "", fmt.Errorf("%s: plugin %s: a git source needs \"repo\" (github) or \"url\"", filepath.Join(dir, marketplaceFile), name)
 		}
-		return Install(ctx, base, url, o)
+		return "", url, nil
 	}
 	var names []string
 	for _, p := range m.Plugins {
 		names = append(names, p.Name)
 	}
-	return nil, fmt.Errorf("marketplace %s has no plugin %q; it has: %s", market, name, strings.Join(names, ", "))
+	return "", "", fmt.Errorf("marketplace %s has no plugin %q; it has: %s", market, name, strings.Join(names, ", "))
 }

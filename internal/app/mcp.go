@@ -40,7 +40,7 @@ func MCPSources(baseDir, workDir string, getenv func(string) string, trustProjec
 		disabled = cfg.List("disabled_plugins")
 	}
 	plugins, _ := plugin.Discover(plugin.DiscoverOptions{
-		BaseDir: baseDir, ProjectDir: workDir, TrustProject: trustProject, Disabled: disabled,
+		BaseDir: baseDir, ProjectDir: workDir, TrustProject: trustProject, Disabled: disabled, Verify: verifyMode(cfg),
 	})
 	for _, p := range plugins {
 		if p.Err != nil || p.Disabled || p.Untrusted {

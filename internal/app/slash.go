@@ -134,7 +134,7 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			return SlashResult{Output: a.formatModels(ctx)}, nil
 		}
 		old := a.Model
-		if err := a.SetModel(f[1]); err != nil {
+		if err := a.switchModel(ctx, f[1], "command"); err != nil {
 			if old == "" {
 				return SlashResult{}, fmt.Errorf("/model %s: %w", f[1], err)
 			}
@@ -215,12 +215,12 @@ func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, 
 	}
 	switch sub {
 	case "list":
-		return SlashResult{Output: FormatStatuses(a.Statuses(), true)}, nil
+		return SlashResult{Output: FormatStatuses(CheckPins(a.BaseDir, a.Statuses()), true)}, nil
 	case "reload":
 		if err := a.Reload(ctx); err != nil {
 			return SlashResult{}, err
 		}
-		return SlashResult{Output: "reloaded\n" + FormatStatuses(a.Statuses(), true)}, nil
+		return SlashResult{Output: "reloaded\n" + FormatStatuses(CheckPins(a.BaseDir, a.Statuses()), true)}, nil
 	case "enable", "disable":
 		if len(args) != 2 {
 			return SlashResult{}, fmt.Errorf("usage: /extensions %s ID", sub)
@@ -237,7 +237,7 @@ func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, 
 		if err := a.Reload(ctx); err != nil {
 			return SlashResult{}, err
 		}
-		return SlashResult{Output: fmt.Sprintf("%sd %s\n%s", sub, args[1], FormatStatuses(a.Statuses(), true))}, nil
+		return SlashResult{Output: fmt.Sprintf("%sd %s\n%s", sub, args[1], FormatStatuses(CheckPins(a.BaseDir, a.Statuses()), true))}, nil
 	}
 	return SlashResult{}, fmt.Errorf("unknown /extensions command %q; use list, reload, enable ID or disable ID", sub)
 }
@@ -505,6 +505,7 @@ func FormatStatuses(sts []extension.Status, verbose bool) string {
 	if warned > 0 && !verbose {
 		fmt.Fprintf(&b, "%d %s warnings: `synaps extensions list -v` shows them, `synaps extensions info ID` one plugin's\n", warned, plural.Pick(warned, "plugin has", "plugins have"))
 	}
+	b.WriteString(pinNotes(sts))
 	return b.String()
 }
 
@@ -512,9 +513,9 @@ func FormatStatuses(sts []extension.Status, verbose bool) string {
 // "loaded (2 warnings)" when something was refused or noted.
 func StatusLabel(s extension.Status) string {
 	if n := len(s.Warnings); n > 0 {
-		return fmt.Sprintf("%s (%s)", s.State, plural.Count(n, "warning"))
+		return fmt.Sprintf("%s (%s)%s", s.State, plural.Count(n, "warning"), pinLabel(s))
 	}
-	return string(s.State)
+	return string(s.State) + pinLabel(s)
 }
 
 // FormatSessions renders a session list.

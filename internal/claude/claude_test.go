@@ -28,7 +28,7 @@ func TestParse(t *testing.T) {
 		{"other hook types are skipped", `{"hooks":{"PostToolUse":[{"matcher":"*","hooks":[{"type":"prompt","prompt":"p"},{"type":"command","command":"c","async":true}]}]}}`,
 			map[string][]string{"PostToolUse": {"*: c"}}, []string{`hooks.PostToolUse[0].hooks[0]: a "prompt" hook; synaps runs command hooks only`, "async hooks run synchronously"}, ""},
 		{"unknown event", `{"hooks":{"TeammateIdle":[{"hooks":[{"type":"command","command":"c"}]}]}}`,
-			map[string][]string{}, []string{"hooks.TeammateIdle: synaps does not fire this event; its hooks are skipped; (it fires SessionStart"}, ""},
+			map[string][]string{}, []string{"hooks.TeammateIdle: synaps does not fire this Claude Code event (no moment: synaps has no agent teams); its hooks are skipped"}, ""},
 		{"misspelt event", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"c"}]}]}}`,
 			map[string][]string{}, []string{`hooks.PreToolUs: synaps does not fire this event; its hooks are skipped; did you mean "PreToolUse"?`}, ""},
 		{"bad JSON names the line", "{\n\"hooks\": {\n,\n}", nil, nil, "f.json: line 3: not valid JSON"},

@@ -63,20 +63,6 @@ func (l *Link) InputFault(error) string { return "" }
 // Gone implements hook.Link: a command hook starts anew each time.
 func (l *Link) Gone() string { return "" }
 
-// eventFor is the Claude event a synaps hook fires as.
-var eventFor = map[string]string{
-	contract.HookBeforeToolCall:    "PreToolUse",
-	contract.HookAfterToolCall:     "PostToolUse",
-	contract.HookBeforeMessage:     "UserPromptSubmit",
-	contract.HookOnMessageComplete: "Stop",
-	contract.HookOnCompaction:      "PreCompact",
-	contract.HookOnSessionStart:    "SessionStart",
-	contract.HookOnSessionEnd:      "SessionEnd",
-	// A subagent's final answer.
-	contract.HookOnSubagentComplete: "SubagentStop",
-	contract.HookOnNotification:     "Notification",
-}
-
 // Subscriptions lists the synaps hooks the link needs: those whose Claude
 // event has hooks in the file. Tool hooks subscribe to every tool; the
 // link applies Claude's matchers itself and starts nothing when none
@@ -84,8 +70,11 @@ var eventFor = map[string]string{
 func (l *Link) Subscriptions() []hook.Subscription {
 	var subs []hook.Subscription
 	for _, spec := range contract.Hooks {
-		if ev := eventFor[spec.Name]; len(l.Hooks.Events[ev]) > 0 || (ev == "PostToolUse" && len(l.Hooks.Events["PostToolUseFailure"]) > 0) {
-			subs = append(subs, hook.Subscription{Hook: spec.Name})
+		for _, name := range hookEvents(spec.Name) {
+			if len(l.Hooks.Events[name]) > 0 {
+				subs = append(subs, hook.Subscription{Hook: spec.Name})
+				break
+			}
 		}
 	}
 	return subs
@@ -99,7 +88,14 @@ var ErrHookFailed = errors.New("Claude hook failed")
 // the event, in parallel as Claude does, and joins their outcomes (a block
 // wins, then an ask; the first new input; contexts in file order).
 func (l *Link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Event, _ json.RawMessage) (hook.Result, error) {
-	e := l.event(spec.Name, ev)
+	if spec.Name == contract.HookOnCompaction {
+		return l.compaction(ctx, spec, ev)
+	}
+	return l.handle(ctx, spec, ev, l.event(spec.Name, ev))
+}
+
+// handle runs the commands of Claude event e (nil: none).
+func (l *Link) handle(ctx context.Context, spec contract.HookSpec, ev *hook.Event, e *Event) (hook.Result, error) {
 	if e == nil {
 		return hook.Result{Action: contract.ActionContinue}, nil
 	}
@@ -166,7 +162,11 @@ func (l *Link) covers(rule string, ev *hook.Event) bool {
 // is to run, so that a call no matcher selects costs no input
 // translation and no transcript sync.
 func (l *Link) event(hookName string, ev *hook.Event) *Event {
-	name := eventFor[hookName]
+	return l.eventAs(claudeEvent(hookName), hookName, ev)
+}
+
+// eventAs is event for Claude event name.
+func (l *Link) eventAs(name, hookName string, ev *hook.Event) *Event {
 	e := &Event{Name: name}
 	switch hookName {
 	case contract.HookBeforeToolCall, contract.HookAfterToolCall:
@@ -218,6 +218,8 @@ func (l *Link) event(hookName string, ev *hook.Event) *Event {
 		}
 		_ = json.Unmarshal(ev.Data, &d)
 		e.NotificationType = d.Type
+	default:
+		newerEvent(hookName, e, ev)
 	}
 	if s := ev.Subagent; s != nil {
 		// Claude Code names the subagent in every payload from inside
@@ -240,6 +242,10 @@ func (l *Link) complete(e *Event, ev *hook.Event) {
 	}
 	if e.Name == "SubagentStop" {
 		e.AgentTranscriptPath = agentTranscript(e.Session, e.AgentID, ev.AgentTranscript)
+	}
+	l.completeNewer(e, ev)
+	if e.Name == "PermissionRequest" || e.Name == "PermissionDenied" {
+		return
 	}
 	if e.ToolName == "" {
 		return

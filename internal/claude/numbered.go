@@ -57,14 +57,7 @@ func (h Hooks) Without(off func(event string, n int) bool) Hooks {
 // is PostToolUse, or PostToolUseFailure for a failed call); none for a
 // hook Claude has no event for.
 func EventsOf(hookName string) []string {
-	ev, ok := eventFor[hookName]
-	switch {
-	case !ok:
-		return nil
-	case ev == "PostToolUse":
-		return []string{"PostToolUse", "PostToolUseFailure"}
-	}
-	return []string{ev}
+	return hookEvents(hookName)
 }
 
 // TimeoutOf is how long a handler of event may run, in seconds: its own

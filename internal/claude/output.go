@@ -92,6 +92,9 @@ type hookSO struct {
 	AdditionalContext        string          `json:"additionalContext"`
 	UpdatedToolOutput        *string         `json:"updatedToolOutput"`
 	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
+	// PermissionRequestDecision is PermissionRequest's
+	// {"behavior": "allow"|"deny", …} (newerOutcome).
+	PermissionRequestDecision json.RawMessage `json:"decision"`
 }
 
 // Interpret reads a hook's run for event e as Claude Code does. command
@@ -157,7 +160,7 @@ func exit2(e *Event, command, stderr string) Outcome {
 	case "PostToolUse", "PostToolUseFailure":
 		o.Context = fmt.Sprintf("%s:%s hook error: [%s]: %s", e.Name, e.ToolName, command, stderr)
 	default:
-		if stderr != "" {
+		if !newerExit2(e, stderr, &o) && stderr != "" {
 			o.Notes = append(o.Notes, stderr)
 		}
 	}
@@ -219,6 +222,8 @@ func fromJSON(e *Event, command string, j *hookJSON) Outcome {
 		if j.Decision == "block" {
 			o.Decision, o.Reason = Block, j.Reason
 		}
+	default:
+		newerOutcome(e, j, so, &o)
 	}
 	return o
 }

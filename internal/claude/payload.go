@@ -56,6 +56,9 @@ type Event struct {
 	// Notification.
 	Message          string
 	NotificationType string
+
+	// The newer events' fields (eventpayload.go).
+	Newer
 }
 
 // MatchValue is what a group's matcher is tested against for this event,
@@ -76,7 +79,7 @@ func (e *Event) MatchValue() (string, bool) {
 	case "Notification":
 		return e.NotificationType, true
 	}
-	return "", false
+	return e.newerMatch()
 }
 
 // Selects reports whether a group with matcher m runs for the event.
@@ -180,14 +183,19 @@ func (e *Event) Payload() []byte {
 	case "PreCompact":
 		turn()
 		name()
-		f = append(f, field{"trigger", e.Trigger}, field{"custom_instructions", e.CustomInstructions})
+		// No instructions is null, as Claude Code 2.1.332 sends it.
+		var custom any
+		if e.CustomInstructions != "" {
+			custom = e.CustomInstructions
+		}
+		f = append(f, field{"trigger", e.Trigger}, field{"custom_instructions", custom})
 	case "Notification":
 		turn()
 		mode()
 		name()
 		f = append(f, field{"message", e.Message}, field{"notification_type", e.NotificationType})
 	default:
-		name()
+		f = e.newerPayload(f)
 	}
 	b, _ := f.MarshalJSON()
 	return b

@@ -23,13 +23,6 @@ import (
 	"github.com/synaps-cli/synaps/internal/spelling"
 )
 
-// Events are the Claude hook events synaps fires, in the order a session
-// meets them.
-var Events = []string{
-	"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
-	"Notification", "Stop", "SubagentStop", "PreCompact", "SessionEnd",
-}
-
 // Hooks is one file's hooks: for each event, its matcher groups in file
 // order.
 type Hooks struct {
@@ -110,6 +103,11 @@ func Parse(file string, data []byte) (Hooks, []string, error) {
 	for _, event := range names {
 		if _, wasTop := top[event]; wasTop && !slices.Contains(Events, event) && !slices.Contains(otherEvents, event) {
 			continue // another key of a settings file read as the top level
+		}
+		if spec, known := LookupEvent(event); known && spec.Hook == "" {
+			// A Claude Code event synaps does not fire: said once, with why.
+			warnings = append(warnings, fmt.Sprintf("%s: hooks.%s: synaps does not fire this Claude Code event (%s); its hooks are skipped", file, event, spec.Why))
+			continue
 		}
 		if !slices.Contains(Events, event) {
 			hint := ""
@@ -248,10 +246,6 @@ func kind(raw json.RawMessage) string {
 	}
 	return "a number"
 }
-
-// otherEvents are Claude Code events synaps does not fire; recognised so
-// that hooks written at the top level of a file are found.
-var otherEvents = []string{"PermissionRequest", "SubagentStart", "PostCompact", "WorktreeCreate", "WorktreeRemove", "ConfigChange", "Setup", "TeammateIdle", "TaskCompleted", "InstructionsLoaded", "Elicitation", "ElicitationResult"}
 
 // otherTypes are Claude Code's hook types besides "command", which synaps
 // does not run.

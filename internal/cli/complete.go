@@ -76,6 +76,8 @@ func registerCompletions(root *cobra.Command) {
 		"extensions enable":    plugins(func(p *plugin.Plugin) bool { return p.Disabled }),
 		"extensions disable":   plugins(func(p *plugin.Plugin) bool { return !p.Disabled }),
 		"extensions uninstall": plugins(func(p *plugin.Plugin) bool { return p.Scope == plugin.ScopeUser }),
+		"extensions approve":   plugins(func(p *plugin.Plugin) bool { return p.Scope == plugin.ScopeUser }),
+		"extensions update":    plugins(func(p *plugin.Plugin) bool { return p.Scope == plugin.ScopeUser }),
 		"extensions logs":      plugins(any),
 		"extensions info":      plugins(any),
 		"extensions config":    plugins(any),

@@ -34,6 +34,8 @@ and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
 		extListCmd(stdio, "list", "Start every extension and list plugins with their status"),
 		extListCmd(stdio, "reload", "Start every extension afresh and report what loaded"),
 		extInstallCmd(stdio),
+		extUpdateCmd(stdio),
+		extApproveCmd(stdio),
 		extUninstallCmd(stdio),
 		extEnableCmd(stdio, "enable"),
 		extEnableCmd(stdio, "disable"),
@@ -84,12 +86,12 @@ warning, as does ` + "`synaps extensions info ID`" + `. The exit code is 1 when 
 plugin failed to load, so a script or CI job notices.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			h, _, err := startHost(cmd.Context(), trust, stdio.Err)
+			h, base, err := startHost(cmd.Context(), trust, stdio.Err)
 			if err != nil {
 				return err
 			}
 			waitInfo(cmd.Context(), h)
-			sts := h.Statuses()
+			sts := app.CheckPins(base, h.Statuses())
 			warnings := h.Warnings()
 			h.Shutdown()
 			for _, w := range warnings {
@@ -185,6 +187,9 @@ Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
 				how = "linked"
 			}
 			fmt.Fprintf(stdio.Out, "%s %s %s into %s\n", how, res.ID, res.Version, res.Dir)
+			if res.Pin != nil && res.Pin.Digest != "" {
+				fmt.Fprintf(stdio.Out, "pinned to its content: %s (%s); `synaps plugins list` shows it as modified if they change\n", plural.Count(res.Pin.FileCount(), "file"), shortDigest(res.Pin.Digest))
+			}
 			fmt.Fprintln(stdio.Out, "It loads in new sessions; in a running one, type /extensions reload.")
 			return nil
 		},

@@ -35,7 +35,7 @@ func extInfoCmd(stdio Stdio) *cobra.Command {
 				return err
 			}
 			waitInfo(cmd.Context(), h)
-			sts := h.Statuses()
+			sts := app.CheckPins(base, h.Statuses())
 			h.Shutdown()
 			var st *extension.Status
 			for i := range sts {
@@ -77,6 +77,9 @@ func printInfo(stdio Stdio, st *extension.Status, logPath string) {
 	row := func(k, v string) { fmt.Fprintf(w, "  %s:\t%s\n", k, v) }
 	row("status", app.StatusLabel(*st))
 	row("dir", fmt.Sprintf("%s (%s)", st.Dir, st.Scope))
+	if pin := st.Pin; pin != nil {
+		row("pin", strings.TrimSuffix(string(pin.State)+": "+pin.Summary()+pin.Problem, ": "))
+	}
 	if len(st.Parts) > 0 {
 		parts := make([]string, len(st.Parts))
 		for i, p := range st.Parts {

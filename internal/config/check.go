@@ -85,6 +85,9 @@ func (f *File) Check() []string {
 		out = append(out, w)
 	}
 	out = append(out, f.checkPluginList(KeyDisabledPlugins)...)
+	if _, w := f.PluginsVerify(); w != "" {
+		out = append(out, w)
+	}
 	for _, k := range []string{KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS} {
 		if _, w := f.Millis(k); w != "" {
 			out = append(out, w)

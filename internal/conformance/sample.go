@@ -14,7 +14,7 @@ import (
 func SampleEvent(s hook.Subscription) *hook.Event {
 	ev := &hook.Event{Kind: s.Hook, SessionID: "extensions-test"}
 	switch s.Hook {
-	case contract.HookBeforeToolCall, contract.HookAfterToolCall:
+	case contract.HookBeforeToolCall, contract.HookAfterToolCall, contract.HookOnPermissionRequest, contract.HookOnPermissionDenied:
 		name := "bash"
 		if s.Tool != "" {
 			name = s.Tool
@@ -33,6 +33,12 @@ func SampleEvent(s hook.Subscription) *hook.Event {
 		if s.Hook == contract.HookAfterToolCall {
 			out := "synaps-test\n"
 			ev.ToolOutput = &out
+		}
+		switch s.Hook {
+		case contract.HookOnPermissionRequest:
+			ev.Data = json.RawMessage(`{"reason":"the permission mode asks before bash runs"}`)
+		case contract.HookOnPermissionDenied:
+			ev.Data = json.RawMessage(`{"reason":"The user declined to run bash."}`)
 		}
 	case contract.HookBeforeMessage:
 		msg := "hello from synaps extensions test"
@@ -54,6 +60,25 @@ func SampleEvent(s hook.Subscription) *hook.Event {
 		msg := "synaps needs your permission to use bash"
 		ev.Message = &msg
 		ev.Data = json.RawMessage(`{"notification_type":"permission_prompt","title":"synaps"}`)
+	case contract.HookAfterToolBatch:
+		ev.Data = json.RawMessage(`{"tool_calls":[{"tool_name":"bash","tool_runtime_name":"bash","tool_input":{"command":"echo synaps-test"},"tool_use_id":"toolu_extensions_test","tool_output":"synaps-test\n","is_error":false}]}`)
+	case contract.HookOnSubagentStart:
+		msg := "Run the tests and report failures."
+		ev.Message = &msg
+		ev.Data = json.RawMessage(`{"description":"run the tests"}`)
+		ev.Subagent = &hook.Subagent{ID: "a0123456789abcdef", Type: "general-purpose", ParentToolUseID: "toolu_extensions_test"}
+	case contract.HookOnStopFailure:
+		msg := ""
+		ev.Message = &msg
+		ev.Data = json.RawMessage(`{"error":"overloaded","error_details":"anthropic API error 529 overloaded_error: Overloaded"}`)
+	case contract.HookOnPromptExpansion:
+		msg := "Commit the staged changes."
+		ev.Message = &msg
+		ev.Data = json.RawMessage(`{"expansion_type":"slash_command","command_name":"commit","command_args":"","command_source":"userSettings","prompt":"/commit"}`)
+	case contract.HookBeforeModelSwitch, contract.HookAfterModelSwitch:
+		ev.Data = json.RawMessage(`{"from_model":"script:a.jsonl","to_model":"script:b.jsonl","requested_model":"script:b.jsonl","source":"command","context_tokens":120}`)
+	case contract.HookOnInstructionsLoaded:
+		ev.Data = json.RawMessage(`{"file_path":"/project/AGENTS.md","memory_type":"Project","load_reason":"session_start"}`)
 	case contract.HookOnSessionEnd:
 		ev.Transcript = json.RawMessage(`[{"role":"user","content":[{"type":"text","text":"hi"}]}]`)
 	}

@@ -48,6 +48,40 @@ const (
 	// (a permission question, an idle prompt): Claude Code's
 	// Notification. Observe only.
 	HookOnNotification = "on_notification"
+	// HookOnPermissionRequest fires when a tool call needs the user's
+	// permission, before the question is asked (and in -p, before the
+	// refusal): Claude Code's PermissionRequest. A block denies the call
+	// without asking.
+	HookOnPermissionRequest = "on_permission_request"
+	// HookOnPermissionDenied fires when the permission rules, the mode or
+	// the user refused a tool call: Claude Code's PermissionDenied.
+	HookOnPermissionDenied = "on_permission_denied"
+	// HookAfterToolBatch fires once the tool calls of one model message
+	// have all finished, before the next request: Claude Code's
+	// PostToolBatch. An inject goes with the results.
+	HookAfterToolBatch = "after_tool_batch"
+	// HookOnSubagentStart fires when a subagent starts, before its first
+	// request: Claude Code's SubagentStart. An inject adds to its system
+	// prompt.
+	HookOnSubagentStart = "on_subagent_start"
+	// HookOnStopFailure fires when a turn ends on a model API error:
+	// Claude Code's StopFailure.
+	HookOnStopFailure = "on_stop_failure"
+	// HookOnPromptExpansion fires when a slash command has been expanded
+	// into the prompt it sends: Claude Code's UserPromptExpansion. A
+	// block keeps the prompt from the model; an inject adds to it.
+	HookOnPromptExpansion = "on_prompt_expansion"
+	// HookOnInstructionsLoaded fires for each instructions file (AGENTS.md,
+	// CLAUDE.md) read into the system prompt: Claude Code's
+	// InstructionsLoaded.
+	HookOnInstructionsLoaded = "on_instructions_loaded"
+	// HookBeforeModelSwitch fires when the user switches the model
+	// (/model), before the switch: Claude Code's PreModelSwitch. A block
+	// keeps the model.
+	HookBeforeModelSwitch = "before_model_switch"
+	// HookAfterModelSwitch fires after a model switch: Claude Code's
+	// PostModelSwitch.
+	HookAfterModelSwitch = "after_model_switch"
 )
 
 // Action is what a hook handler asks the runtime to do. "allow", "{}" and
@@ -141,6 +175,20 @@ var Hooks = []HookSpec{
 	{HookOnSubagentComplete, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
 	// on_notification: synaps wants the user's attention; observe only.
 	{HookOnNotification, PermSessionLifecycle, false, nil, 1},
+	// The moments of Claude Code 2.1.332's newer events (docs/claude.md).
+	// A block on on_permission_request denies the call unasked; a stop
+	// denies it and ends the turn.
+	{HookOnPermissionRequest, PermToolsIntercept, true, []Action{ActionBlock, ActionStop}, 1},
+	{HookOnPermissionDenied, PermToolsIntercept, true, nil, 1},
+	// An inject on after_tool_batch goes with the batch's results.
+	{HookAfterToolBatch, PermToolsIntercept, false, []Action{ActionInject}, 1},
+	{HookOnSubagentStart, PermPrivacyLLMContent, false, []Action{ActionInject}, 1},
+	{HookOnStopFailure, PermPrivacyLLMContent, false, nil, 1},
+	{HookOnPromptExpansion, PermPrivacyLLMContent, false, []Action{ActionInject, ActionBlock}, 1},
+	{HookOnInstructionsLoaded, PermSessionLifecycle, false, nil, 1},
+	// A block on before_model_switch keeps the model as it is.
+	{HookBeforeModelSwitch, PermSessionLifecycle, false, []Action{ActionBlock}, 1},
+	{HookAfterModelSwitch, PermSessionLifecycle, false, nil, 1},
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.

@@ -247,6 +247,7 @@ func (h *Host) discoverOptions() plugin.DiscoverOptions {
 		ProjectDir:   h.opts.ProjectDir,
 		TrustProject: h.opts.TrustProject,
 		Disabled:     h.opts.Config.List("disabled_plugins"),
+		Verify:       verifyMode(h.opts.Config),
 	}
 }
 
@@ -471,6 +472,10 @@ type Status struct {
 	// extensions with tools or providers are asked once after initialize).
 	Info json.RawMessage `json:"info,omitempty"`
 	PID  int             `json:"pid,omitempty"`
+	// Pin is the plugin against its install record (plugin.CheckPin),
+	// filled in by the listings that show it (app.CheckPins), not by
+	// Statuses, which the terminal UI calls on every redraw.
+	Pin *plugin.PinCheck `json:"pin,omitempty"`
 }
 
 // Statuses lists every discovered plugin, loaded or not.
@@ -609,6 +614,10 @@ func (h *Host) Logs(id string, n int) ([]string, bool) {
 func (h *Host) RunHook(ctx context.Context, ev hook.Event) hook.Decision {
 	return h.chain.Run(ctx, ev)
 }
+
+// Subscribed reports whether any link holds a place for the hook kind,
+// so that a caller can skip building an event nobody hears.
+func (h *Host) Subscribed(kind string) bool { return h.chain.Subscribed(kind) }
 
 // BeforeToolCall runs before_tool_call for a tool call and settles confirm
 // requests (hook.Chain.BeforeToolCall).

@@ -57,6 +57,9 @@ type Plugin struct {
 	// Held says why a trusted project's plugin is held back ("changed
 	// since trusted", "new since trusted"); empty otherwise.
 	Held string
+	// PinHeld: plugins.verify = strict and its files changed since install
+	// (pin.go); Err says so and how to approve it.
+	PinHeld bool
 	// Warnings are non-fatal notes (name differs from id, manifest warnings).
 	Warnings []string
 	// BrokenGuard is set when the manifest did not load (Err) but its raw
@@ -96,6 +99,10 @@ type DiscoverOptions struct {
 	TrustProject bool
 	// Disabled lists plugin ids never to spawn (config disabled_plugins).
 	Disabled []string
+	// Verify is config plugins.verify: "strict" holds the user plugins
+	// whose files changed since install (pin.go); anything else only
+	// lists them as modified.
+	Verify string
 }
 
 // Discover lists the plugins in id order, which is also the hook chain
@@ -159,6 +166,9 @@ func Discover(o DiscoverOptions) ([]*Plugin, error) {
 	out = append(out, extra...)
 	for _, p := range out {
 		p.Disabled = disabled[p.ID]
+	}
+	if o.Verify == VerifyStrict {
+		holdModified(o.BaseDir, out)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].ID != out[j].ID {
