@@ -36,20 +36,20 @@ func TestEndOfInputAnswersRequestsInFlight(t *testing.T) {
 			name:  "turn runs to its end",
 			flags: []string{"--permission-mode", "bypassPermissions"},
 			text:  "Checking.Done.",
-			calls: []string{"tool_call echo hi", "tool_call_update completed"},
+			calls: []string{"tool_call echo hi > hi.txt", "tool_call_update completed"},
 		},
 		{
 			name:   "permission asked after the end of input",
 			text:   "Checking.Done.",
 			asked:  "session/request_permission",
-			calls:  []string{"tool_call echo hi", "tool_call_update failed"},
+			calls:  []string{"tool_call echo hi > hi.txt", "tool_call_update failed"},
 			stderr: `permission request failed, so the call does not run: {"code":-32603,"message":"the editor closed synaps's input (stdin), so session/request_permission cannot be answered"}`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// delay_ms slows the turn so that the end of input comes while
 			// it runs; the answers are the same however fast it is.
-			p := startACP(t, `{"text":"Checking.","tool_calls":[{"name":"bash","input":{"command":"echo hi"}}],"delay_ms":20}`+"\n"+
+			p := startACP(t, `{"text":"Checking.","tool_calls":[{"name":"bash","input":{"command":"echo hi > hi.txt"}}],"delay_ms":20}`+"\n"+
 				`{"text":"Done.","delay_ms":20}`+"\n", tc.flags...)
 			cmd, stdout, out, stderr := p.cmd, p.stdout, p.out, p.stderr
 			p.send(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"look"}]}}`, p.session)

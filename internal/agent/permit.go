@@ -27,6 +27,10 @@ type Question struct {
 	// Agent names the subagent whose call it is ("agent explore
 	// (a1b2…)"); "" for the main loop's.
 	Agent string
+	// Diff is what the call would change, for a tool that can tell
+	// (tool.Previewer: built-in edit and write), from Input: the user
+	// approves the change itself. nil otherwise.
+	Diff *tool.Diff
 }
 
 // Answer is the user's answer to a Question.
@@ -160,6 +164,11 @@ func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessag
 		return headlessRefusal(spec, why, p.Suggest(call)), ""
 	}
 	q := Question{Tool: spec.Name, Input: input, Messages: confirms}
+	if t, _, ok := a.lookupTool(spec.Name); ok {
+		if pv, ok := t.(tool.Previewer); ok {
+			q.Diff = pv.Preview(ctx, input)
+		}
+	}
 	if ask {
 		q.Messages = append(append([]hook.Confirm(nil), confirms...), hook.Confirm{Extension: PermissionsSource, Message: why})
 		if len(confirms) == 0 {

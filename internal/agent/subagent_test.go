@@ -521,7 +521,7 @@ func TestSubagentQuestionsOneAtATimeNamingTheChild(t *testing.T) {
 		case len(r.Results) == 0:
 			both.Done()
 			both.Wait()
-			return turn{calls: []call{{"toolu_" + r.First[len(r.First)-1:], "bash", `{"command":"true"}`}}}
+			return turn{calls: []call{{"toolu_" + r.First[len(r.First)-1:], "bash", `{"command":"exit 0"}`}}}
 		}
 		return turn{text: "done"}
 	})

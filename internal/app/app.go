@@ -231,6 +231,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	// path their call names; the bash tool's commands run in the sandbox
 	// (every subagent's too: they share these tools).
 	bo := builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal, Sandbox: a.openSandbox()}
+	a.autoAllowSandboxed(bo.Sandbox)
 	if a.Permissions != nil {
 		bo.Gate = a.Permissions
 	}

@@ -61,9 +61,15 @@ type SlashResult struct {
 	Command *CommandPrompt
 }
 
-// IsSlash reports whether a line of input is a slash command.
+// IsSlash reports whether a line of input is a slash command: it starts
+// with "/", and not with the path of an existing file (a file dragged
+// into the terminal, see LeadingPath).
 func IsSlash(line string) bool {
-	return strings.HasPrefix(strings.TrimSpace(line), "/")
+	if !strings.HasPrefix(strings.TrimSpace(line), "/") {
+		return false
+	}
+	_, path := LeadingPath(line)
+	return !path
 }
 
 // Slash runs one slash command.

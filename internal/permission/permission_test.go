@@ -108,7 +108,7 @@ func TestDecide(t *testing.T) {
 	}
 	for _, c := range []tc{
 		// Modes, no rules.
-		{name: "default asks bash", call: bash("ls"), want: Ask, wantWhy: "default mode asks before bash"},
+		{name: "default asks bash", call: bash("make"), want: Ask, wantWhy: "default mode asks before bash"},
 		{name: "default asks write", call: file("write", "a.txt"), want: Ask},
 		{name: "default runs read", call: file("read", "a.txt"), want: Allow, wantWhy: "read-only tool"},
 		{name: "default asks mutating extension tool", call: ext("x_t", "x:t", false), want: Ask},
@@ -116,8 +116,9 @@ func TestDecide(t *testing.T) {
 		{name: "acceptEdits runs edit in project", mode: AcceptEdits, call: file("edit", "docs/a.md"), want: Allow, wantWhy: "acceptEdits mode"},
 		{name: "acceptEdits asks edit outside project", mode: AcceptEdits, call: file("write", "/etc/passwd"), want: Ask},
 		{name: "acceptEdits asks edit escaping with ..", mode: AcceptEdits, call: file("write", "../other/a"), want: Ask},
-		{name: "acceptEdits asks bash", mode: AcceptEdits, call: bash("ls"), want: Ask},
-		{name: "plan refuses bash", mode: Plan, call: bash("ls"), want: Deny, wantWhy: "plan mode is read-only"},
+		{name: "acceptEdits asks bash", mode: AcceptEdits, call: bash("make"), want: Ask},
+		{name: "plan refuses bash", mode: Plan, call: bash("make"), want: Deny, wantWhy: "plan mode is read-only"},
+		{name: "plan runs read-only bash", mode: Plan, call: bash("ls -la"), want: Allow, wantWhy: "read-only command"},
 		{name: "plan refuses write even when allowed", mode: Plan, allow: "Write", call: file("write", "a"), want: Deny},
 		{name: "plan runs read", mode: Plan, call: file("grep", ""), want: Allow},
 		{name: "bypass runs bash", mode: Bypass, call: bash("rm -rf build"), want: Allow},
@@ -128,8 +129,8 @@ func TestDecide(t *testing.T) {
 		{name: "prefix rule exact", allow: "Bash(git status:*)", call: bash("git status"), want: Allow},
 		{name: "prefix at word boundary", allow: "Bash(git status:*)", call: bash("git statusx"), want: Ask},
 		{name: "compound needs every part", allow: "Bash(git status:*)", call: bash("git status && rm -rf ~"), want: Ask},
-		{name: "compound all parts allowed", allow: "Bash(git status:*), Bash(git diff:*)", call: bash("git status; git diff | cat"), want: Ask},
-		{name: "compound all parts allowed 2", allow: "Bash(git status:*), Bash(git diff:*), Bash(cat)", call: bash("git status; git diff | cat"), want: Allow},
+		{name: "compound all parts allowed", allow: "Bash(git status:*), Bash(git diff:*)", call: bash("git status; git diff | less"), want: Ask},
+		{name: "compound all parts allowed 2", allow: "Bash(git status:*), Bash(git diff:*), Bash(less)", call: bash("git status; git diff | less"), want: Allow},
 		{name: "redirect 2>&1 is not a separator", allow: "Bash(make:*)", call: bash("make test 2>&1"), want: Allow},
 		{name: "substitution defeats prefix", allow: "Bash(echo:*)", call: bash("echo $(rm -rf x)"), want: Ask},
 		{name: "quoted separator stays", allow: "Bash(echo:*)", call: bash("echo 'a; rm -rf x'"), want: Allow},
@@ -162,7 +163,7 @@ func TestDecide(t *testing.T) {
 		{name: "mcp other server", allow: "mcp__fs", call: ext("mcp__fsx__write", "", false), want: Ask},
 		{name: "Claude name does not cover extension", allow: "Bash", call: ext("bash_2", "x:bash", false), want: Ask},
 		{name: "deny read-only extension tool", deny: "x_t", call: ext("x_t", "x:t", true), want: Deny},
-		{name: "claude-only rule matches nothing", allow: "WebFetch(domain:x)", call: bash("ls"), want: Ask},
+		{name: "claude-only rule matches nothing", allow: "WebFetch(domain:x)", call: bash("make"), want: Ask},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := New(Config{Mode: c.mode, Rules: Rules{Allow: rules(t, c.allow), Ask: rules(t, c.ask), Deny: rules(t, c.deny)}, WorkDir: "/proj", Home: "/home/u"})

@@ -107,6 +107,21 @@ type Policy struct {
 	// bypassOK: the session started in bypassPermissions, so cycling the
 	// mode may come back to it (as in Claude Code). Guarded by mu.
 	bypassOK bool
+	// sandboxed: bash commands run confined by the bash sandbox and
+	// permissions.auto_allow_sandboxed is on, so they need no question
+	// (SetSandboxed). Guarded by mu.
+	sandboxed bool
+}
+
+// SetSandboxed says that the bash tool's commands run inside the bash
+// sandbox and the user chose to let the sandbox stand for the question
+// (permissions.auto_allow_sandboxed, Claude Code's
+// autoAllowBashIfSandboxed): default and acceptEdits run them without
+// asking. Deny and ask rules still apply; plan mode still refuses.
+func (p *Policy) SetSandboxed(on bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sandboxed = on
 }
 
 // New returns a policy. An empty mode is Default.
@@ -175,11 +190,12 @@ func (p *Policy) AddAllow(r Rule) {
 
 // Decide judges a call: deny rules first, then plan mode's refusal of
 // anything that changes things, then ask rules, then bypassPermissions,
-// allow rules, read-only tools, acceptEdits for files in the project; the
-// rest is asked.
+// allow rules, read-only tools and bash lines, bash confined by the
+// sandbox (SetSandboxed), acceptEdits for files in the project; the rest
+// is asked.
 func (p *Policy) Decide(c Call) Decision {
 	p.mu.Lock()
-	mode, rules := p.mode, p.rules
+	mode, rules, sandboxed := p.mode, p.rules, p.sandboxed
 	p.mu.Unlock()
 
 	cmd := c.command()
@@ -187,6 +203,9 @@ func (p *Policy) Decide(c Call) Decision {
 	if cmd != "" {
 		line = analyzeShell(cmd)
 	}
+	// A bash line that only looks (readonly.go) is judged as a read-only
+	// tool: it needs no question, and plan mode runs it.
+	readOnly := c.ReadOnly || readOnlyBash(cmd, line) && readsAllowed(line, p.DenyReads(), p.workDir, p.home)
 	// any finds a rule covering the call: for bash, any command the line
 	// runs, or a file it redirects output into.
 	any := func(list []Rule) (*Rule, string) {
@@ -209,7 +228,7 @@ func (p *Policy) Decide(c Call) Decision {
 	if r, why := any(rules.Deny); r != nil {
 		return Decision{Verdict: Deny, Rule: r, Why: "deny rule " + r.describe() + because(why)}
 	}
-	if mode == Plan && !c.ReadOnly {
+	if mode == Plan && !readOnly {
 		return Decision{Verdict: Deny, Why: "plan mode is read-only"}
 	}
 	if r, why := any(rules.Ask); r != nil && mode != Bypass {
@@ -229,6 +248,12 @@ func (p *Policy) Decide(c Call) Decision {
 	}
 	if c.ReadOnly {
 		return Decision{Verdict: Allow, Why: "read-only tool"}
+	}
+	if readOnly {
+		return Decision{Verdict: Allow, Why: "read-only command"}
+	}
+	if cmd != "" && sandboxed && mode != Plan {
+		return Decision{Verdict: Allow, Why: "the bash sandbox confines it (permissions.auto_allow_sandboxed)"}
 	}
 	if mode == AcceptEdits && c.Builtin && kindOf(c.Name) == kindEdit && p.inProject(c.path(p.workDir, p.home)) {
 		return Decision{Verdict: Allow, Why: "acceptEdits mode"}

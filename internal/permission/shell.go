@@ -38,6 +38,9 @@ type shellCmd struct {
 	// appends what it reads), so only a prefix or wildcard rule can allow
 	// it.
 	moreArgs bool
+	// open: a word expands into words not on the line ($X, $(cmd),
+	// unquoted globs), so its arguments are not all known (readonly.go).
+	open bool
 }
 
 // text is the command as rules see it: its words joined by spaces.
@@ -151,12 +154,16 @@ func lastStage(st *syntax.Stmt) *syntax.Stmt {
 type word struct {
 	text string
 	lit  bool
+	// open: it may expand to other words than its text (an expansion, or
+	// an unquoted glob or brace), as a file named "-delete" would.
+	open bool
 }
 
 func (w *shellWalker) call(st *syntax.Stmt, c *syntax.CallExpr, depth int) {
 	ws := make([]word, len(c.Args))
 	for i, a := range c.Args {
 		ws[i] = wordOf(a)
+		ws[i].open = !ws[i].lit || hasUnquotedMeta(a)
 	}
 	if !ws[0].lit || hasUnquotedMeta(c.Args[0]) {
 		w.setUnknown("a command named by an expansion (" + ws[0].text + ")")
@@ -249,7 +256,7 @@ func (s stdinOf) script() (code string, known, fed bool) {
 // run records one command and follows what it runs.
 func (w *shellWalker) run(ws []word, in stdinOf, depth int) {
 	i := len(w.l.cmds)
-	w.l.cmds = append(w.l.cmds, shellCmd{words: texts(ws)})
+	w.l.cmds = append(w.l.cmds, shellCmd{words: texts(ws), open: anyOpen(ws)})
 	inner, kind := unwrap(ws)
 	switch kind {
 	case wrapsNothing:
@@ -300,6 +307,15 @@ func (w *shellWalker) run(ws []word, in stdinOf, depth int) {
 		}
 		w.script(code, depth+1)
 	}
+}
+
+func anyOpen(ws []word) bool {
+	for _, w := range ws {
+		if w.open {
+			return true
+		}
+	}
+	return false
 }
 
 func texts(ws []word) []string {

@@ -72,3 +72,39 @@ func (m *model) answerConfirm(ans agent.Answer) {
 	}
 	m.print("  " + c.tool + " " + verdict)
 }
+
+// questionLines is the open question as shown above the input, wrapped
+// to width w: the answers at its end ([y/N/a = always allow …]) must show
+// on a narrow terminal, where a cut line would hide them.
+func (m *model) questionLines(w int) []string {
+	var q []string
+	add := func(s string) { q = append(q, wrapLine(s, w)...) }
+	switch m.asking {
+	case promptConfirm:
+		for _, c := range m.confirm.messages {
+			add(m.st.warn.Render("? "+c.Extension+": ") + oneLine(c.Message, 200))
+		}
+		what := m.confirm.tool
+		if m.confirm.agent != "" {
+			what = m.confirm.agent + ": " + what // a subagent's call
+		}
+		for _, r := range m.tools {
+			if r.call.Name == m.confirm.tool {
+				what = r.call.Name + " " + inputSummary(r.call.Name, r.call.Input)
+			}
+		}
+		if d := m.confirm.diff; d != nil {
+			// The change itself, as the transcript shows it after.
+			q = append(q, diffLinesN(d, m.st, w, max(agent.DiffPreviewLines, m.height/2))...)
+		}
+		choices := "[y/N]"
+		if m.confirm.always != "" {
+			choices = "[y/N/a = always allow " + m.confirm.always + "]"
+		}
+		add(m.st.warn.Render("Run " + what + "? " + choices))
+	case promptTrust:
+		q = append(q, m.trustLines(w)...)
+		add(m.st.warn.Render(m.trustQuestion()))
+	}
+	return q
+}

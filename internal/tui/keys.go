@@ -16,9 +16,11 @@ const keysHelp = `
 keys (docs/keys.md):
   enter             send; while a turn runs, words join it at its next step (steering), commands are queued
   esc               interrupt the running turn
+  shift+tab         next permission mode: default, acceptEdits, plan
   ctrl+c            clear the input, else interrupt; twice on an empty prompt quit
-  alt+enter ctrl+j  a new line (or \ then enter)
+  alt+enter ctrl+j  a new line (or shift+enter, or \ then enter)
   up/down           input history, kept per project
+  ctrl+r            search the input history (again: older; enter send, tab edit, esc back)
   tab               complete /commands and @paths
   ctrl+o            the last collapsed tool output in full
   ctrl+g            edit the input in $EDITOR
@@ -36,7 +38,15 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.hooks != nil {
 		return m.hooksKey(k)
 	}
+	if m.search != nil {
+		return m.searchKey(k)
+	}
 	switch k.String() {
+	case "ctrl+r":
+		if m.asking == promptNone {
+			m.startSearch()
+		}
+		return nil
 	case "ctrl+c":
 		return m.ctrlC()
 	case "esc":

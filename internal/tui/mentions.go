@@ -113,13 +113,6 @@ type attachment struct {
 // most Anthropic takes in one image.
 const imageMax = 3750 << 10
 
-// pastedImageRE finds a picture's path pasted into the input: absolute,
-// ~/ or ./, ending in a picture's extension, at the start or after a
-// space. Group 1 is the start (/, ~/ or ./), group 2 the rest.
-var pastedImageRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(?:^|\s)(/|~/|\./)(\S+\.(?:png|jpe?g|gif|webp))(?:$|\s)`)
-})
-
 // expandHome turns ~/p into a path in the home directory.
 func expandHome(p string) string {
 	if rest, ok := strings.CutPrefix(p, "~/"); ok {
@@ -181,8 +174,7 @@ func attachMentions(text, workDir, model string, deny func(string) string) (_ st
 	seen := map[string]bool{}
 	// A picture's path pasted alone (dragged into the terminal) is
 	// attached as @path is.
-	for _, m := range pastedImageRE().FindAllStringSubmatch(text, -1) {
-		p := m[1] + m[2]
+	for _, p := range pastedPictures(text) {
 		abs := expandHome(p)
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(workDir, abs)

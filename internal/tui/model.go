@@ -21,6 +21,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // Timing of the UI.
@@ -59,6 +60,8 @@ type (
 		// agent names the subagent whose call it is; "" for the main
 		// loop's.
 		agent string
+		// diff is what the call would change (agent.Question.Diff).
+		diff  *tool.Diff
 		reply chan<- agent.Answer
 	}
 	// workDoneMsg ends a worker: a turn or a slash command.
@@ -174,6 +177,11 @@ type model struct {
 	steering []string
 	// attached are pictures and PDFs /attach added for the next message.
 	attached []llm.Image
+	// pasted maps the placeholder of each long paste to its text
+	// (paste.go); kept for the session, so queued input still expands.
+	pasted map[string]string
+	// search is Ctrl+R's history search while it is open, else nil.
+	search *histSearch
 	// pick is the session picker /resume opens; nil when closed.
 	pick *picker
 	// settings is the /settings screen while it is open, nil otherwise.
@@ -349,9 +357,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return cmd
+		m.pasteText(msg.Content)
+		return nil
 	case eventMsg:
 		return m.event(msg.ev)
 	case confirmMsg:

@@ -10,11 +10,12 @@ import (
 
 // steerable reports whether text typed now can join the running turn:
 // plain words to a turn, with nothing queued before them. A slash
-// command, a !command, an @file or /attach'd files wait in the queue.
+// command, a !command, an @file, /attach'd files or a long paste wait in
+// the queue.
 func (m *model) steerable(text string) bool {
 	t := strings.TrimSpace(text)
-	return m.turn && !m.interrupted && len(m.queue) == 0 && len(m.attached) == 0 && len(m.shellContext) == 0 &&
-		!app.IsSlash(t) && !strings.HasPrefix(t, "!") && !mentionRE().MatchString(t) && !pastedImageRE().MatchString(t)
+	return m.turn && !m.interrupted && !m.hasPaste(t) && len(m.queue) == 0 && len(m.attached) == 0 && len(m.shellContext) == 0 &&
+		!app.IsSlash(t) && !strings.HasPrefix(t, "!") && !mentionRE().MatchString(t) && len(pastedPictures(t)) == 0
 }
 
 // steered shows text that joined the running turn as the user's words,

@@ -24,7 +24,7 @@ func (m *model) submit() tea.Cmd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	m.hist.add(text)
+	m.hist.add(m.expandPastes(text))
 	m.input.Reset()
 	if m.busy != "" || m.opening {
 		if cmd := strings.TrimSpace(text); cmd == "/quit" || cmd == "/exit" {
@@ -59,14 +59,18 @@ func (m *model) submit() tea.Cmd {
 
 // run starts what the user sent: a slash command or a message.
 func (m *model) run(text string) tea.Cmd {
+	// What the input showed decides what it is (a paste starting with "/"
+	// is no command); a long paste shows as its placeholder and is sent
+	// whole.
 	m.print(m.userLines(text))
+	full := m.expandPastes(text)
 	if app.IsSlash(text) {
-		return m.startSlash(strings.TrimSpace(text))
+		return m.startSlash(strings.TrimSpace(full))
 	}
 	if cmd, ok := strings.CutPrefix(strings.TrimSpace(text), "!"); ok && strings.TrimSpace(cmd) != "" {
-		return m.startShell(strings.TrimSpace(cmd))
+		return m.startShell(strings.TrimSpace(m.expandPastes(cmd)))
 	}
-	return m.startTurn(text)
+	return m.startTurn(full)
 }
 
 // startShell runs a !command in a worker; its output goes to the model

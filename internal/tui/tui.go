@@ -232,7 +232,7 @@ func (b *bridge) Confirm(ctx context.Context, tool string, messages []hook.Confi
 // a rule to save.
 func (b *bridge) Ask(ctx context.Context, q agent.Question) agent.Answer {
 	reply := make(chan agent.Answer, 1)
-	b.send(confirmMsg{tool: q.Tool, messages: q.Messages, always: q.Always, agent: q.Agent, reply: reply})
+	b.send(confirmMsg{tool: q.Tool, messages: q.Messages, always: q.Always, agent: q.Agent, diff: q.Diff, reply: reply})
 	select {
 	case ans := <-reply:
 		return ans

@@ -65,29 +65,8 @@ func (m *model) View() tea.View {
 
 	// The open question.
 	switch m.asking {
-	case promptConfirm:
-		var q []string
-		for _, c := range m.confirm.messages {
-			q = append(q, fit(m.st.warn.Render("? "+c.Extension+": ")+oneLine(c.Message, 200), w))
-		}
-		what := m.confirm.tool
-		if m.confirm.agent != "" {
-			what = m.confirm.agent + ": " + what // a subagent's call
-		}
-		for _, r := range m.tools {
-			if r.call.Name == m.confirm.tool {
-				what = r.call.Name + " " + inputSummary(r.call.Name, r.call.Input)
-			}
-		}
-		choices := "[y/N]"
-		if m.confirm.always != "" {
-			choices = "[y/N/a = always allow " + m.confirm.always + "]"
-		}
-		q = append(q, fit(m.st.warn.Render("Run "+what+"? "+choices), w))
-		parts = append(parts, strings.Join(q, "\n"))
-	case promptTrust:
-		q := append(m.trustLines(w), fit(m.st.warn.Render(m.trustQuestion()), w))
-		parts = append(parts, strings.Join(q, "\n"))
+	case promptConfirm, promptTrust:
+		parts = append(parts, strings.Join(m.questionLines(w), "\n"))
 	}
 
 	if r := m.retry; r != nil {
@@ -110,6 +89,9 @@ func (m *model) View() tea.View {
 			parts = append(parts, fit(l, w))
 		}
 	} else {
+		if m.search != nil {
+			parts = append(parts, m.searchLine(w))
+		}
 		parts = append(parts, m.input.View())
 	}
 

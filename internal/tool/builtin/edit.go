@@ -99,16 +99,7 @@ func (e *editTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 			return fail("%s: the editor could not read it: %v", name, err), nil
 		}
 	}
-	oldS, newS := *in.OldString, *in.NewString
-
-	count := strings.Count(content, oldS)
-	if count == 0 && strings.Contains(oldS, "\n") && !strings.Contains(oldS, "\r\n") && strings.Contains(content, "\r\n") {
-		// The file has CRLF line endings; read shows lines without "\r".
-		crlfOld := strings.ReplaceAll(oldS, "\n", "\r\n")
-		if c := strings.Count(content, crlfOld); c > 0 {
-			oldS, newS, count = crlfOld, strings.ReplaceAll(newS, "\n", "\r\n"), c
-		}
-	}
+	oldS, newS, count := matchEdit(content, *in.OldString, *in.NewString)
 	if count == 0 {
 		if line, ok := looseMatch(content, oldS); ok {
 			return fail("old_string was not found in %s exactly, but text matching it when whitespace is ignored starts at line %d: "+
@@ -140,6 +131,20 @@ func (e *editTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		Diff:   tool.NewDiff(name, content, updated),
 		Before: &content,
 	}, nil
+}
+
+// matchEdit counts old's occurrences in content. When there are none
+// and the file has CRLF line endings (read shows lines without "\r"), it
+// tries old and new with CRLF endings, and returns those when they match.
+func matchEdit(content, oldS, newS string) (string, string, int) {
+	count := strings.Count(content, oldS)
+	if count == 0 && strings.Contains(oldS, "\n") && !strings.Contains(oldS, "\r\n") && strings.Contains(content, "\r\n") {
+		crlfOld := strings.ReplaceAll(oldS, "\n", "\r\n")
+		if c := strings.Count(content, crlfOld); c > 0 {
+			return crlfOld, strings.ReplaceAll(newS, "\n", "\r\n"), c
+		}
+	}
+	return oldS, newS, count
 }
 
 // matchLines returns the distinct 1-based line numbers where sub starts

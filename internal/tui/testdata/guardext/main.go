@@ -1,6 +1,7 @@
 // Command guardext is the extension the TUI's end-to-end test installs:
-// it asks the user to confirm bash commands that touch files and lets
-// everything else through.
+// it asks the user to confirm bash commands that touch files, rewrites
+// an edit's new_string "draft" into "final" (a modify in the chain), and
+// lets everything else through.
 //
 //	guardext [--wait-for FILE]
 //
@@ -34,6 +35,11 @@ func main() {
 		}
 		if ev.ToolName == "bash" && ev.Input(&in) == nil && strings.Contains(in.Command, "touch") {
 			return synaps.Confirm("run it?")
+		}
+		var edit map[string]any
+		if ev.ToolName == "edit" && ev.Input(&edit) == nil && edit["new_string"] == "draft" {
+			edit["new_string"] = "final"
+			return synaps.Modify(edit)
 		}
 		return synaps.Continue()
 	})
