@@ -2,6 +2,7 @@ package permission
 
 import (
 	"strings"
+	"sync"
 )
 
 // This file tells a read-only bash line — one that only looks — from the
@@ -20,41 +21,47 @@ type argCheck func(args []string) bool
 
 // readOnlyPrograms are the programs that only read, each with the check
 // of the arguments that would make it write or run something.
-var readOnlyPrograms = map[string]argCheck{
-	// Files and text.
-	"cat": nil, "head": nil, "tail": nil, "wc": nil, "grep": nil, "egrep": nil, "fgrep": nil,
-	"ls": nil, "stat": nil, "du": nil, "df": nil, "cut": nil, "tr": nil, "nl": nil, "tac": nil,
-	"rev": nil, "fold": nil, "column": nil, "cmp": nil, "comm": nil, "diff": nil, "od": nil,
-	"hexdump": nil, "strings": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil, "sha512sum": nil,
-	"basename": nil, "dirname": nil, "realpath": nil, "readlink": nil, "jq": nil,
-	"rg":   noneOf("--pre"),                                // --pre runs a program on every file
-	"file": noneOf("-C", "--compile"),                      // -C writes a magic file
-	"tree": noneOf("-o"),                                   // -o writes its listing to a file
-	"sort": noneOf("-o", "--output", "--compress-program"), // -o writes; --compress-program runs
-	"uniq": atMostOperands(1),                              // uniq IN OUT writes OUT
-	"xxd":  atMostOperands(1),                              // xxd IN OUT writes OUT
-	"find": noneOf("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"),
-	"sed":  sedReadOnly,
-	"git":  gitReadOnly,
-	"date": dateReadOnly,
-	// The shell and the system.
-	"seq": nil, "printf": nil, "echo": nil, "pwd": nil, "which": nil, "type": nil, "whoami": nil,
-	"id": nil, "uname": nil, "true": nil, "false": nil, "test": nil, "[": nil, "expr": nil,
-	"cd": nil, "nproc": nil, "ps": nil,
-	"command": func(args []string) bool { return len(args) > 0 && (args[0] == "-v" || args[0] == "-V") },
-}
+// Built on first use: package init stays light (TestPackageInitIsLight).
+var readOnlyPrograms = sync.OnceValue(func() map[string]argCheck {
+	return map[string]argCheck{
+		// Files and text.
+		"cat": nil, "head": nil, "tail": nil, "wc": nil, "grep": nil, "egrep": nil, "fgrep": nil,
+		"ls": nil, "stat": nil, "du": nil, "df": nil, "cut": nil, "tr": nil, "nl": nil, "tac": nil,
+		"rev": nil, "fold": nil, "column": nil, "cmp": nil, "comm": nil, "diff": nil, "od": nil,
+		"hexdump": nil, "strings": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil, "sha512sum": nil,
+		"basename": nil, "dirname": nil, "realpath": nil, "readlink": nil, "jq": nil,
+		"rg":   noneOf("--pre"),                                // --pre runs a program on every file
+		"file": noneOf("-C", "--compile"),                      // -C writes a magic file
+		"tree": noneOf("-o"),                                   // -o writes its listing to a file
+		"sort": noneOf("-o", "--output", "--compress-program"), // -o writes; --compress-program runs
+		"uniq": atMostOperands(1),                              // uniq IN OUT writes OUT
+		"xxd":  atMostOperands(1),                              // xxd IN OUT writes OUT
+		"find": noneOf("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"),
+		"sed":  sedReadOnly,
+		"git":  gitReadOnly,
+		"date": dateReadOnly,
+		// The shell and the system.
+		"seq": nil, "printf": nil, "echo": nil, "pwd": nil, "which": nil, "type": nil, "whoami": nil,
+		"id": nil, "uname": nil, "true": nil, "false": nil, "test": nil, "[": nil, "expr": nil,
+		"cd": nil, "nproc": nil, "ps": nil,
+		"command": func(args []string) bool { return len(args) > 0 && (args[0] == "-v" || args[0] == "-V") },
+	}
+})
 
 // readOnlyWrappers are the wrappers that run a command and do nothing
 // of their own (the command they run is judged by itself), with the
 // check of their own options.
-var readOnlyWrappers = map[string]argCheck{
-	"time": noneOf("-o", "--output"), // -o writes the timings to a file
-	"nice": nil, "timeout": nil, "stdbuf": nil, "command": nil, "builtin": nil, "exec": nil, "env": nil,
-	"xargs": nil, // what it runs is judged with its arguments unknown
-	// Shells running code on their line (bash -c '…', eval): the code's
-	// commands are judged.
-	"bash": nil, "sh": nil, "dash": nil, "zsh": nil, "eval": nil,
-}
+// Built on first use: package init stays light (TestPackageInitIsLight).
+var readOnlyWrappers = sync.OnceValue(func() map[string]argCheck {
+	return map[string]argCheck{
+		"time": noneOf("-o", "--output"), // -o writes the timings to a file
+		"nice": nil, "timeout": nil, "stdbuf": nil, "command": nil, "builtin": nil, "exec": nil, "env": nil,
+		"xargs": nil, // what it runs is judged with its arguments unknown
+		// Shells running code on their line (bash -c '…', eval): the code's
+		// commands are judged.
+		"bash": nil, "sh": nil, "dash": nil, "zsh": nil, "eval": nil,
+	}
+})
 
 // readOnlyBash reports whether the bash command cmd, parsed as l, only
 // reads: readOnlyLine, and no /dev/tcp or /dev/udp path, which bash
@@ -86,9 +93,9 @@ func readOnlyCmd(c shellCmd) bool {
 	if strings.Contains(name, "/") {
 		return false // ./ls is not ls
 	}
-	table := readOnlyPrograms
+	table := readOnlyPrograms()
 	if c.wrapper || name == "xargs" {
-		table = readOnlyWrappers
+		table = readOnlyWrappers()
 	}
 	check, ok := table[name]
 	if !ok {

@@ -1,6 +1,9 @@
 package permission
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // The argument checks of sed and git, whose arguments decide whether
 // they only read (readonly.go).
@@ -190,7 +193,7 @@ func gitReadOnly(args []string) bool {
 	if i >= len(args) {
 		return false
 	}
-	check, ok := gitReadOnlySubcommands[args[i]]
+	check, ok := gitReadOnlySubcommands()[args[i]]
 	if !ok {
 		return false
 	}
@@ -199,33 +202,36 @@ func gitReadOnly(args []string) bool {
 
 // gitReadOnlySubcommands are git's subcommands that only read, with the
 // check of their arguments.
-var gitReadOnlySubcommands = map[string]argCheck{
-	"status": nil, "blame": nil, "describe": nil, "rev-parse": nil, "ls-files": nil, "ls-tree": nil,
-	"cat-file": nil, "rev-list": nil, "merge-base": nil, "show-ref": nil, "name-rev": nil, "count-objects": nil,
-	"version":  nil,
-	"log":      noneOf("--output", "--ext-diff"), // --output writes the patch to a file
-	"show":     noneOf("--output", "--ext-diff"),
-	"diff":     noneOf("--output", "--ext-diff"),
-	"shortlog": noneOf("--output"),
-	"grep":     noneOf("-O", "--open-files-in-pager"), // -O runs a program
-	"branch":   listingOnly("-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--show-current", "--color", "--no-color", "--column", "--no-column", "--merged", "--no-merged", "--contains=", "--no-contains=", "--points-at=", "--sort=", "--format=", "--color=", "--abbrev="),
-	"tag":      listingOnly("-n", "--column", "--no-column", "--merged", "--no-merged", "--contains=", "--no-contains=", "--points-at=", "--sort=", "--format=", "--color", "--color="),
-	"remote": func(a []string) bool {
-		return len(a) == 0 || a[0] == "-v" || a[0] == "--verbose" || a[0] == "show" || a[0] == "get-url"
-	},
-	"stash":    func(a []string) bool { return len(a) > 0 && (a[0] == "list" || a[0] == "show") },
-	"worktree": func(a []string) bool { return len(a) > 0 && a[0] == "list" },
-	"reflog":   func(a []string) bool { return len(a) == 0 || a[0] == "show" },
-	"config": func(a []string) bool {
-		for _, w := range a {
-			switch w {
-			case "--get", "--get-all", "--get-regexp", "--list", "-l":
-				return true
+// Built on first use: package init stays light (TestPackageInitIsLight).
+var gitReadOnlySubcommands = sync.OnceValue(func() map[string]argCheck {
+	return map[string]argCheck{
+		"status": nil, "blame": nil, "describe": nil, "rev-parse": nil, "ls-files": nil, "ls-tree": nil,
+		"cat-file": nil, "rev-list": nil, "merge-base": nil, "show-ref": nil, "name-rev": nil, "count-objects": nil,
+		"version":  nil,
+		"log":      noneOf("--output", "--ext-diff"), // --output writes the patch to a file
+		"show":     noneOf("--output", "--ext-diff"),
+		"diff":     noneOf("--output", "--ext-diff"),
+		"shortlog": noneOf("--output"),
+		"grep":     noneOf("-O", "--open-files-in-pager"), // -O runs a program
+		"branch":   listingOnly("-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--show-current", "--color", "--no-color", "--column", "--no-column", "--merged", "--no-merged", "--contains=", "--no-contains=", "--points-at=", "--sort=", "--format=", "--color=", "--abbrev="),
+		"tag":      listingOnly("-n", "--column", "--no-column", "--merged", "--no-merged", "--contains=", "--no-contains=", "--points-at=", "--sort=", "--format=", "--color", "--color="),
+		"remote": func(a []string) bool {
+			return len(a) == 0 || a[0] == "-v" || a[0] == "--verbose" || a[0] == "show" || a[0] == "get-url"
+		},
+		"stash":    func(a []string) bool { return len(a) > 0 && (a[0] == "list" || a[0] == "show") },
+		"worktree": func(a []string) bool { return len(a) > 0 && a[0] == "list" },
+		"reflog":   func(a []string) bool { return len(a) == 0 || a[0] == "show" },
+		"config": func(a []string) bool {
+			for _, w := range a {
+				switch w {
+				case "--get", "--get-all", "--get-regexp", "--list", "-l":
+					return true
+				}
 			}
-		}
-		return false
-	},
-}
+			return false
+		},
+	}
+})
 
 // listingOnly: git branch and git tag that list: only the flags given
 // (a flag ending in = takes its value attached; -n takes digits), and
