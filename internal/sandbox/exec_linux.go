@@ -39,11 +39,11 @@ func Wrap(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error)
 	if cmd.Err != nil || cmd.Process != nil {
 		return func() {}, nil // Start reports it
 	}
-	s, err := plan(p)
-	if err != nil || s == nil {
+	pr, err := prepare(p)
+	if err != nil || pr == nil {
 		return func() {}, err
 	}
-	return wrapHelper(cmd, *s, log)
+	return wrapHelper(cmd, pr.spec, log)
 }
 
 // plan is what confining p takes on this kernel: nil when there is

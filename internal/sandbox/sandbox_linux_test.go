@@ -87,15 +87,15 @@ func runVia(t *testing.T, mode startMode, p Policy, dir, script string) (string,
 	case viaStart:
 		release, err = Start(cmd, p, logf)
 	case viaFast:
-		s, perr := plan(p)
-		if perr != nil || s == nil {
-			t.Fatalf("plan: %v, %v", s, perr)
+		pr, perr := prepare(p)
+		if perr != nil || pr == nil {
+			t.Fatalf("prepare: %v, %v", pr, perr)
 		}
-		if !fastEligible(*s) {
+		if !fastEligible(pr.spec) {
 			t.Skip("the fast path is not taken for this user and policy")
 		}
 		var forked bool
-		if forked, err = startFast(cmd, *s); !forked {
+		if forked, err = startFast(cmd, pr); !forked {
 			t.Fatalf("the fast path failed before the fork: %v", err)
 		}
 	case viaHelper:

@@ -24,21 +24,21 @@ func Start(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error
 	if cmd.Err != nil || cmd.Process != nil {
 		return release, cmd.Start() // it reports the error
 	}
-	s, err := plan(p)
+	pr, err := prepare(p)
 	if err != nil {
 		return release, err
 	}
-	if s == nil {
+	if pr == nil {
 		return release, cmd.Start()
 	}
-	if fastEligible(*s) {
-		forked, err := startFast(cmd, *s)
+	if fastEligible(pr.spec) {
+		forked, err := startFast(cmd, pr)
 		if forked {
 			return release, err
 		}
 		warnOnce("fast path", fmt.Sprintf("confining without the helper failed (%v); synaps re-runs itself to confine each process", err))
 	}
-	if release, err = wrapHelper(cmd, *s, log); err != nil {
+	if release, err = wrapHelper(cmd, pr.spec, log); err != nil {
 		return release, err
 	}
 	if err := cmd.Start(); err != nil {
@@ -56,7 +56,7 @@ func fastEligible(s spec) bool {
 	return !s.NetNS && (!s.MountNS || os.Geteuid() == 0)
 }
 
-// startFast applies s to a thread of synaps's own and starts cmd from
+// startFast applies pr to a thread of synaps's own and starts cmd from
 // it: the kernel gives the child the forking thread's mount namespace,
 // no_new_privs, Landlock domain and seccomp filter, all of which are the
 // thread's, not the process's (seccomp is loaded without TSYNC; Landlock
@@ -74,7 +74,7 @@ func fastEligible(s spec) bool {
 // forked reports whether cmd.Start was called: then err is its error and
 // cmd cannot be started again; otherwise err says which step failed and
 // cmd is untouched, for the helper to start it.
-func startFast(cmd *exec.Cmd, s spec) (forked bool, err error) {
+func startFast(cmd *exec.Cmd, pr *prepared) (forked bool, err error) {
 	type result struct {
 		forked bool
 		err    error
@@ -96,7 +96,7 @@ func startFast(cmd *exec.Cmd, s spec) (forked bool, err error) {
 			runtime.UnlockOSThread() // untouched
 			return
 		}
-		if err := confineThread(s); err != nil {
+		if err := confineThread(pr); err != nil {
 			done <- result{false, err}
 			return
 		}
@@ -116,8 +116,9 @@ func startFast(cmd *exec.Cmd, s spec) (forked bool, err error) {
 	return r.forked, r.err
 }
 
-// confineThread applies s to the calling, locked thread.
-func confineThread(s spec) error {
+// confineThread applies pr to the calling, locked thread.
+func confineThread(pr *prepared) error {
+	s := pr.spec
 	if s.MountNS {
 		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 			return fmt.Errorf("mount namespace: %w", err)
@@ -130,7 +131,15 @@ func confineThread(s spec) error {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	if s.Landlock {
-		if err := applyLandlock(s.Policy); err != nil {
+		if pr.ruleset < 0 {
+			if pr.rulesetErr != nil {
+				return pr.rulesetErr
+			}
+			return fmt.Errorf("landlock: no ruleset was built")
+		}
+		err := restrictSelf(pr.ruleset)
+		runtime.KeepAlive(pr) // its cleanup closes the ruleset
+		if err != nil {
 			return err
 		}
 	}
