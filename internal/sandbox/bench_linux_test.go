@@ -4,7 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // The cost of confinement per spawn: /bin/true started plainly, and
@@ -14,11 +16,33 @@ import (
 // mounts — and through the helper (Wrap), as before the fast path. The
 // policy of a network allow list adds a network namespace, a bridge
 // process and a proxy: NetRestricted, always through the helper.
+//
+// Besides the wall time, each reports synaps's own CPU time per spawn
+// (cpu-µs/op, user and system, this process only): on the shared,
+// loaded build machine the wall time swings with the other work, the CPU
+// time much less.
 func BenchmarkSpawnPlain(b *testing.B) {
+	defer reportCPU(b)()
 	for b.Loop() {
 		if err := exec.Command("/bin/true").Run(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// reportCPU measures this process's CPU time from now until the returned
+// function is called and reports it per iteration.
+func reportCPU(b *testing.B) func() {
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			b.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	start := cpu()
+	return func() {
+		b.ReportMetric(float64((cpu()-start).Microseconds())/float64(b.N), "cpu-µs/op")
 	}
 }
 
@@ -49,6 +73,7 @@ func benchConfined(b *testing.B, c Config, start func(*exec.Cmd, Policy, func(st
 	}
 	p := BashPolicy(NewEnv(dir), c)
 	Detect()
+	defer reportCPU(b)()
 	for b.Loop() {
 		cmd := exec.Command("/bin/true")
 		release, err := start(cmd, p, nil)
