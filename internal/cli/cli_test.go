@@ -94,6 +94,7 @@ func TestScripts(t *testing.T) {
 			"exits":          cmdExits,
 			"waitfile":       cmdWaitfile,
 			"claude-consume": cmdClaudeConsume,
+			"httpserve":      cmdHTTPServe,
 		},
 	})
 }
