@@ -99,7 +99,7 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 		if err := os.Symlink(abs, target); err != nil {
 			return nil, err
 		}
-		return res, setup(ctx, target, p.Manifest, false, o.Output)
+		return res, setup(ctx, baseDir, id, target, p.Manifest, false, o.Output)
 	}
 	tmp, err := os.MkdirTemp(pluginsDir, "."+id+".installing-")
 	if err != nil {
@@ -125,14 +125,14 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	if err := os.Rename(tmp, target); err != nil {
 		return nil, err
 	}
-	return res, setup(ctx, target, p.Manifest, unpacked, o.Output)
+	return res, setup(ctx, baseDir, id, target, p.Manifest, unpacked, o.Output)
 }
 
 // setup runs the plugin's setup script once: extension.setup, else
 // provides.sidecar.setup (SynapsCLI runs at most one), unless a prebuilt
-// binary was unpacked instead. A failure is a *SetupError; the plugin
-// stays installed.
-func setup(ctx context.Context, dir string, m *plugin.Manifest, unpacked bool, out io.Writer) error {
+// binary was unpacked instead. It runs confined (setupPolicy). A failure
+// is a *SetupError; the plugin stays installed.
+func setup(ctx context.Context, baseDir, id, dir string, m *plugin.Manifest, unpacked bool, out io.Writer) error {
 	script := ""
 	if m.Extension != nil {
 		script = m.Extension.Setup
@@ -146,7 +146,7 @@ func setup(ctx context.Context, dir string, m *plugin.Manifest, unpacked bool, o
 	if out != nil {
 		fmt.Fprintf(out, "running its setup script: bash %s (in %s)\n", script, dir)
 	}
-	return runSetup(ctx, dir, script, out)
+	return runSetup(ctx, dir, script, out, setupPolicy(baseDir, id, dir, m))
 }
 
 func isGitURL(s string) bool {
