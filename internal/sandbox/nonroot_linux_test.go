@@ -22,7 +22,8 @@ const nobody = 65534
 // re-runs the test binary as uid/gid 65534, which takes the paths a user
 // who is not root takes — the helper in a user namespace of its own for
 // the read-only mounts, the fast path without mounts — and checks there
-// that the policy still holds (TestUnprivilegedChild).
+// that the policy still holds (TestUnprivilegedChild) and that status
+// tells the features as this user finds them (TestDetectMatchesTheKernel).
 func TestConfinedAsUnprivilegedUser(t *testing.T) {
 	if os.Getenv(unprivilegedEnv) != "" {
 		t.Skip("the child runs TestUnprivilegedChild")
@@ -53,7 +54,7 @@ func TestConfinedAsUnprivilegedUser(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.run=^TestUnprivilegedChild$", "-test.v", "-test.count=1")
+	cmd := exec.Command(bin, "-test.run=^(TestUnprivilegedChild|TestDetectMatchesTheKernel)$", "-test.v", "-test.count=1")
 	cmd.Env = append(os.Environ(), unprivilegedEnv+"="+f.root, "HOME="+f.home, "TMPDIR="+f.env.Temp)
 	cmd.Dir = f.root
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
@@ -62,8 +63,10 @@ func TestConfinedAsUnprivilegedUser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the unprivileged run failed: %v", err)
 	}
-	if !strings.Contains(string(out), "--- PASS: TestUnprivilegedChild") {
-		t.Fatal("TestUnprivilegedChild did not pass as uid 65534 (skipped?)")
+	for _, name := range []string{"TestUnprivilegedChild", "TestDetectMatchesTheKernel"} {
+		if !strings.Contains(string(out), "--- PASS: "+name+" ") {
+			t.Errorf("%s did not pass as uid 65534 (skipped?)", name)
+		}
 	}
 }
 

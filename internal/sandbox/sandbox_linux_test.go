@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -210,12 +209,4 @@ func TestBlockedExplains(t *testing.T) {
 			t.Errorf("missing %q in:\n%s\n(output:\n%s)", want, got, out)
 		}
 	}
-}
-
-func TestStatusLines(t *testing.T) {
-	f := Detect()
-	if !f.Supported {
-		t.Fatal("Linux must be supported")
-	}
-	fmt.Println(strings.Join(f.Lines(), "\n"))
 }
