@@ -26,6 +26,10 @@ type prepared struct {
 	ruleset    int
 	rulesetErr error
 	stamps     []stamp
+	// cached: the cache keeps it (a racy one serves one spawn only).
+	cached bool
+	// sp is the thread that forks its commands on the fast path.
+	sp spawner
 }
 
 // stamp is what a path was when the policy was prepared: the file it
@@ -68,6 +72,14 @@ func prepare(p Policy) (*prepared, error) {
 		if pr != nil && pr.fresh() {
 			return pr, nil
 		}
+		if pr != nil {
+			preparedCache.Lock()
+			if preparedCache.m[string(key)] == pr {
+				delete(preparedCache.m, string(key))
+			}
+			preparedCache.Unlock()
+			pr.retire() // stale: its thread ends after its commands
+		}
 	}
 	started := time.Now()
 	// The paths are stamped before they are read: a change after this
@@ -91,12 +103,23 @@ func prepare(p Policy) (*prepared, error) {
 	}
 	pr.stamps = stamps
 	if kerr == nil {
+		pr.cached = true
+		var gone []*prepared
 		preparedCache.Lock()
+		if old := preparedCache.m[string(key)]; old != nil {
+			gone = append(gone, old)
+		}
 		if preparedCache.m == nil || len(preparedCache.m) >= maxPrepared {
+			for _, o := range preparedCache.m {
+				gone = append(gone, o)
+			}
 			preparedCache.m = map[string]*prepared{}
 		}
 		preparedCache.m[string(key)] = pr
 		preparedCache.Unlock()
+		for _, o := range gone {
+			o.retire() // its thread ends after its commands
+		}
 	}
 	return pr, nil
 }

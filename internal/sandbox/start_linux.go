@@ -32,7 +32,13 @@ func Start(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error
 		return release, cmd.Start()
 	}
 	if fastEligible(pr.spec) {
-		forked, err := startFast(cmd, pr)
+		forked, err := pr.spawn(cmd)
+		if !pr.cached {
+			pr.retire()
+		}
+		if err == errRetired {
+			forked, err = startFast(cmd, pr)
+		}
 		if forked {
 			return release, err
 		}
@@ -56,20 +62,21 @@ func fastEligible(s spec) bool {
 	return !s.NetNS && (!s.MountNS || os.Geteuid() == 0)
 }
 
-// startFast applies pr to a thread of synaps's own and starts cmd from
-// it: the kernel gives the child the forking thread's mount namespace,
-// no_new_privs, Landlock domain and seccomp filter, all of which are the
-// thread's, not the process's (seccomp is loaded without TSYNC; Landlock
-// restricts the calling thread's credentials).
+// startFast applies pr to a thread of synaps's own, for this one
+// command, and starts cmd from it: the kernel gives the child the forking
+// thread's mount namespace, no_new_privs, Landlock domain and seccomp
+// filter, all of which are the thread's, not the process's (seccomp is
+// loaded without TSYNC; Landlock restricts the calling thread's
+// credentials). Start takes it when pr's spawner (spawner.go), which
+// does the same once for every command of a policy, was retired
+// meanwhile.
 //
-// The goroutine locks its thread and never unlocks it: the runtime ends
-// a thread whose goroutine exits locked, so the tainted thread runs no
-// other goroutine and dies. Until the command ends, though, it stays
-// parked: a parent-death signal (Pdeathsig, set by the spawners through
-// SysProcAttr) fires when the thread that forked the child exits, not
-// the process, and would kill the command at once. The runtime starts
-// threads for other work from its template thread, never from a locked
-// one, so no other thread inherits the confinement.
+// The thread runs nothing else and ends after the command (onOwnThread);
+// until then it stays parked: a parent-death signal (Pdeathsig, set by
+// the spawners through SysProcAttr) fires when the thread that forked the
+// child exits, not the process, and would kill the command at once. The
+// runtime starts threads for other work from its template thread, never
+// from a locked one, so no other thread inherits the confinement.
 //
 // forked reports whether cmd.Start was called: then err is its error and
 // cmd cannot be started again; otherwise err says which step failed and
@@ -80,22 +87,7 @@ func startFast(cmd *exec.Cmd, pr *prepared) (forked bool, err error) {
 		err    error
 	}
 	done := make(chan result, 1)
-	var confined func(held chan<- struct{})
-	confined = func(held chan<- struct{}) {
-		runtime.LockOSThread() // never unlocked once confined: see above
-		if held != nil {
-			close(held) // the main thread may be let go now
-		}
-		if unix.Gettid() == unix.Getpid() {
-			// The runtime wedges, not ends, the main thread when its
-			// locked goroutine exits: confine another, holding this one
-			// until that one is locked (so it cannot be the main).
-			held := make(chan struct{})
-			go confined(held)
-			<-held
-			runtime.UnlockOSThread() // untouched
-			return
-		}
+	onOwnThread(func() {
 		if err := confineThread(pr); err != nil {
 			done <- result{false, err}
 			return
@@ -110,8 +102,7 @@ func startFast(cmd *exec.Cmd, pr *prepared) (forked bool, err error) {
 		pidfd, perr := unix.PidfdOpen(pid, 0)
 		done <- result{true, nil}
 		awaitExit(pid, pidfd, perr)
-	}
-	go confined(nil)
+	})
 	r := <-done
 	return r.forked, r.err
 }

@@ -1,0 +1,170 @@
+package sandbox
+
+import (
+	"errors"
+	"os/exec"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// spawner is a thread of synaps confined by one prepared policy and kept
+// to fork every command started under it: confining a thread (its own
+// mount namespace and read-only mounts, Landlock, seccomp) and starting a
+// thread cost more than the fork itself, so they are paid once per
+// policy rather than once per spawn. The thread runs nothing but its
+// loop (its goroutine is locked to it and never unlocked), so synaps's
+// other work never runs confined.
+//
+// A parent-death signal (Pdeathsig, which the spawners set) fires when
+// the thread that forked the child ends, not the process: the thread
+// outlives every command it started. Once its policy is retired (stale,
+// or out of the cache), it takes no more commands, waits for those it
+// started to end, and ends; the runtime ends a thread whose goroutine
+// exits locked.
+type spawner struct {
+	mu      sync.Mutex
+	reqs    chan spawnReq // nil until the thread runs
+	err     error         // why the thread could not be confined
+	retired bool
+}
+
+type spawnReq struct {
+	cmd  *exec.Cmd
+	done chan<- error
+}
+
+// errRetired: the policy was retired between prepare and the spawn;
+// Start confines a thread for this one command instead.
+var errRetired = errors.New("the policy's spawner was retired")
+
+// spawn starts cmd from pr's spawner thread, which it starts and confines
+// on first use. As startFast: forked reports whether cmd.Start was
+// called; if not, err says why and cmd is untouched.
+func (pr *prepared) spawn(cmd *exec.Cmd) (forked bool, err error) {
+	sp := &pr.sp
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	switch {
+	case sp.err != nil:
+		return false, sp.err
+	case sp.retired:
+		return false, errRetired
+	}
+	if sp.reqs == nil {
+		reqs := make(chan spawnReq)
+		ready := make(chan error, 1)
+		onOwnThread(func() {
+			if err := confineThread(pr); err != nil {
+				ready <- err
+				return
+			}
+			ready <- nil
+			serve(reqs)
+		})
+		if err := <-ready; err != nil {
+			sp.err = err
+			return false, err
+		}
+		sp.reqs = reqs
+	}
+	done := make(chan error, 1)
+	sp.reqs <- spawnReq{cmd, done} // under mu: retire cannot close reqs meanwhile
+	return true, <-done
+}
+
+// retire ends pr's spawner once the commands it started have ended.
+func (pr *prepared) retire() {
+	sp := &pr.sp
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if !sp.retired {
+		sp.retired = true
+		if sp.reqs != nil {
+			close(sp.reqs)
+		}
+	}
+}
+
+// onOwnThread runs f on a thread given to it alone, never the main one,
+// which the runtime ends once f returns.
+func onOwnThread(f func()) {
+	var run func(held chan<- struct{})
+	run = func(held chan<- struct{}) {
+		runtime.LockOSThread() // never unlocked: the thread ends with f
+		if held != nil {
+			close(held) // the main thread may be let go now
+		}
+		if unix.Gettid() == unix.Getpid() {
+			// The runtime wedges, not ends, the main thread when its
+			// locked goroutine exits: use another, holding this one
+			// until that one is locked (so it cannot be the main).
+			held := make(chan struct{})
+			go run(held)
+			<-held
+			runtime.UnlockOSThread() // untouched
+			return
+		}
+		f()
+	}
+	go run(nil)
+}
+
+// child is a command a spawner started: its pid and, to learn without
+// reaping it that it ended, a pidfd (fdErr when none could be opened).
+type child struct {
+	pid, fd int
+	fdErr   error
+}
+
+// serve starts each command asked of it on the calling (confined) thread,
+// until reqs is closed; then it waits for the commands it started to end.
+func serve(reqs <-chan spawnReq) {
+	var kids []child
+	for r := range reqs {
+		kids = slicesDeleteEnded(kids)
+		if err := r.cmd.Start(); err != nil {
+			r.done <- err
+			continue
+		}
+		pid := r.cmd.Process.Pid
+		// Opened before the caller, who alone reaps the child, hears
+		// of it: the pid cannot have been reused yet.
+		fd, err := unix.PidfdOpen(pid, 0)
+		kids = append(kids, child{pid, fd, err})
+		r.done <- nil
+	}
+	for _, k := range kids {
+		awaitExit(k.pid, k.fd, k.fdErr)
+	}
+}
+
+// slicesDeleteEnded drops the children that have ended, closing their
+// pidfds, so that a long session's spawner holds only the live ones.
+func slicesDeleteEnded(kids []child) []child {
+	out := kids[:0]
+	for _, k := range kids {
+		if ended(k) {
+			if k.fdErr == nil {
+				unix.Close(k.fd)
+			}
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// ended reports, without waiting or reaping, whether the child has ended
+// (or been reaped already).
+func ended(k child) bool {
+	if k.fdErr == nil {
+		fds := []unix.PollFd{{Fd: int32(k.fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, 0)
+		return err == nil && n > 0
+	}
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_PID, k.pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	return err != nil || info.Signo != 0
+}
