@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"runtime"
 	"sync"
@@ -68,6 +69,15 @@ func (pr *prepared) spawn(cmd *exec.Cmd) (forked bool, err error) {
 			return false, err
 		}
 		sp.reqs = reqs
+	}
+	if cmd.Dir == "" {
+		// The thread's working directory is its own since it left
+		// synaps's mount namespace (unshare gives it its own fs
+		// state): the command starts in synaps's current one, as a
+		// plain start would.
+		if wd, err := os.Getwd(); err == nil {
+			cmd.Dir = wd
+		}
 	}
 	done := make(chan error, 1)
 	sp.reqs <- spawnReq{cmd, done} // under mu: retire cannot close reqs meanwhile
