@@ -50,6 +50,18 @@ func BenchmarkSpawnConfined(b *testing.B) {
 	benchConfined(b, DefaultConfig(), Start)
 }
 
+// BenchmarkSpawnConfinedSparse: spawns further apart than spawnerIdle
+// (the wait is not timed), as a model's commands come: each confines a
+// new thread, from the kept policy, instead of reusing one.
+func BenchmarkSpawnConfinedSparse(b *testing.B) {
+	benchConfined(b, DefaultConfig(), func(cmd *exec.Cmd, p Policy, log func(string)) (func(), error) {
+		b.StopTimer()
+		time.Sleep(spawnerIdle + 50*time.Millisecond)
+		b.StartTimer()
+		return Start(cmd, p, log)
+	})
+}
+
 func BenchmarkSpawnConfinedHelper(b *testing.B) {
 	benchConfined(b, DefaultConfig(), func(cmd *exec.Cmd, p Policy, log func(string)) (func(), error) {
 		release, err := Wrap(cmd, p, log)

@@ -68,9 +68,7 @@ func applyLandlock(p Policy) error {
 	return restrictSelf(fd)
 }
 
-// restrictSelf restricts the calling thread by the ruleset fd. A ruleset
-// may restrict any number of threads: the fast path builds a policy's
-// once (prepare) and restricts each spawn's thread by it.
+// restrictSelf restricts the calling thread by the ruleset fd.
 func restrictSelf(fd int) error {
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
 		return fmt.Errorf("landlock: restrict: %w", errno)
@@ -79,9 +77,7 @@ func restrictSelf(fd int) error {
 }
 
 // buildRuleset creates a Landlock ruleset (close-on-exec) holding the
-// rules of grants. A rule holds the file it was made for, not its path:
-// what a path names later is not the ruleset's concern (prepare's stamps
-// tell when it changed).
+// rules of grants (prepare works them out once per policy).
 func buildRuleset(grants []grant) (int, error) {
 	abi := landlockABI()
 	if abi == 0 {

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"encoding/json"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 
@@ -13,19 +12,18 @@ import (
 // prepared is a policy's confinement made ready once and reused by every
 // spawn while what it was built from is unchanged: the plan (which paths
 // are mounted read-only, which kernel features apply) and, for the fast
-// path, the Landlock ruleset with its rules added — an fd each spawn's
-// thread only restricts itself by. Building them resolves dozens of paths,
-// lists the directories around the credential stores and opens a file per
-// rule: most of what confinement itself cost per spawn. A session's bash
-// commands all run under one policy, and so pay it once.
+// path, the Landlock rules (grants). Working them out resolves dozens of
+// paths and lists the directories around the credential stores: most of
+// what confinement itself cost per spawn. A session's bash commands all
+// run under one policy, and so pay it once. No file stays open for it:
+// a thread confined by it builds its ruleset from the grants (an open per
+// rule) and closes it once restricted.
 type prepared struct {
 	spec spec
-	// ruleset is the Landlock ruleset fd for the fast path, -1 when there
-	// is none (no Landlock, or only the helper may apply the spec);
-	// rulesetErr says why building it failed.
-	ruleset    int
-	rulesetErr error
-	stamps     []stamp
+	// grants are the Landlock rules for the fast path (nil when only the
+	// helper may apply the spec, which works them out itself).
+	grants []grant
+	stamps []stamp
 	// cached: the cache keeps it (a racy one serves one spawn only).
 	cached bool
 	// sp is the thread that forks its commands on the fast path.
@@ -89,12 +87,10 @@ func prepare(p Policy) (*prepared, error) {
 	if err != nil || s == nil {
 		return nil, err
 	}
-	pr := &prepared{spec: *s, ruleset: -1}
+	pr := &prepared{spec: *s}
 	if s.Landlock && fastEligible(*s) {
 		grants := p.grants()
-		if pr.ruleset, pr.rulesetErr = buildRuleset(grants); pr.ruleset >= 0 {
-			runtime.AddCleanup(pr, func(fd int) { unix.Close(fd) }, pr.ruleset)
-		}
+		pr.grants = grants
 		listed, ok := listedStamps(grants, started)
 		if !ok {
 			return pr, nil // a listing may be racy: used for this spawn only

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,7 +23,8 @@ import (
 // the thread that forked the child ends, not the process: the thread
 // outlives every command it started. Once its policy is retired (stale,
 // or out of the cache), it takes no more commands, waits for those it
-// started to end, and ends; the runtime ends a thread whose goroutine
+// started to end, and ends; so it does when idle (spawnerIdle) with no
+// command of its running. The runtime ends a thread whose goroutine
 // exits locked.
 type spawner struct {
 	mu      sync.Mutex
@@ -62,7 +64,7 @@ func (pr *prepared) spawn(cmd *exec.Cmd) (forked bool, err error) {
 				return
 			}
 			ready <- nil
-			serve(reqs)
+			sp.serve(reqs)
 		})
 		if err := <-ready; err != nil {
 			sp.err = err
@@ -128,25 +130,57 @@ type child struct {
 	fdErr   error
 }
 
+// spawnerIdle is how long a spawner with no command left running waits
+// for another before it ends (the next spawn confines a new thread, from
+// the kept ruleset): commands that come in bursts — a tool call's hooks,
+// parallel subagents, a script of commands — share one thread, and an
+// idle session keeps none. It is short enough that a test's leak check
+// (goleak, which retries for about 400 ms) sees the thread gone.
+const spawnerIdle = 150 * time.Millisecond
+
 // serve starts each command asked of it on the calling (confined) thread,
-// until reqs is closed; then it waits for the commands it started to end.
-func serve(reqs <-chan spawnReq) {
+// until reqs is closed (then it waits for the commands it started to end)
+// or it has been idle for spawnerIdle with none of them running.
+func (sp *spawner) serve(reqs chan spawnReq) {
 	var kids []child
-	for r := range reqs {
-		kids = slicesDeleteEnded(kids)
-		if err := r.cmd.Start(); err != nil {
-			r.done <- err
-			continue
+	idle := time.NewTimer(spawnerIdle)
+	defer idle.Stop()
+	for {
+		select {
+		case r, ok := <-reqs:
+			if !ok {
+				for _, k := range kids {
+					awaitExit(k.pid, k.fd, k.fdErr)
+				}
+				return
+			}
+			kids = slicesDeleteEnded(kids)
+			if err := r.cmd.Start(); err != nil {
+				r.done <- err
+			} else {
+				pid := r.cmd.Process.Pid
+				// Opened before the caller, who alone reaps the
+				// child, hears of it: the pid cannot have been
+				// reused yet.
+				fd, err := unix.PidfdOpen(pid, 0)
+				kids = append(kids, child{pid, fd, err})
+				r.done <- nil
+			}
+			idle.Reset(spawnerIdle)
+		case <-idle.C:
+			kids = slicesDeleteEnded(kids)
+			// A spawn holds mu while it hands its command over: if one
+			// does now, serve it first.
+			if len(kids) > 0 || !sp.mu.TryLock() {
+				idle.Reset(spawnerIdle)
+				continue
+			}
+			if sp.reqs == reqs {
+				sp.reqs = nil // the next spawn starts a thread anew
+			}
+			sp.mu.Unlock()
+			return
 		}
-		pid := r.cmd.Process.Pid
-		// Opened before the caller, who alone reaps the child, hears
-		// of it: the pid cannot have been reused yet.
-		fd, err := unix.PidfdOpen(pid, 0)
-		kids = append(kids, child{pid, fd, err})
-		r.done <- nil
-	}
-	for _, k := range kids {
-		awaitExit(k.pid, k.fd, k.fdErr)
 	}
 }
 

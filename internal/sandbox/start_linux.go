@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 
 	"golang.org/x/sys/unix"
 )
@@ -122,14 +121,12 @@ func confineThread(pr *prepared) error {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	if s.Landlock {
-		if pr.ruleset < 0 {
-			if pr.rulesetErr != nil {
-				return pr.rulesetErr
-			}
-			return fmt.Errorf("landlock: no ruleset was built")
+		fd, err := buildRuleset(pr.grants)
+		if err != nil {
+			return err
 		}
-		err := restrictSelf(pr.ruleset)
-		runtime.KeepAlive(pr) // its cleanup closes the ruleset
+		err = restrictSelf(fd)
+		unix.Close(fd)
 		if err != nil {
 			return err
 		}
