@@ -85,8 +85,12 @@ func buildRuleset(grants []grant) (int, error) {
 	}
 	h := handledAt(abi)
 	rights := map[string]uint64{}
+	kinds := map[string]int{}
 	var order []string
 	for _, g := range grants {
+		if g.kind != kindUnknown {
+			kinds[g.path] = g.kind
+		}
 		var r uint64
 		if g.access&accessRead != 0 {
 			r |= rightsRead
@@ -113,12 +117,23 @@ func buildRuleset(grants []grant) (int, error) {
 	fd := int(rfd)
 	for _, path := range order {
 		r := rights[path] & h
+		kind := kinds[path]
+		if kind == kindMissing {
+			continue
+		}
 		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
 		if err != nil {
 			continue // a path that does not exist grants nothing
 		}
-		var st unix.Stat_t
-		if unix.Fstat(pfd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		if kind == kindUnknown {
+			// Not prepared: look. (A prepared kind that is stale makes
+			// the rule fail or narrower, never wider.)
+			var st unix.Stat_t
+			if unix.Fstat(pfd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+				kind = kindFile
+			}
+		}
+		if kind == kindFile {
 			r &= rightsFile
 		}
 		if r != 0 {

@@ -90,6 +90,17 @@ func prepare(p Policy) (*prepared, error) {
 	pr := &prepared{spec: *s}
 	if s.Landlock && fastEligible(*s) {
 		grants := p.grants()
+		for i := range grants {
+			var st unix.Stat_t
+			switch {
+			case unix.Stat(grants[i].path, &st) != nil:
+				grants[i].kind = kindMissing
+			case st.Mode&unix.S_IFMT == unix.S_IFDIR:
+				grants[i].kind = kindDir
+			default:
+				grants[i].kind = kindFile
+			}
+		}
 		pr.grants = grants
 		listed, ok := listedStamps(grants, started)
 		if !ok {
