@@ -111,7 +111,7 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 		if err := os.Symlink(abs, target); err != nil {
 			return nil, err
 		}
-		err := setup(ctx, target, p.Manifest, false, o.Output)
+		err := setup(ctx, baseDir, id, target, p.Manifest, false, o.Output)
 		res.pin(baseDir, o, plugin.PinSource{Kind: "link", Location: abs})
 		return res, err
 	}
@@ -149,7 +149,7 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	if err := os.Rename(tmp, target); err != nil {
 		return nil, err
 	}
-	err = setup(ctx, target, p.Manifest, unpacked, o.Output)
+	err = setup(ctx, baseDir, id, target, p.Manifest, unpacked, o.Output)
 	// Pinned after setup: what it built or fetched is part of what runs.
 	res.pin(baseDir, o, source)
 	return res, err
@@ -184,9 +184,9 @@ func gitCommit(ctx context.Context, dir string) string {
 
 // setup runs the plugin's setup script once: extension.setup, else
 // provides.sidecar.setup (SynapsCLI runs at most one), unless a prebuilt
-// binary was unpacked instead. A failure is a *SetupError; the plugin
-// stays installed.
-func setup(ctx context.Context, dir string, m *plugin.Manifest, unpacked bool, out io.Writer) error {
+// binary was unpacked instead. It runs confined (setupPolicy). A failure
+// is a *SetupError; the plugin stays installed.
+func setup(ctx context.Context, baseDir, id, dir string, m *plugin.Manifest, unpacked bool, out io.Writer) error {
 	script := ""
 	if m.Extension != nil {
 		script = m.Extension.Setup
@@ -200,7 +200,7 @@ func setup(ctx context.Context, dir string, m *plugin.Manifest, unpacked bool, o
 	if out != nil {
 		fmt.Fprintf(out, "running its setup script: bash %s (in %s)\n", script, dir)
 	}
-	return runSetup(ctx, dir, script, out)
+	return runSetup(ctx, dir, script, out, setupPolicy(baseDir, id, dir, m))
 }
 
 func isGitURL(s string) bool {

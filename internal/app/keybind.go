@@ -6,6 +6,7 @@ package app
 // (docs/keys.md) and no earlier plugin took them.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os/exec"
@@ -131,11 +132,16 @@ func (a *App) RunKeyScript(ctx context.Context, k KeyBinding) (string, error) {
 	cmd := exec.CommandContext(ctx, "bash", k.Script)
 	cmd.Dir = k.Dir
 	cmd.Env = append(append([]string(nil), a.env...), "SYNAPS_PLUGIN_ID="+k.Plugin, "SYNAPS_PLUGIN_ROOT="+k.Dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return string(out), fmt.Errorf("plugin %s key %s: script %s: %v", k.Plugin, k.Key, k.Script, err)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	said, err := runUnder(cmd, a.pluginPolicy(k.Plugin, k.Dir, k.Sandbox), out.String)
+	for _, l := range said {
+		out.WriteString(l + "\n")
 	}
-	return string(out), nil
+	if err != nil {
+		return out.String(), fmt.Errorf("plugin %s key %s: script %s: %v", k.Plugin, k.Key, k.Script, err)
+	}
+	return out.String(), nil
 }
 
 // KeyBindings are the plugins' keybinds and sidecar toggle keys, as the

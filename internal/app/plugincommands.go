@@ -31,6 +31,9 @@ type HelpItem struct {
 // KeyBinding is one keybind a plugin declares, as the TUI binds it.
 type KeyBinding struct {
 	Plugin, Dir string
+	// Sandbox is the plugin's manifest sandbox section (nil: none): a
+	// run_script runs under the plugin's policy.
+	Sandbox *plugin.Sandbox
 	// toggle: the key toggles the plugin's sidecar (settings
 	// _lifecycle_toggle_key), rebound when the setting changes.
 	toggle bool
@@ -58,14 +61,16 @@ func (a *App) declaredCommands(p *plugin.Plugin) []command.Command {
 			a.Notes = append(a.Notes, fmt.Sprintf("plugin %s: command /%s is a synaps command, which wins; /%s:%s runs the plugin's", p.ID, c.Name, p.ID, c.Name))
 		}
 		out = append(out, command.Command{Name: c.Name, Plugin: p.ID, Source: "plugin", File: m.File,
-			Description: desc, Declared: &c, Dir: p.Dir})
+			Description: desc, Declared: &c, Dir: p.Dir, Sandbox: m.Sandbox})
 	}
 	for _, h := range m.Help {
 		a.Help = append(a.Help, HelpItem{Plugin: p.ID, HelpEntry: h})
 	}
 	a.keysMu.Lock()
 	for _, k := range m.Keybinds {
-		a.Keys = append(a.Keys, a.bindKey(p.ID, p.Dir, k))
+		b := a.bindKey(p.ID, p.Dir, k)
+		b.Sandbox = m.Sandbox
+		a.Keys = append(a.Keys, b)
 	}
 	a.keysMu.Unlock()
 	a.declareSidecar(p)
@@ -130,7 +135,7 @@ func (a *App) runShellCommand(ctx context.Context, c *command.Command, args stri
 	cmd.Env = append(append([]string(nil), a.env...), "SYNAPS_PLUGIN_ID="+c.Plugin, "SYNAPS_PLUGIN_ROOT="+c.Dir)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	said, err := runUnder(cmd, a.pluginPolicy(c.Plugin, c.Dir, c.Sandbox), stderr.String)
 	code := 0
 	var exit *exec.ExitError
 	switch {
@@ -146,6 +151,9 @@ func (a *App) runShellCommand(ctx context.Context, c *command.Command, args stri
 	}
 	if s := strings.TrimRight(stderr.String(), "\n"); s != "" {
 		b.WriteString("stderr:\n" + s + "\n")
+	}
+	for _, l := range said {
+		b.WriteString(l + "\n")
 	}
 	return SlashResult{Output: b.String()}, nil
 }

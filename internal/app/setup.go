@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 )
 
 // SetupTimeout caps a plugin's setup script, as SynapsCLI does.
@@ -225,9 +226,10 @@ func unzip(data []byte, dir string) error {
 	return nil
 }
 
-// runSetup runs the plugin's setup script once, with bash, in dir, its
-// output (stdout and stderr) going to out as it comes.
-func runSetup(ctx context.Context, dir, script string, out io.Writer) error {
+// runSetup runs the plugin's setup script once, with bash, in dir, under
+// pol (nil: unconfined), its output (stdout and stderr) going to out as
+// it comes, and after it what the sandbox refused.
+func runSetup(ctx context.Context, dir, script string, out io.Writer, pol *sandbox.Policy) error {
 	if out == nil {
 		out = io.Discard
 	}
@@ -239,9 +241,15 @@ func runSetup(ctx context.Context, dir, script string, out io.Writer) error {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", script)
 	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = out, out
+	var tail tailBuffer
+	w := io.MultiWriter(out, &tail)
+	cmd.Stdout, cmd.Stderr = w, w
 	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Run(); err != nil {
+	said, err := runUnder(cmd, pol, tail.String)
+	for _, l := range said {
+		fmt.Fprintln(out, l)
+	}
+	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("it ran longer than %s and was stopped", SetupTimeout)
 		}

@@ -95,6 +95,7 @@ func TestScripts(t *testing.T) {
 			"waitfile":       cmdWaitfile,
 			"claude-consume": cmdClaudeConsume,
 			"hookserve":      cmdHookserve,
+			"httpserve":      cmdHTTPServe,
 		},
 	})
 }

@@ -55,6 +55,9 @@ type Command struct {
 	// Dir is its plugin's directory. Such a command has no body.
 	Declared *plugin.Command
 	Dir      string
+	// Sandbox is the declaring plugin's manifest sandbox section (nil:
+	// none), the policy a Declared shell command runs under.
+	Sandbox *plugin.Sandbox
 
 	body string
 }

@@ -26,7 +26,11 @@ func benchGuard(b *testing.B, base, id string) {
 // benchBeforeToolCall times one before_tool_call, allowed, through the
 // plugins under base, with the CPU each side spends (meterCPU).
 func benchBeforeToolCall(b *testing.B, base string) {
-	h := startHost(b, base, nil)
+	benchBeforeToolCallOn(b, startHost(b, base, nil))
+}
+
+// benchBeforeToolCallOn is benchBeforeToolCall on a started host.
+func benchBeforeToolCallOn(b *testing.B, h *Host) {
 	input := json.RawMessage(`{"command":"echo hi"}`)
 	ctx := context.Background()
 	b.ReportAllocs()

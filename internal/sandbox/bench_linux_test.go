@@ -4,7 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // The cost of confinement per spawn: /bin/true started plainly, and
@@ -14,7 +16,13 @@ import (
 // mounts — and through the helper (Wrap), as before the fast path. The
 // policy of a network allow list adds a network namespace, a bridge
 // process and a proxy: NetRestricted, always through the helper.
+//
+// Besides the wall time, each reports synaps's own CPU time per spawn
+// (cpu-µs/op, user and system, this process only): on the shared,
+// loaded build machine the wall time swings with the other work, the CPU
+// time much less.
 func BenchmarkSpawnPlain(b *testing.B) {
+	defer reportCPU(b)()
 	for b.Loop() {
 		if err := exec.Command("/bin/true").Run(); err != nil {
 			b.Fatal(err)
@@ -22,8 +30,36 @@ func BenchmarkSpawnPlain(b *testing.B) {
 	}
 }
 
+// reportCPU measures this process's CPU time from now until the returned
+// function is called and reports it per iteration.
+func reportCPU(b *testing.B) func() {
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			b.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	start := cpu()
+	return func() {
+		b.ReportMetric(float64((cpu()-start).Microseconds())/float64(b.N), "cpu-µs/op")
+	}
+}
+
 func BenchmarkSpawnConfined(b *testing.B) {
 	benchConfined(b, DefaultConfig(), Start)
+}
+
+// BenchmarkSpawnConfinedSparse: spawns further apart than spawnerIdle
+// (the wait is not timed), as a model's commands come: each confines a
+// new thread, from the kept policy, instead of reusing one.
+func BenchmarkSpawnConfinedSparse(b *testing.B) {
+	benchConfined(b, DefaultConfig(), func(cmd *exec.Cmd, p Policy, log func(string)) (func(), error) {
+		b.StopTimer()
+		time.Sleep(spawnerIdle + 50*time.Millisecond)
+		b.StartTimer()
+		return Start(cmd, p, log)
+	})
 }
 
 func BenchmarkSpawnConfinedHelper(b *testing.B) {
@@ -49,6 +85,7 @@ func benchConfined(b *testing.B, c Config, start func(*exec.Cmd, Policy, func(st
 	}
 	p := BashPolicy(NewEnv(dir), c)
 	Detect()
+	defer reportCPU(b)()
 	for b.Loop() {
 		cmd := exec.Command("/bin/true")
 		release, err := start(cmd, p, nil)

@@ -39,11 +39,11 @@ func Wrap(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error)
 	if cmd.Err != nil || cmd.Process != nil {
 		return func() {}, nil // Start reports it
 	}
-	s, err := plan(p)
-	if err != nil || s == nil {
+	pr, err := prepare(p)
+	if err != nil || pr == nil {
 		return func() {}, err
 	}
-	return wrapHelper(cmd, *s, log)
+	return wrapHelper(cmd, pr.spec, log)
 }
 
 // plan is what confining p takes on this kernel: nil when there is
@@ -227,12 +227,14 @@ func runHelper(args []string) int {
 	return fail(fmt.Errorf("%s: command not found", filepath.Base(path)))
 }
 
-// mountReadOnly makes the helper's mount namespace private (nothing
-// mounted here reaches synaps's) and bind-mounts each path read-only,
+// mountReadOnly makes the mount namespace a slave of synaps's (nothing
+// mounted here reaches synaps's; what is mounted there later, a USB
+// drive, still reaches a spawner thread kept for a whole session) and
+// bind-mounts each path read-only,
 // keeping the flags of the mount it sits on (a user namespace may not
 // drop nosuid, nodev…).
 func mountReadOnly(paths []string) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("mount namespace: %w", err)
 	}
 	for _, p := range paths {

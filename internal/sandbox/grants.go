@@ -22,7 +22,17 @@ const (
 type grant struct {
 	path   string
 	access int
+	// kind is what path was when the policy was prepared (kindUnknown:
+	// not looked at), so that building the ruleset need not stat it.
+	kind int
 }
+
+const (
+	kindUnknown = iota
+	kindDir
+	kindFile
+	kindMissing
+)
 
 // grants turns the policy into Landlock rules. Landlock only grants, and a
 // right on a directory reaches everything beneath it, so "read everywhere
@@ -42,16 +52,16 @@ func (p Policy) grants() []grant {
 		out = append(out, grantBeneath(r, accessRead, hidden)...)
 	}
 	for _, w := range resolveAll(p.Write) {
-		out = append(out, grant{w, accessWrite})
+		out = append(out, grant{path: w, access: accessWrite})
 		if !p.ReadAll {
 			out = append(out, grantBeneath(w, accessRead, hidden)...)
 		}
 	}
 	for _, r := range resolveAll(p.Reveal) {
-		out = append(out, grant{r, accessRead})
+		out = append(out, grant{path: r, access: accessRead})
 	}
 	for _, d := range devFiles {
-		out = append(out, grant{d, accessRead | accessWrite})
+		out = append(out, grant{path: d, access: accessRead | accessWrite})
 	}
 	return out
 }
@@ -68,9 +78,9 @@ func grantBeneath(root string, access int, hidden []string) []grant {
 		}
 	}
 	if len(inside) == 0 {
-		return []grant{{root, access}}
+		return []grant{{path: root, access: access}}
 	}
-	out := []grant{{root, accessList}}
+	out := []grant{{path: root, access: accessList}}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return out

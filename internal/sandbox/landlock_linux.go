@@ -60,14 +60,37 @@ func handledAt(abi int) uint64 {
 // which then execve's — to the policy's files. no_new_privs must be set
 // (applySeccomp's caller does it first).
 func applyLandlock(p Policy) error {
+	fd, err := buildRuleset(p.grants())
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return restrictSelf(fd)
+}
+
+// restrictSelf restricts the calling thread by the ruleset fd.
+func restrictSelf(fd int) error {
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
+		return fmt.Errorf("landlock: restrict: %w", errno)
+	}
+	return nil
+}
+
+// buildRuleset creates a Landlock ruleset (close-on-exec) holding the
+// rules of grants (prepare works them out once per policy).
+func buildRuleset(grants []grant) (int, error) {
 	abi := landlockABI()
 	if abi == 0 {
-		return fmt.Errorf("landlock: the kernel does not offer it")
+		return -1, fmt.Errorf("landlock: the kernel does not offer it")
 	}
 	h := handledAt(abi)
 	rights := map[string]uint64{}
+	kinds := map[string]int{}
 	var order []string
-	for _, g := range p.grants() {
+	for _, g := range grants {
+		if g.kind != kindUnknown {
+			kinds[g.path] = g.kind
+		}
 		var r uint64
 		if g.access&accessRead != 0 {
 			r |= rightsRead
@@ -87,32 +110,41 @@ func applyLandlock(p Policy) error {
 	// kernel with Landlock reads it, and network and scopes stay
 	// unhandled.
 	attr := struct{ handledFS uint64 }{h}
-	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	rfd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if errno != 0 {
-		return fmt.Errorf("landlock: create ruleset: %w", errno)
+		return -1, fmt.Errorf("landlock: create ruleset: %w", errno)
 	}
-	defer unix.Close(int(fd))
+	fd := int(rfd)
 	for _, path := range order {
 		r := rights[path] & h
+		kind := kinds[path]
+		if kind == kindMissing {
+			continue
+		}
 		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
 		if err != nil {
 			continue // a path that does not exist grants nothing
 		}
-		var st unix.Stat_t
-		if unix.Fstat(pfd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		if kind == kindUnknown {
+			// Not prepared: look. (A prepared kind that is stale makes
+			// the rule fail or narrower, never wider.)
+			var st unix.Stat_t
+			if unix.Fstat(pfd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+				kind = kindFile
+			}
+		}
+		if kind == kindFile {
 			r &= rightsFile
 		}
 		if r != 0 {
 			rule := unix.LandlockPathBeneathAttr{Allowed_access: r, Parent_fd: int32(pfd)}
-			_, _, errno = unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+			_, _, errno = unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, rfd, unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
 		}
 		unix.Close(pfd)
 		if r != 0 && errno != 0 {
-			return fmt.Errorf("landlock: rule for %s: %w", path, errno)
+			unix.Close(fd)
+			return -1, fmt.Errorf("landlock: rule for %s: %w", path, errno)
 		}
 	}
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
-		return fmt.Errorf("landlock: restrict: %w", errno)
-	}
-	return nil
+	return fd, nil
 }

@@ -299,6 +299,19 @@ func ForPlugin(c Config, baseDir, project, id, dir string, declared *Declared, g
 	}, c)
 }
 
+// ForSetup is the policy of a plugin's setup script, which `synaps
+// plugins install` runs once: the plugin's own (ForPlugin), plus writing
+// the plugin's directory, where setup scripts build (bin/, node_modules,
+// a virtualenv), and the build and package caches under the home
+// directory a build fills (go, npm, cargo, pip…). Its network is the
+// plugin's: a declared plugin names the registries its build reaches.
+func ForSetup(c Config, baseDir, project, id, dir string, declared *Declared, getenv func(string) string) Policy {
+	p := ForPlugin(c, baseDir, project, id, dir, declared, getenv)
+	p.Name = "the setup script of plugin " + id
+	p.Write = append(append(p.Write, dir), cacheDirs(Env{Home: Home(getenv), Getenv: getenv})...)
+	return p
+}
+
 // ForUnowned is the policy of a process no plugin owns — a Claude Code
 // hook of a settings file, an MCP stdio server of the user's or the
 // project's config — as every spawner builds it: the default policy (or

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -87,15 +86,15 @@ func runVia(t *testing.T, mode startMode, p Policy, dir, script string) (string,
 	case viaStart:
 		release, err = Start(cmd, p, logf)
 	case viaFast:
-		s, perr := plan(p)
-		if perr != nil || s == nil {
-			t.Fatalf("plan: %v, %v", s, perr)
+		pr, perr := prepare(p)
+		if perr != nil || pr == nil {
+			t.Fatalf("prepare: %v, %v", pr, perr)
 		}
-		if !fastEligible(*s) {
+		if !fastEligible(pr.spec) {
 			t.Skip("the fast path is not taken for this user and policy")
 		}
 		var forked bool
-		if forked, err = startFast(cmd, *s); !forked {
+		if forked, err = startFast(cmd, pr); !forked {
 			t.Fatalf("the fast path failed before the fork: %v", err)
 		}
 	case viaHelper:
@@ -210,12 +209,4 @@ func TestBlockedExplains(t *testing.T) {
 			t.Errorf("missing %q in:\n%s\n(output:\n%s)", want, got, out)
 		}
 	}
-}
-
-func TestStatusLines(t *testing.T) {
-	f := Detect()
-	if !f.Supported {
-		t.Fatal("Linux must be supported")
-	}
-	fmt.Println(strings.Join(f.Lines(), "\n"))
 }

@@ -3,8 +3,10 @@ package sandbox
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"golang.org/x/sys/unix"
 )
 
 // deniedSyscalls fail with EPERM in every confined process: reading or
@@ -24,20 +26,49 @@ var deniedSyscalls = []string{
 }
 
 // applySeccomp sets no_new_privs and loads the filter on the calling
-// thread; execve keeps both, and every child inherits them.
+// thread; execve keeps both, and every child inherits them. The filter
+// is compiled once per process (seccompProgram): the fast path loads it
+// in synaps for every spawn.
 func applySeccomp() error {
-	f := seccomp.Filter{
-		NoNewPrivs: true,
-		Policy: seccomp.Policy{
-			DefaultAction: seccomp.ActionAllow,
-			Syscalls:      []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, Names: knownDenied()}},
-		},
-	}
-	if err := seccomp.LoadFilter(f); err != nil {
+	prog, err := seccompProgram()
+	if err != nil {
 		return fmt.Errorf("seccomp: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("seccomp: no_new_privs: %w", err)
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
+		return fmt.Errorf("seccomp: load the filter: %w", errno)
 	}
 	return nil
 }
+
+// seccompProgram is the filter, compiled on first use (never at package
+// init, which every start of synaps pays for): EPERM for knownDenied,
+// every other call allowed.
+var seccompProgram = sync.OnceValues(func() ([]unix.SockFilter, error) {
+	pol := seccomp.Policy{
+		DefaultAction: seccomp.ActionAllow,
+		Syscalls:      []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, Names: knownDenied()}},
+	}
+	insts, err := pol.Assemble()
+	if err != nil {
+		return nil, fmt.Errorf("assemble the filter: %w", err)
+	}
+	prog := make([]unix.SockFilter, 0, len(insts))
+	for _, in := range insts {
+		raw, err := in.Assemble()
+		if err != nil {
+			return nil, fmt.Errorf("assemble the filter: %w", err)
+		}
+		prog = append(prog, unix.SockFilter{Code: raw.Op, Jt: raw.Jt, Jf: raw.Jf, K: raw.K})
+	}
+	if len(prog) == 0 {
+		return nil, fmt.Errorf("the filter is empty")
+	}
+	return prog, nil
+})
 
 // knownDenied are the deniedSyscalls this architecture has, found once
 // per process: the fast path loads the filter in synaps for every spawn.

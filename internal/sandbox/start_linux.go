@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,21 +23,27 @@ func Start(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error
 	if cmd.Err != nil || cmd.Process != nil {
 		return release, cmd.Start() // it reports the error
 	}
-	s, err := plan(p)
+	pr, err := prepare(p)
 	if err != nil {
 		return release, err
 	}
-	if s == nil {
+	if pr == nil {
 		return release, cmd.Start()
 	}
-	if fastEligible(*s) {
-		forked, err := startFast(cmd, *s)
+	if fastEligible(pr.spec) {
+		forked, err := pr.spawn(cmd)
+		if !pr.cached {
+			pr.retire()
+		}
+		if err == errRetired {
+			forked, err = startFast(cmd, pr)
+		}
 		if forked {
 			return release, err
 		}
 		warnOnce("fast path", fmt.Sprintf("confining without the helper failed (%v); synaps re-runs itself to confine each process", err))
 	}
-	if release, err = wrapHelper(cmd, *s, log); err != nil {
+	if release, err = wrapHelper(cmd, pr.spec, log); err != nil {
 		return release, err
 	}
 	if err := cmd.Start(); err != nil {
@@ -56,47 +61,33 @@ func fastEligible(s spec) bool {
 	return !s.NetNS && (!s.MountNS || os.Geteuid() == 0)
 }
 
-// startFast applies s to a thread of synaps's own and starts cmd from
-// it: the kernel gives the child the forking thread's mount namespace,
-// no_new_privs, Landlock domain and seccomp filter, all of which are the
-// thread's, not the process's (seccomp is loaded without TSYNC; Landlock
-// restricts the calling thread's credentials).
+// startFast applies pr to a thread of synaps's own, for this one
+// command, and starts cmd from it: the kernel gives the child the forking
+// thread's mount namespace, no_new_privs, Landlock domain and seccomp
+// filter, all of which are the thread's, not the process's (seccomp is
+// loaded without TSYNC; Landlock restricts the calling thread's
+// credentials). Start takes it when pr's spawner (spawner.go), which
+// does the same once for every command of a policy, was retired
+// meanwhile.
 //
-// The goroutine locks its thread and never unlocks it: the runtime ends
-// a thread whose goroutine exits locked, so the tainted thread runs no
-// other goroutine and dies. Until the command ends, though, it stays
-// parked: a parent-death signal (Pdeathsig, set by the spawners through
-// SysProcAttr) fires when the thread that forked the child exits, not
-// the process, and would kill the command at once. The runtime starts
-// threads for other work from its template thread, never from a locked
-// one, so no other thread inherits the confinement.
+// The thread runs nothing else and ends after the command (onOwnThread);
+// until then it stays parked: a parent-death signal (Pdeathsig, set by
+// the spawners through SysProcAttr) fires when the thread that forked the
+// child exits, not the process, and would kill the command at once. The
+// runtime starts threads for other work from its template thread, never
+// from a locked one, so no other thread inherits the confinement.
 //
 // forked reports whether cmd.Start was called: then err is its error and
 // cmd cannot be started again; otherwise err says which step failed and
 // cmd is untouched, for the helper to start it.
-func startFast(cmd *exec.Cmd, s spec) (forked bool, err error) {
+func startFast(cmd *exec.Cmd, pr *prepared) (forked bool, err error) {
 	type result struct {
 		forked bool
 		err    error
 	}
 	done := make(chan result, 1)
-	var confined func(held chan<- struct{})
-	confined = func(held chan<- struct{}) {
-		runtime.LockOSThread() // never unlocked once confined: see above
-		if held != nil {
-			close(held) // the main thread may be let go now
-		}
-		if unix.Gettid() == unix.Getpid() {
-			// The runtime wedges, not ends, the main thread when its
-			// locked goroutine exits: confine another, holding this one
-			// until that one is locked (so it cannot be the main).
-			held := make(chan struct{})
-			go confined(held)
-			<-held
-			runtime.UnlockOSThread() // untouched
-			return
-		}
-		if err := confineThread(s); err != nil {
+	onOwnThread(func() {
+		if err := confineThread(pr); err != nil {
 			done <- result{false, err}
 			return
 		}
@@ -110,14 +101,14 @@ func startFast(cmd *exec.Cmd, s spec) (forked bool, err error) {
 		pidfd, perr := unix.PidfdOpen(pid, 0)
 		done <- result{true, nil}
 		awaitExit(pid, pidfd, perr)
-	}
-	go confined(nil)
+	})
 	r := <-done
 	return r.forked, r.err
 }
 
-// confineThread applies s to the calling, locked thread.
-func confineThread(s spec) error {
+// confineThread applies pr to the calling, locked thread.
+func confineThread(pr *prepared) error {
+	s := pr.spec
 	if s.MountNS {
 		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 			return fmt.Errorf("mount namespace: %w", err)
@@ -130,7 +121,13 @@ func confineThread(s spec) error {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	if s.Landlock {
-		if err := applyLandlock(s.Policy); err != nil {
+		fd, err := buildRuleset(pr.grants)
+		if err != nil {
+			return err
+		}
+		err = restrictSelf(fd)
+		unix.Close(fd)
+		if err != nil {
 			return err
 		}
 	}

@@ -27,6 +27,7 @@ func TestFastPathKeepsTheForkingThreadUntilTheCommandEnds(t *testing.T) {
 func TestFastPathLeavesSynapsUnconfined(t *testing.T) {
 	f := newFixture(t)
 	p := BashPolicy(f.env, DefaultConfig())
+	retireAll() // the threads kept for the policies of the tests before
 	before := threadStatus(t, "/proc/self/status")
 	var wg sync.WaitGroup
 	for i := range 8 {

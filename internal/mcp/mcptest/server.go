@@ -87,7 +87,8 @@ func NewServer() *sdk.Server {
 // Run serves the test tools over stdio. Modes: "ok"; "crash"
 // writes to stderr and exits 1 before speaking; "rough" misbehaves on
 // stdout as real servers do (see AddRough); "files" adds read_file (see
-// AddFiles), to see what a confined server may read.
+// AddFiles), to see what a confined server may read; "net" adds read_file
+// and fetch (AddFetch), to see what it may reach.
 func Run(mode string) int {
 	s := NewServer()
 	switch mode {
@@ -102,6 +103,9 @@ func Run(mode string) int {
 		AddRough(s)
 	case "files":
 		AddFiles(s)
+	case "net":
+		AddFiles(s)
+		AddFetch(s)
 	case "ok":
 	default:
 		fmt.Fprintf(os.Stderr, "mcp-test-server: unknown mode %q\n", mode)
