@@ -200,6 +200,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 		}
 		base := offsets[s.key]
 		s.offset = maps.Clone(base)
+		h = h.WithIDs(func(event string, n int) string { return hook.ClaudeHookID(s.key, event, base[event]+n) })
 		full := h
 		if !listing {
 			h = h.Without(func(event string, n int) bool { return off.Has(hook.ClaudeHookID(s.key, event, base[event]+n)) })
@@ -208,7 +209,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 			base[nh.Event]++
 		}
 		l := &claude.Link{
-			Name: s.id, Hooks: h, Env: env, ProjectDir: a.WorkDir, PluginRoot: s.root,
+			Name: s.id, Key: s.key, Hooks: h, Env: env, ProjectDir: a.WorkDir, PluginRoot: s.root,
 			Session: c.session, Ask: a.askClaudeHook, Wake: a.wakeFromHook, CallTool: a.callHookTool, Title: a.titleFromHook, ReloadSkills: a.reloadSkillsFromHook,
 			Notify: func(id, text string) {
 				if a.opts.OnEvent != nil {

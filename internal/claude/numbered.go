@@ -71,3 +71,23 @@ func TimeoutOf(event string, h Handler) float64 {
 	}
 	return DefaultTimeout
 }
+
+// WithIDs returns the hooks with each handler's ID set to id(event, n),
+// n its Numbered number; h is not changed. Without keeps the ids, so a
+// handler keeps its id when an earlier one is turned off.
+func (h Hooks) WithIDs(id func(event string, n int) string) Hooks {
+	out := Hooks{File: h.File, Events: map[string][]Group{}}
+	for ev, groups := range h.Events {
+		n := 0
+		for _, g := range groups {
+			c := Group{Matcher: g.Matcher, Handlers: make([]Handler, len(g.Handlers))}
+			for i, hd := range g.Handlers {
+				hd.ID = id(ev, n)
+				c.Handlers[i] = hd
+				n++
+			}
+			out.Events[ev] = append(out.Events[ev], c)
+		}
+	}
+	return out
+}
