@@ -299,14 +299,10 @@ func (c *claudeHooks) session(id string) claude.Session {
 // second to spare, so that a hook's own timeout is what stops it.
 func entryTimeout(h claude.Hooks) time.Duration {
 	longest := 0.0
-	for _, groups := range h.Events {
+	for ev, groups := range h.Events {
 		for _, g := range groups {
 			for _, hd := range g.Handlers {
-				t := hd.Timeout
-				if t <= 0 {
-					t = claude.DefaultTimeout
-				}
-				longest = max(longest, t)
+				longest = max(longest, claude.TimeoutOf(ev, hd))
 			}
 		}
 	}
