@@ -68,6 +68,7 @@ func TimeoutOf(event string, h Handler) float64 {
 	}
 	return defaultTimeout(h.Type, event)
 }
+
 // WithIDs returns the hooks with each handler's ID set to id(event, n),
 // n its Numbered number; h is not changed. Without keeps the ids, so a
 // handler keeps its id when an earlier one is turned off.
