@@ -162,6 +162,8 @@ type Agent struct {
 	refusedPictures int
 	// steer is text sent while a turn runs (Steer).
 	steer steering
+	// next holds hook context for the next user message (AddContext).
+	next nextContext
 }
 
 // New returns an agent.

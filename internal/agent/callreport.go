@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/contract"
@@ -116,52 +117,68 @@ func verdictName(v permission.Verdict) string {
 }
 
 // guardIDMatches reports whether a report link id is the required guard
-// want: its full id ("ext:policy-guard/before_tool_call"), or the id
-// without the hook ("ext:policy-guard", "claude:claude-settings"), or the
-// plugin's bare name ("policy-guard").
-func guardIDMatches(id, want string) bool {
-	if id == want {
+// want: its full id ("ext:policy-guard/before_tool_call",
+// "plugin:cc-guard/PreToolUse/0"), an id it begins ("ext:policy-guard",
+// "plugin:cc-guard", "claude:project/PreToolUse"), the plugin's bare name
+// ("policy-guard", "cc-guard"; "claude-project", "claude-user" for the
+// settings files), or a Claude hooks file as ids named it before each
+// hook had its own ("claude:cc-guard", "claude:claude-project/PreToolUse").
+func guardIDMatches(id, want string) bool { return GuardNames(id, want) }
+
+// GuardNames reports whether want, as required_guards takes it, names
+// the hook of report id id (see guardIDMatches).
+func GuardNames(id, want string) bool {
+	if id == want || strings.HasPrefix(id, want+"/") {
 		return true
 	}
-	owner, _, _ := strings.Cut(id, "/")
+	owner := hook.OwnerOf(id)
 	if owner == want {
 		return true
 	}
-	_, name, _ := strings.Cut(owner, ":")
-	return name == want
+	old, ok := strings.CutPrefix(want, "claude:")
+	if !ok || !(strings.HasPrefix(id, "plugin:") || strings.HasPrefix(id, "claude:")) {
+		return false
+	}
+	name, event, _ := strings.Cut(old, "/")
+	_, rest, _ := strings.Cut(id, "/")
+	idEvent, _, _ := strings.Cut(rest, "/")
+	return name == owner && (event == "" || event == idEvent)
 }
 
 // requiredMissing checks the report against the required guards: the
 // first that did not judge the call, and why, or "" when each did (or did
 // not match it). A guard not in the chain at all — not started, failed to
-// load, disabled, skipped as untrusted — did not judge it.
+// load, disabled, skipped as untrusted — did not judge it. A guard made
+// of several hooks (`plugin:cc-guard`, a plugin's Claude hooks) judged
+// the call when each of its hooks that matched it did.
 func requiredMissing(required []string, links []hook.LinkReport) (guard, why string) {
 	for _, g := range required {
-		found, judged, unmatched := false, false, false
-		fault := ""
+		judged, fault := map[string]bool{}, map[string]string{}
+		var ids []string
 		for _, l := range links {
 			if !guardIDMatches(l.ID, g) {
 				continue
 			}
-			found = true
+			if !slices.Contains(ids, l.ID) {
+				ids = append(ids, l.ID)
+			}
 			switch l.State {
 			case hook.StateJudged:
-				judged = true
-			case hook.StateNotMatched:
-				unmatched = true
+				judged[l.ID] = true
 			case hook.StateFailed:
-				fault = l.Fault
+				fault[l.ID] = l.Fault
 			}
 		}
-		switch {
-		case judged:
-			continue
-		case !found:
+		if len(ids) == 0 {
 			return g, "it is not in the hook chain (not started, failed to load, disabled, or skipped as untrusted)"
-		case fault != "":
-			return g, "it could not judge it (" + fault + ")"
-		case unmatched:
-			continue
+		}
+		for _, id := range ids {
+			if f, ok := fault[id]; ok && !judged[id] {
+				if len(ids) > 1 { // say which of its hooks
+					f = id + ": " + f
+				}
+				return g, "it could not judge it (" + f + ")"
+			}
 		}
 	}
 	return "", ""
@@ -245,6 +262,19 @@ func (r *CallReport) skippedLinks(skipped []SkippedLink, spec tool.Spec, input j
 	hs, _ := contract.LookupHook(contract.HookBeforeToolCall)
 	ev := &hook.Event{Kind: contract.HookBeforeToolCall, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName, ToolInput: input}
 	for _, s := range skipped {
+		if p, ok := s.Link.(hook.Parter); ok {
+			// Hook by hook, by the ids `synaps hooks` lists.
+			if parts := p.Parts(hs, ev); len(parts) > 0 {
+				for _, pt := range parts {
+					lr := hook.LinkReport{ID: pt.ID, State: hook.StateNotMatched}
+					if pt.Selects {
+						lr = hook.LinkReport{ID: pt.ID, State: hook.StateFailed, Fault: s.Why}
+					}
+					r.Links = append(r.Links, lr)
+				}
+				continue
+			}
+		}
 		lr := hook.LinkReport{ID: hook.ReportID(s.Link, contract.HookBeforeToolCall), State: hook.StateFailed, Fault: s.Why}
 		if sel, ok := s.Link.(hook.Selector); ok && !sel.Selects(hs, ev) {
 			lr = hook.LinkReport{ID: lr.ID, State: hook.StateNotMatched}

@@ -17,7 +17,11 @@ func TestRequiredMissing(t *testing.T) {
 	judged := hook.LinkReport{ID: "ext:guard/before_tool_call", State: hook.StateJudged, Action: "continue"}
 	dead := hook.LinkReport{ID: "ext:guard/before_tool_call", State: hook.StateFailed, Fault: "dead: crashed"}
 	unmatched := hook.LinkReport{ID: "ext:guard/before_tool_call", State: hook.StateNotMatched}
-	claude := hook.LinkReport{ID: "claude:claude-user/PreToolUse", State: hook.StateJudged}
+	claude := hook.LinkReport{ID: "claude:user/PreToolUse/0", State: hook.StateJudged}
+	ccJudged := hook.LinkReport{ID: "plugin:cc/PreToolUse/0", State: hook.StateJudged, Action: "continue"}
+	ccOther := hook.LinkReport{ID: "plugin:cc/PreToolUse/1", State: hook.StateNotMatched}
+	ccFailed := hook.LinkReport{ID: "plugin:cc/PreToolUse/1", State: hook.StateFailed, Fault: "failed: exit 1"}
+	local := hook.LinkReport{ID: "claude:local/PreToolUse/0", State: hook.StateJudged}
 	tests := []struct {
 		name     string
 		required []string
@@ -34,6 +38,23 @@ func TestRequiredMissing(t *testing.T) {
 		{"not in the chain", []string{"other"}, []hook.LinkReport{judged}, "other: it is not in the hook chain (not started, failed to load, disabled, or skipped as untrusted)"},
 		{"second of two", []string{"guard", "claude:claude-user"}, []hook.LinkReport{judged}, "claude:claude-user: it is not in the hook chain (not started, failed to load, disabled, or skipped as untrusted)"},
 		{"none required", nil, nil, ""},
+		// A Claude plugin's hooks, each by its own id.
+		{"claude hook, full id", []string{"plugin:cc/PreToolUse/1"}, []hook.LinkReport{ccJudged, ccOther}, ""},
+		{"claude plugin prefix", []string{"plugin:cc"}, []hook.LinkReport{ccJudged, ccOther}, ""},
+		{"claude plugin bare name", []string{"cc"}, []hook.LinkReport{ccJudged, ccOther}, ""},
+		{"claude plugin as file id before", []string{"claude:cc"}, []hook.LinkReport{ccJudged, ccOther}, ""},
+		{"claude plugin event as file id before", []string{"claude:cc/PreToolUse"}, []hook.LinkReport{ccJudged, ccOther}, ""},
+		{"claude event prefix", []string{"plugin:cc/PreToolUse"}, []hook.LinkReport{ccJudged, ccOther}, ""},
+		{"one hook of the plugin failed", []string{"plugin:cc"}, []hook.LinkReport{ccJudged, ccFailed}, "plugin:cc: it could not judge it (plugin:cc/PreToolUse/1: failed: exit 1)"},
+		{"the failed hook itself", []string{"plugin:cc/PreToolUse/1"}, []hook.LinkReport{ccJudged, ccFailed}, "plugin:cc/PreToolUse/1: it could not judge it (failed: exit 1)"},
+		{"the other hook judged", []string{"plugin:cc/PreToolUse/0"}, []hook.LinkReport{ccJudged, ccFailed}, ""},
+		{"disabled hook not in the chain", []string{"plugin:cc/PreToolUse/2"}, []hook.LinkReport{ccJudged, ccFailed}, "plugin:cc/PreToolUse/2: it is not in the hook chain (not started, failed to load, disabled, or skipped as untrusted)"},
+		{"settings file, old id", []string{"claude:claude-project"}, []hook.LinkReport{local}, ""},
+		{"settings file, old id with event", []string{"claude:claude-project/PreToolUse"}, []hook.LinkReport{local}, ""},
+		{"settings file by source", []string{"claude:local"}, []hook.LinkReport{local}, ""},
+		{"settings file, other source", []string{"claude:project"}, []hook.LinkReport{local}, "claude:project: it is not in the hook chain (not started, failed to load, disabled, or skipped as untrusted)"},
+		{"other event", []string{"plugin:cc/PostToolUse"}, []hook.LinkReport{ccJudged}, "plugin:cc/PostToolUse: it is not in the hook chain (not started, failed to load, disabled, or skipped as untrusted)"},
+		{"not a prefix of a longer name", []string{"plugin:c"}, []hook.LinkReport{ccJudged}, "plugin:c: it is not in the hook chain (not started, failed to load, disabled, or skipped as untrusted)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -111,7 +111,8 @@ func (a *Agent) judge(ctx context.Context, use llm.Block, call *ToolCall, c hook
 func deciderID(links []hook.LinkReport, owner string, action contract.Action) string {
 	for i := len(links) - 1; i >= 0; i-- {
 		l := links[i]
-		if (l.Action == string(action) || l.State == hook.StateFailed) && linkOwner(l.ID) == owner {
+		answered := l.Action == string(action) || (action == contract.ActionContinue && l.Action == "allow")
+		if (answered || l.State == hook.StateFailed) && linkOwner(l.ID) == owner {
 			return l.ID
 		}
 	}
@@ -123,13 +124,9 @@ func deciderID(links []hook.LinkReport, owner string, action contract.Action) st
 	return owner
 }
 
-// linkOwner is the plugin (or Claude hooks file) a report id belongs to:
-// "policy-guard" of "ext:policy-guard/before_tool_call".
-func linkOwner(id string) string {
-	owner, _, _ := strings.Cut(id, "/")
-	_, name, _ := strings.Cut(owner, ":")
-	return name
-}
+// linkOwner is the plugin (or Claude settings file) a report id belongs
+// to, as the chain's decisions name it (hook.OwnerOf).
+func linkOwner(id string) string { return hook.OwnerOf(id) }
 
 // Probe decides one tool call as the agent would decide it — schema
 // gate, before_tool_call chain (its extensions and hooks run for real),

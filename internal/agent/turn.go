@@ -67,6 +67,9 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		}
 		a.emitInjects(d, "user")
 	}
+	if a.child == nil {
+		user.Content = append(user.Content, a.takeContext()...)
+	}
 	if waiting := a.cfg.Session.TakeDeferred(); waiting != nil {
 		// A resumed run goes on from the calls a hook deferred: their
 		// results, and the others', lead the new message.

@@ -200,6 +200,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 		}
 		base := offsets[s.key]
 		s.offset = maps.Clone(base)
+		h = h.WithIDs(func(event string, n int) string { return hook.ClaudeHookID(s.key, event, base[event]+n) })
 		full := h
 		if !listing {
 			h = h.Without(func(event string, n int) bool { return off.Has(hook.ClaudeHookID(s.key, event, base[event]+n)) })
@@ -208,7 +209,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 			base[nh.Event]++
 		}
 		l := &claude.Link{
-			Name: s.id, Hooks: h, Env: env, ProjectDir: a.WorkDir, PluginRoot: s.root,
+			Name: s.id, Key: s.key, Hooks: h, Env: env, ProjectDir: a.WorkDir, PluginRoot: s.root,
 			Session: c.session, Ask: a.askClaudeHook, Wake: a.wakeFromHook, CallTool: a.callHookTool, Title: a.titleFromHook, ReloadSkills: a.reloadSkillsFromHook,
 			Notify: func(id, text string) {
 				if a.opts.OnEvent != nil {
@@ -298,14 +299,10 @@ func (c *claudeHooks) session(id string) claude.Session {
 // second to spare, so that a hook's own timeout is what stops it.
 func entryTimeout(h claude.Hooks) time.Duration {
 	longest := 0.0
-	for _, groups := range h.Events {
+	for ev, groups := range h.Events {
 		for _, g := range groups {
 			for _, hd := range g.Handlers {
-				t := hd.Timeout
-				if t <= 0 {
-					t = claude.DefaultTimeout
-				}
-				longest = max(longest, t)
+				longest = max(longest, claude.TimeoutOf(ev, hd))
 			}
 		}
 	}

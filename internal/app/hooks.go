@@ -49,9 +49,10 @@ type HookList struct {
 
 // HookInfo is one link of a chain.
 type HookInfo struct {
-	// ID is the hook's stable id: `synaps hooks disable ID` takes it.
-	// Permission rows have ids too ("perm:deny/0", "perm:mode") but are
-	// changed in the config, not disabled.
+	// ID is the hook's stable id: `synaps hooks disable ID` takes it,
+	// and a per-call report names the hook by it. Permission rows have
+	// the ids a report names them by ("rule:Bash(rm:*)", "mode:default")
+	// but are changed in the config, not disabled.
 	ID string `json:"id"`
 	// Event is the synaps hook (before_tool_call …); ClaudeEvent the
 	// Claude Code event a Claude hook is written for.
@@ -391,16 +392,16 @@ func (a *App) permissionRows() []HookInfo {
 		kind  string
 		rules []permission.Rule
 	}{{"deny", rules.Deny}, {"ask", rules.Ask}, {"allow", rules.Allow}} {
-		for i, r := range k.rules {
+		for _, r := range k.rules {
 			out = append(out, HookInfo{
-				ID: fmt.Sprintf("perm:%s/%d", k.kind, i), Event: contract.HookBeforeToolCall, Kind: "permission",
+				ID: "rule:" + r.Text, Event: contract.HookBeforeToolCall, Kind: "permission",
 				Source: r.Source, Matcher: r.Text, Status: HookRunning,
 			})
 		}
 	}
 	mode := a.Permissions.Mode()
 	out = append(out, HookInfo{
-		ID: "perm:mode", Event: contract.HookBeforeToolCall, Kind: "permission", Source: "permission_mode",
+		ID: "mode:" + string(mode), Event: contract.HookBeforeToolCall, Kind: "permission", Source: "permission_mode",
 		Matcher: "*", Status: HookRunning, Why: string(mode) + " mode: " + mode.Describe(),
 	})
 	return out

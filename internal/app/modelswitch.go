@@ -38,6 +38,11 @@ func (a *App) switchModel(ctx context.Context, name, source string) error {
 		return err
 	}
 	data, _ = json.Marshal(map[string]any{"from_model": from, "to_model": a.Model, "requested_model": name, "source": source, "context_tokens": tokens})
-	a.Host.RunHook(ctx, hook.Event{Kind: contract.HookAfterModelSwitch, SessionID: sessionID, Data: data})
+	d = a.Host.RunHook(ctx, hook.Event{Kind: contract.HookAfterModelSwitch, SessionID: sessionID, Data: data})
+	if inject := d.InjectText(); inject != "" && a.Agent != nil {
+		// PostModelSwitch's additionalContext: for the new model, with
+		// the next message (no turn of its own).
+		a.Agent.AddContext(inject)
+	}
 	return nil
 }

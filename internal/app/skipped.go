@@ -5,8 +5,10 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/claude"
+	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/safefile"
+	"github.com/synaps-cli/synaps/internal/trust"
 )
 
 // skippedLinks are hooks that are configured here but not in the chain
@@ -21,8 +23,12 @@ func (a *App) skippedLinks() []agent.SkippedLink {
 		return nil
 	}
 	var out []agent.SkippedLink
-	for _, name := range []string{"settings.json", "settings.local.json"} {
-		file := filepath.Join(a.WorkDir, ".claude", name)
+	for i, rel := range trust.SettingsFiles {
+		key := "project"
+		if i > 0 {
+			key = "local"
+		}
+		file := filepath.Join(a.WorkDir, filepath.FromSlash(rel))
 		data, err := safefile.ReadAll(file, plugin.MaxManifestSize)
 		if err != nil {
 			continue
@@ -31,11 +37,12 @@ func (a *App) skippedLinks() []agent.SkippedLink {
 		if err != nil || len(h.Events["PreToolUse"]) == 0 {
 			continue
 		}
+		// Each hook by the id the listing gives it.
+		h = h.WithIDs(func(event string, n int) string { return hook.ClaudeHookID(key, event, n) })
 		out = append(out, agent.SkippedLink{
-			Link: &claude.Link{Name: claudeProjectID, Hooks: h, ProjectDir: a.WorkDir},
+			Link: &claude.Link{Name: claudeProjectID, Key: key, Hooks: h, ProjectDir: a.WorkDir},
 			Why:  "skipped: " + file + " is in a project that is not trusted (run `synaps trust` here, or pass --trust-project)",
 		})
-		break // one id for both files: the first says it
 	}
 	return out
 }

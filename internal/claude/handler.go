@@ -40,6 +40,11 @@ type Handler struct {
 	Async, AsyncRewake bool
 	RewakeMessage      string
 
+	// ID is the hook's stable id (hook.ClaudeHookID), set by whoever
+	// builds the link (Hooks.WithIDs): a report names the hook by it.
+	// Not part of the file, nor of what makes two hooks the same.
+	ID string
+
 	// URL, Headers and AllowedEnvVars are an http hook's: the payload
 	// is POSTed to URL; header values may name $VAR or ${VAR} from
 	// AllowedEnvVars (others read as "").

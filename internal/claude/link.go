@@ -24,7 +24,11 @@ import (
 type Link struct {
 	// Name is the link's id in the chain, decisions and notices: the
 	// plugin's name, or "claude-settings" for a settings file.
-	Name  string
+	Name string
+	// Key is the source in the hooks' ids (hook.ClaudeHookID):
+	// "plugin:<id>", "project", "local" or "user"; Hooks' handlers
+	// carry their own ids (Hooks.WithIDs).
+	Key   string
 	Hooks Hooks
 	// Env is the environment every hook starts from (synaps's scrubbed
 	// one); HookEnv adds Claude's variables.
@@ -63,13 +67,18 @@ type Link struct {
 // ID implements hook.Link.
 func (l *Link) ID() string { return l.Name }
 
-// ReportID implements hook.ReportIDer: "claude:<file>/<Event>", the id
-// `synaps hooks test`, coverage and required_guards name it by.
+// ReportID implements hook.ReportIDer: the id of the link's hooks of
+// one event (hook.ClaudeFileID), the prefix of each hook's own id (see
+// Parts), by which a report names the link when its hooks have no ids.
 func (l *Link) ReportID(hookName string) string {
-	if ev := claudeEvent(hookName); ev != "" {
-		return "claude:" + l.Name + "/" + ev
+	ev := claudeEvent(hookName)
+	if ev == "" {
+		ev = hookName
 	}
-	return "claude:" + l.Name + "/" + hookName
+	if l.Key != "" {
+		return hook.ClaudeFileID(l.Key, ev)
+	}
+	return "claude:" + l.Name + "/" + ev
 }
 
 // Subject implements hook.Subjecter: no extension is involved, so a
@@ -133,6 +142,7 @@ func (l *Link) handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	payload := e.Payload()
 	env := HookEnv(l.Env, l.ProjectDir, ev.SessionID, l.PluginRoot, l.PluginData, "")
 	outcomes := make([]Outcome, len(handlers))
+	took := make([]time.Duration, len(handlers))
 	var wg sync.WaitGroup
 	for i, h := range handlers {
 		wg.Add(1)
@@ -147,10 +157,15 @@ func (l *Link) handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 				l.background(e, h, payload, env)
 				return
 			}
+			start := time.Now()
 			outcomes[i] = l.runHandler(ctx, e, h, payload, env)
+			took[i] = time.Since(start)
 		}()
 	}
 	wg.Wait()
+	if hook.Reporting(ctx) {
+		l.reportParts(ctx, ev, e, handlers, outcomes, took)
+	}
 	return l.join(spec, ev, outcomes)
 }
 

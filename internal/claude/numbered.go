@@ -61,13 +61,30 @@ func EventsOf(hookName string) []string {
 }
 
 // TimeoutOf is how long a handler of event may run, in seconds: its own
-// timeout, else the event's default (as Link.Handle gives it).
+// timeout, else the type's and event's default (as Link.Handle gives it).
 func TimeoutOf(event string, h Handler) float64 {
-	switch {
-	case h.Timeout > 0:
+	if h.Timeout > 0 {
 		return h.Timeout
-	case event == "UserPromptSubmit":
-		return PromptTimeout
 	}
-	return DefaultTimeout
+	return defaultTimeout(h.Type, event)
+}
+
+// WithIDs returns the hooks with each handler's ID set to id(event, n),
+// n its Numbered number; h is not changed. Without keeps the ids, so a
+// handler keeps its id when an earlier one is turned off.
+func (h Hooks) WithIDs(id func(event string, n int) string) Hooks {
+	out := Hooks{File: h.File, Events: map[string][]Group{}}
+	for ev, groups := range h.Events {
+		n := 0
+		for _, g := range groups {
+			c := Group{Matcher: g.Matcher, Handlers: make([]Handler, len(g.Handlers))}
+			for i, hd := range g.Handlers {
+				hd.ID = id(ev, n)
+				c.Handlers[i] = hd
+				n++
+			}
+			out.Events[ev] = append(out.Events[ev], c)
+		}
+	}
+	return out
 }

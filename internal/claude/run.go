@@ -12,24 +12,37 @@ import (
 // and what the handler's fields (once, onFailure) add to that.
 
 // timeoutFor is a handler's time limit on event: its own, else Claude
-// Code 2.1.332's default for its type (command, http and mcp_tool 600 s,
-// 30 s on UserPromptSubmit; prompt 30 s; agent 60 s).
+// Code's default (defaultTimeout).
 func timeoutFor(h Handler, event string) time.Duration {
 	t := h.Timeout
 	if t <= 0 {
-		switch {
-		case h.Type == "prompt":
-			t = PromptTimeout
-		case h.Type == "agent":
-			t = AgentTimeout
-		case event == "UserPromptSubmit":
-			t = PromptTimeout
-		default:
-			t = DefaultTimeout
-		}
+		t = defaultTimeout(h.Type, event)
 	}
 	return time.Duration(t * float64(time.Second))
 }
+
+// defaultTimeout is Claude Code's time limit, in seconds, for a handler
+// of type on event that sets none: command, http and mcp_tool 600 s,
+// lowered to 30 s on UserPromptSubmit, PreModelSwitch and
+// PostModelSwitch; prompt 30 s; agent 60 s; and on SessionEnd, which
+// must not hold up the end of a session, 1.5 s for any type (Claude
+// Code's hooks reference).
+func defaultTimeout(typ, event string) float64 {
+	switch {
+	case event == "SessionEnd":
+		return SessionEndTimeout
+	case typ == "prompt":
+		return PromptTimeout
+	case typ == "agent":
+		return AgentTimeout
+	case event == "UserPromptSubmit" || event == "PreModelSwitch" || event == "PostModelSwitch":
+		return PromptTimeout
+	}
+	return DefaultTimeout
+}
+
+// SessionEndTimeout is a SessionEnd hook's default time limit, in seconds.
+const SessionEndTimeout = 1.5
 
 // AgentTimeout is an agent hook's default time limit, in seconds.
 const AgentTimeout = 60

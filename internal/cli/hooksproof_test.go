@@ -106,7 +106,7 @@ func TestHooksTestMatchesPrint(t *testing.T) {
 		{name: "modify then allow", tool: "bash", input: `{"command":"echo old"}`, flags: []string{"--allowedTools", "Bash"}, want: verdictOf{"allow", "rule:Bash"}},
 		{name: "deny rule in config", tool: "bash", input: `{"command":"shutdown now"}`, flags: []string{"--allowedTools", "Bash"}, want: verdictOf{"block", "rule:Bash(shutdown:*)"}},
 		{name: "deny rule by flag", tool: "bash", input: `{"command":"echo hi"}`, flags: []string{"--disallowedTools", "Bash(echo:*)"}, want: verdictOf{"block", "rule:Bash(echo:*)"}},
-		{name: "default mode asks bash", tool: "bash", input: `{"command":"echo hi"}`, want: verdictOf{"ask", "mode:default"}},
+		{name: "default mode asks bash", tool: "bash", input: `{"command":"touch made.md"}`, want: verdictOf{"ask", "mode:default"}},
 		{name: "default mode asks write", tool: "write", input: `{"path":"new.md","content":"x"}`, want: verdictOf{"ask", "mode:default"}},
 		{name: "acceptEdits writes", tool: "write", input: `{"path":"new.md","content":"x"}`, flags: []string{"--permission-mode", "acceptEdits"}, want: verdictOf{"allow", "mode:acceptEdits"}},
 		{name: "plan mode refuses write", tool: "write", input: `{"path":"new.md","content":"x"}`, flags: []string{"--permission-mode", "plan"}, want: verdictOf{"block", "mode:plan"}},

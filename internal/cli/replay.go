@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -155,13 +156,20 @@ func differs(was, now outcome) bool {
 	if !was.Recorded {
 		return false
 	}
-	if was.Verdict == agent.VerdictBlock && was.By != now.By {
+	if was.Verdict == agent.VerdictBlock && was.By != now.By && !fileIDOf(was.By, now.By) {
 		return true
 	}
 	if was.noInputs {
 		return false
 	}
 	return !bytes.Equal(compactBytes(was.Final), compactBytes(now.Final))
+}
+
+// fileIDOf reports whether was, a Claude hooks file's id as sessions
+// recorded it before each hook had its own ("claude:claude-project/
+// PreToolUse"), names the file of hook id now: the same blocker.
+func fileIDOf(was, now string) bool {
+	return strings.HasPrefix(was, "claude:") && strings.Count(was, "/") == 1 && agent.GuardNames(now, was)
 }
 
 func compactBytes(raw json.RawMessage) []byte {

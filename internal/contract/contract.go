@@ -188,7 +188,9 @@ var Hooks = []HookSpec{
 	{HookOnInstructionsLoaded, PermSessionLifecycle, false, nil, 1},
 	// A block on before_model_switch keeps the model as it is.
 	{HookBeforeModelSwitch, PermSessionLifecycle, false, []Action{ActionBlock}, 1},
-	{HookAfterModelSwitch, PermSessionLifecycle, false, nil, 1},
+	// An inject on after_model_switch joins the next message the user
+	// sends (PostModelSwitch's additionalContext).
+	{HookAfterModelSwitch, PermSessionLifecycle, false, []Action{ActionInject}, 1},
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.

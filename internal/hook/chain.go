@@ -338,8 +338,13 @@ func (w *walk) pass(ctx context.Context) (changed, ended bool) {
 		var err error
 		if w.rep != nil {
 			asked, start := w.input, time.Now()
-			res, err = w.ask(ctx, e)
-			w.note(ctx, e, asked, w.passNo, res, err, time.Since(start))
+			actx, parts := ctx, (*partsOf)(nil)
+			if _, ok := e.Link.(Parter); ok {
+				parts = &partsOf{}
+				actx = context.WithValue(ctx, partsKey{}, parts)
+			}
+			res, err = w.ask(actx, e)
+			w.note(ctx, e, asked, w.passNo, res, err, time.Since(start), parts)
 		} else {
 			res, err = w.ask(ctx, e)
 		}

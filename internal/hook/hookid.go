@@ -45,3 +45,33 @@ func NewDisabled(ids []string) Disabled {
 
 // Has reports whether id is turned off.
 func (d Disabled) Has(id string) bool { return d[id] }
+
+// ClaudeFileID is the id of one source's Claude hooks of one event, the
+// prefix of each of their ClaudeHookIDs: "claude:project/PreToolUse",
+// "plugin:cc-guard/PreToolUse". required_guards takes it for them all.
+func ClaudeFileID(source, event string) string {
+	if id, ok := strings.CutPrefix(source, "plugin:"); ok {
+		return "plugin:" + id + "/" + event
+	}
+	return "claude:" + source + "/" + event
+}
+
+// OwnerOf is the chain link a hook id belongs to — the plugin id, or
+// "claude-project" (project and local settings files) and "claude-user"
+// for the settings files' Claude hooks — as decisions name it:
+// "policy-guard" of "ext:policy-guard/before_tool_call" and of
+// "plugin:policy-guard/PreToolUse/0", "claude-project" of
+// "claude:local/PreToolUse/1".
+func OwnerOf(id string) string {
+	owner, _, _ := strings.Cut(id, "/")
+	kind, name, _ := strings.Cut(owner, ":")
+	if kind == "claude" {
+		switch name {
+		case "project", "local":
+			return "claude-project"
+		case "user":
+			return "claude-user"
+		}
+	}
+	return name
+}

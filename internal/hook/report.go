@@ -113,7 +113,7 @@ func faultOf(ctx context.Context, l Link, err error, deadline, took time.Duratio
 }
 
 // note adds what entry e did (res, err) about input to the walk's report.
-func (w *walk) note(ctx context.Context, e *Entry, input json.RawMessage, pass int, res Result, err error, took time.Duration) {
+func (w *walk) note(ctx context.Context, e *Entry, input json.RawMessage, pass int, res Result, err error, took time.Duration, parts *partsOf) {
 	lr := LinkReport{ID: e.reportID(w.ev.Kind), State: StateJudged, Input: input, Pass: pass, DurationNS: took.Nanoseconds()}
 	if err != nil {
 		lr.State, lr.Fault = StateFailed, faultOf(ctx, e.Link, err, cmp.Or(e.Timeout, w.c.opts.Timeout), took)
@@ -131,6 +131,12 @@ func (w *walk) note(ctx context.Context, e *Entry, input json.RawMessage, pass i
 			lr.Rewrite = res.Input
 		}
 	}
+	if pr, ok := e.Link.(Parter); ok && parts != nil {
+		if ps := pr.Parts(w.spec, w.ev); len(ps) > 0 {
+			w.noteParts(ps, parts.take(), lr, e.FailClosed)
+			return
+		}
+	}
 	w.rep.Links = append(w.rep.Links, lr)
 }
 
@@ -138,21 +144,33 @@ func (w *walk) note(ctx context.Context, e *Entry, input json.RawMessage, pass i
 // did not match, and those the chain never reached.
 func (w *walk) unasked() {
 	for _, e := range w.entries {
-		id := e.reportID(w.ev.Kind)
-		seen := false
-		for i := w.repStart; i < len(w.rep.Links); i++ {
-			if w.rep.Links[i].ID == id {
-				seen = true
-				break
+		matches := e.matches(w.spec, w.ev, w.input)
+		var parts []Part
+		if pr, ok := e.Link.(Parter); ok {
+			parts = pr.Parts(w.spec, w.ev)
+		}
+		if len(parts) == 0 {
+			parts = []Part{{ID: e.reportID(w.ev.Kind), Selects: true}}
+		}
+		for _, pt := range parts {
+			if w.seen(pt.ID) {
+				continue
 			}
+			state := StateNotAsked
+			if !matches || !pt.Selects {
+				state = StateNotMatched
+			}
+			w.rep.Links = append(w.rep.Links, LinkReport{ID: pt.ID, State: state})
 		}
-		if seen {
-			continue
-		}
-		state := StateNotAsked
-		if !e.matches(w.spec, w.ev, w.input) {
-			state = StateNotMatched
-		}
-		w.rep.Links = append(w.rep.Links, LinkReport{ID: id, State: state})
 	}
+}
+
+// seen reports whether this walk's report has an entry for id.
+func (w *walk) seen(id string) bool {
+	for i := w.repStart; i < len(w.rep.Links); i++ {
+		if w.rep.Links[i].ID == id {
+			return true
+		}
+	}
+	return false
 }
