@@ -8,6 +8,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/llm"
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/skill"
 )
 
@@ -58,13 +59,13 @@ func (a *App) contextParts() []contextPart {
 	if len(files) == 0 {
 		parts = append(parts, contextPart{name: "instructions", note: "no AGENTS.md or CLAUDE.md; /init writes one"})
 	}
-	parts = append(parts, contextPart{name: "skills index", chars: len(index), note: fmt.Sprintf("%d skills", len(a.Skills))})
+	parts = append(parts, contextPart{name: "skills index", chars: len(index), note: plural.Count(len(a.Skills), "skill")})
 	if a.Tools != nil {
 		n, specs := 0, a.Tools.Specs()
 		for _, s := range specs {
 			n += len(s.Name) + len(s.Description) + len(s.InputSchema)
 		}
-		parts = append(parts, contextPart{name: "tools' schemas", chars: n, note: fmt.Sprintf("%d tools", len(specs))})
+		parts = append(parts, contextPart{name: "tools' schemas", chars: n, note: plural.Count(len(specs), "tool")})
 	}
 	var text, calls, results, count int
 	if a.Session != nil {
@@ -86,7 +87,7 @@ func (a *App) contextParts() []contextPart {
 		}
 	}
 	parts = append(parts,
-		contextPart{name: "messages", chars: text, note: fmt.Sprintf("%d messages", count)},
+		contextPart{name: "messages", chars: text, note: plural.Count(count, "message")},
 		contextPart{name: "tool calls", chars: calls},
 		contextPart{name: "tool results", chars: results})
 	return parts

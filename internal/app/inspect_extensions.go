@@ -18,7 +18,7 @@ func (a *App) extensionsListing(ctx context.Context) string {
 	sts := CheckPins(a.BaseDir, a.Statuses())
 	other := a.claudeHookFiles(ctx, sts)
 	if len(sts) == 0 && other != "" {
-		return "no synaps plugins installed (plugins go in " + a.BaseDir + "/plugins); hooks that run:\n" + other
+		return "no synaps plugins installed (plugins go in " + a.BaseDir + "/plugins); hooks that run:\n" + strings.TrimPrefix(other, "\n")
 	}
 	return FormatStatuses(sts, true) + other
 }
