@@ -71,6 +71,7 @@ type (
 		shell   *shellRun     // a !command that ran
 		err     error
 		quit    bool
+		edit    string // a file to open in the editor (/memory edit)
 		state
 	}
 	// printedMsg: the last print reached the terminal.
@@ -375,6 +376,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.opened(msg)
 	case editedMsg:
 		m.edited(msg)
+		return nil
+	case memoryEditedMsg:
+		m.memoryEdited(msg)
 		return nil
 	case tea.BackgroundColorMsg:
 		m.md.follow(msg.IsDark())

@@ -109,7 +109,7 @@ func (m *model) startSlash(line string) tea.Cmd {
 		if err == nil && strings.Fields(line)[0] == "/help" {
 			out = strings.TrimRight(out, "\n") + "\n" + keysHelp
 		}
-		msg := workDoneMsg{out: out, err: err, quit: res.Quit}
+		msg := workDoneMsg{out: out, err: err, quit: res.Quit, edit: res.Edit}
 		if res.Resumed {
 			msg.history = m.app.Session.Messages()
 		}
