@@ -45,7 +45,7 @@ func (a *App) slashInspect(ctx context.Context, f []string) (r SlashResult, ok b
 		return SlashResult{Output: a.formatContext()}, true, nil
 	case "/status":
 		return SlashResult{Output: a.formatStatus()}, true, nil
-	case "/permissions", "/allowed-tools":
+	case "/permissions":
 		r, err := a.slashPermissions(f[1:])
 		return r, true, err
 	case "/config":
