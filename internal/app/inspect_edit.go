@@ -114,6 +114,7 @@ func (a *App) formatPermissions() string {
 		}
 		w.Flush()
 	}
+	b.WriteString(a.claudePermissionNotes())
 	fmt.Fprintf(&b, "/permissions allow|ask|deny RULE adds a rule (saved in %s), /permissions remove RULE takes one out\n", filepath.Join(a.WorkDir, ProjectConfig))
 	return b.String()
 }
