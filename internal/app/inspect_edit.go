@@ -128,6 +128,9 @@ func (a *App) slashConfig(args []string) (SlashResult, error) {
 			return SlashResult{}, errors.New("usage: /config set KEY VALUE (/config alone shows the config)")
 		}
 		key, value := args[1], strings.Join(args[2:], " ")
+		if !validConfigKey(key) {
+			return SlashResult{}, fmt.Errorf("/config set: %q is not a config key: letters, digits, '_', '-' and '.' only (docs/config.md lists the keys)", key)
+		}
 		probe, err := config.Parse(a.Config.Path, []byte(key+" = "+value+"\n"))
 		if err != nil {
 			return SlashResult{}, fmt.Errorf("/config set %s: %w", key, err)
@@ -235,4 +238,18 @@ func (a *App) slashInit() (SlashResult, error) {
 	path, _ := instructionsFile(a.WorkDir)
 	prompt := fmt.Sprintf(initPrompt, filepath.Base(path), path)
 	return SlashResult{Command: &CommandPrompt{Command: &command.Command{Name: "init", Source: "builtin"}, Prompt: prompt, Line: "/init"}}, nil
+}
+
+// validConfigKey: key can be written as one "key = value" line and read
+// back as the same key.
+func validConfigKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for _, r := range key {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
 }
