@@ -162,6 +162,9 @@ func (a *App) slashConfig(args []string) (SlashResult, error) {
 		}
 		for _, k := range f.Keys() {
 			v, _ := f.Get(k)
+			if secretKey(k) {
+				v = fmt.Sprintf("(set, %d characters, not shown)", len(v))
+			}
 			fmt.Fprintf(w, "%s\t%s\t%s\n", k, oneLinePrintable(v), f.Path)
 			rows++
 		}
@@ -172,7 +175,14 @@ func (a *App) slashConfig(args []string) (SlashResult, error) {
 		fmt.Fprintf(&b, "no keys set: every value is its default (the user's config is %s)\n", a.Config.Path)
 	}
 	if a.Model != "" {
-		fmt.Fprintf(&b, "model in force: %s\n", a.Model)
+		from := "/model, a resumed session or the provider's default"
+		if m, ok := a.Config.Get("model"); ok && m == a.Model {
+			from = a.Config.Path
+		}
+		if a.opts.Model == a.Model {
+			from = "--model"
+		}
+		fmt.Fprintf(&b, "model in force: %s (from %s)\n", a.Model, from)
 	}
 	b.WriteString("/config set KEY VALUE saves a key in the user's config; docs/config.md lists the keys\n")
 	return SlashResult{Output: b.String()}, nil
@@ -252,4 +262,21 @@ func validConfigKey(key string) bool {
 		}
 	}
 	return true
+}
+
+// secretKey: a key whose value is a credential (anthropic_api_key …),
+// which /config does not print: a screen is shared, recorded, pasted.
+func secretKey(key string) bool {
+	k := strings.ToLower(key)
+	for _, w := range []string{"api_key", "apikey", "secret", "password"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	for _, w := range []string{"_key", "token", "_auth", "authorization"} {
+		if strings.HasSuffix(k, w) {
+			return true
+		}
+	}
+	return false
 }

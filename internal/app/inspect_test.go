@@ -28,3 +28,14 @@ func TestValidConfigKey(t *testing.T) {
 		t.Errorf("validConfigKey of %q (-want +got):\n%s", keys, diff)
 	}
 }
+
+func TestSecretKey(t *testing.T) {
+	keys := []string{"anthropic_api_key", "openai_api_key", "github_token", "x.client_secret", "subagent_max_tokens", "model", "keybind.f8", "permissions.allow"}
+	var got []bool
+	for _, k := range keys {
+		got = append(got, secretKey(k))
+	}
+	if diff := cmp.Diff([]bool{true, true, true, true, false, false, false, false}, got); diff != "" {
+		t.Errorf("secretKey of %q (-want +got):\n%s", keys, diff)
+	}
+}
