@@ -59,6 +59,9 @@ type SlashResult struct {
 	// Command is a Markdown command expanded into a prompt, which the UI
 	// sends with SendCommand (showing the line the user typed).
 	Command *CommandPrompt
+	// Edit is a file to open in the user's editor (/memory edit): the
+	// TUI opens it, chat says where it is.
+	Edit string
 }
 
 // IsSlash reports whether a line of input is a slash command: it starts
@@ -87,6 +90,9 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			sub = f[1]
 		}
 		return a.slashSidecar(ctx, id, sub)
+	}
+	if r, ok, err := a.slashInspect(ctx, f); ok {
+		return r, err
 	}
 	switch f[0] {
 	case "/sidecar":
@@ -215,12 +221,12 @@ func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, 
 	}
 	switch sub {
 	case "list":
-		return SlashResult{Output: FormatStatuses(CheckPins(a.BaseDir, a.Statuses()), true)}, nil
+		return SlashResult{Output: a.extensionsListing(ctx)}, nil
 	case "reload":
 		if err := a.Reload(ctx); err != nil {
 			return SlashResult{}, err
 		}
-		return SlashResult{Output: "reloaded\n" + FormatStatuses(CheckPins(a.BaseDir, a.Statuses()), true)}, nil
+		return SlashResult{Output: "reloaded\n" + a.extensionsListing(ctx)}, nil
 	case "enable", "disable":
 		if len(args) != 2 {
 			return SlashResult{}, fmt.Errorf("usage: /extensions %s ID", sub)

@@ -41,6 +41,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.search != nil {
 		return m.searchKey(k)
 	}
+	if m.asking == promptChoice {
+		if cmd, ok := m.choiceKey(k); ok {
+			return cmd
+		}
+	}
 	switch k.String() {
 	case "ctrl+r":
 		if m.asking == promptNone {

@@ -71,6 +71,7 @@ type (
 		shell   *shellRun     // a !command that ran
 		err     error
 		quit    bool
+		edit    string // a file to open in the editor (/memory edit)
 		state
 	}
 	// printedMsg: the last print reached the terminal.
@@ -139,6 +140,7 @@ type model struct {
 	// The open question, if any.
 	asking  prompt
 	confirm *confirmMsg
+	choice  *choiceState // a tool's multiple-choice question (choice.go)
 	// kids are the subagents running, in the order they started.
 	kids      []*kid
 	untrusted int
@@ -365,12 +367,18 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.confirm = &msg
 		m.ask(promptConfirm)
 		return nil
+	case choiceMsg:
+		m.openChoice(msg)
+		return nil
 	case workDoneMsg:
 		return m.workDone(msg)
 	case openedMsg:
 		return m.opened(msg)
 	case editedMsg:
 		m.edited(msg)
+		return nil
+	case memoryEditedMsg:
+		m.memoryEdited(msg)
 		return nil
 	case tea.BackgroundColorMsg:
 		m.md.follow(msg.IsDark())

@@ -20,6 +20,9 @@ func (m *model) submit() tea.Cmd {
 		return nil
 	case promptTrust:
 		return m.answerTrust(text)
+	case promptChoice:
+		m.submitChoice()
+		return nil
 	}
 	if strings.TrimSpace(text) == "" {
 		return nil
@@ -106,7 +109,7 @@ func (m *model) startSlash(line string) tea.Cmd {
 		if err == nil && strings.Fields(line)[0] == "/help" {
 			out = strings.TrimRight(out, "\n") + "\n" + keysHelp
 		}
-		msg := workDoneMsg{out: out, err: err, quit: res.Quit}
+		msg := workDoneMsg{out: out, err: err, quit: res.Quit, edit: res.Edit}
 		if res.Resumed {
 			msg.history = m.app.Session.Messages()
 		}

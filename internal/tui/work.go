@@ -101,6 +101,9 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 	if msg.quit {
 		return m.leave()
 	}
+	if msg.edit != "" {
+		return m.openMemory(msg.edit)
+	}
 	next := m.next()
 	if m.busy != "" || m.app == nil || m.app.Agent == nil {
 		return next
