@@ -281,6 +281,7 @@ func (o *printOpts) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.flags.format, "output-format", "text", "with -p: text, json or stream-json (Claude Code's shapes)")
 	fs.StringVar(&o.flags.inputFormat, "input-format", "text", "with -p: text, or stream-json (one user message per stdin line, Claude Code's shape)")
 	fs.Bool("verbose", false, "accepted for Claude Code compatibility (stream-json needs no --verbose here)")
+	o.flags.claude.add(fs)
 }
 
 // rootArgs allows arguments only with -p (they are the prompt, checked by
