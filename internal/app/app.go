@@ -107,6 +107,10 @@ type Options struct {
 	// SessionID names a new session (--session-id); a session of that
 	// id must not exist yet.
 	SessionID string
+	// AddDirs are further directories the tools work in (--add-dir):
+	// absolute, existing directories. acceptEdits accepts edits there and
+	// the bash sandbox lets commands write there, as in the project.
+	AddDirs []string
 	// StrictMCP starts only MCPServers, none of the configured ones
 	// (--strict-mcp-config).
 	StrictMCP bool

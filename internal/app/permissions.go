@@ -83,7 +83,7 @@ func (a *App) openPermissions() error {
 	if err := add(a.Config, true); err != nil {
 		return err
 	}
-	a.Permissions = permission.New(permission.Config{Mode: mode, Rules: rules, WorkDir: a.WorkDir, Home: o.Getenv("HOME")})
+	a.Permissions = permission.New(permission.Config{Mode: mode, Rules: rules, WorkDir: a.WorkDir, Home: o.Getenv("HOME"), AddDirs: o.AddDirs})
 	return nil
 }
 

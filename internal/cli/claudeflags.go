@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -29,7 +30,8 @@ type claudeFlags struct {
 	systemPrompt string   // --system-prompt
 	sessionID    string   // --session-id UUID
 	tools        setString
-	jsonSchema   string // --json-schema SCHEMA
+	jsonSchema   string   // --json-schema SCHEMA
+	addDirs      []string // --add-dir DIR (repeatable)
 
 	// schema is --json-schema compiled by apply.
 	schema *tool.Schema
@@ -53,6 +55,7 @@ func (c *claudeFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&c.systemPrompt, "system-prompt", "", "with -p: replace synaps's system prompt with `TEXT` (--append-system-prompt still adds to it)")
 	fs.StringVar(&c.sessionID, "session-id", "", "with -p: give the new session this `UUID` (it must not exist yet)")
 	fs.Var(&c.tools, "tools", "with -p: the built-in `TOOLS` offered, Claude names (\"Bash,Edit,Read\"); \"\" none, \"default\" all")
+	fs.StringArrayVar(&c.addDirs, "add-dir", nil, "with -p: a further `DIR` the tools work in, as in the project: acceptEdits edits there, the bash sandbox writes there (repeatable)")
 	fs.StringVar(&c.jsonSchema, "json-schema", "", "with -p: the final answer must be JSON valid against `SCHEMA`; json output carries it as structured_output")
 }
 
@@ -90,6 +93,16 @@ func (c *claudeFlags) apply(o *app.Options, g *globals, format string) error {
 			return err
 		}
 		o.MCPServers = append(o.MCPServers, servers...)
+	}
+	for _, d := range c.addDirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return usageError{fmt.Errorf("--add-dir %s: %v", d, err)}
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return usageError{fmt.Errorf("--add-dir %s: not an existing directory; give a directory the tools may work in", d)}
+		}
+		o.AddDirs = append(o.AddDirs, abs)
 	}
 	if c.strictMCP {
 		o.StrictMCP = true
