@@ -111,6 +111,9 @@ type Options struct {
 	// absolute, existing directories. acceptEdits accepts edits there and
 	// the bash sandbox lets commands write there, as in the project.
 	AddDirs []string
+	// ClaudeSettings are Claude Code settings given for this run
+	// (--settings): their hooks join the chain after the user's.
+	ClaudeSettings []ClaudeSettings
 	// StrictMCP starts only MCPServers, none of the configured ones
 	// (--strict-mcp-config).
 	StrictMCP bool
@@ -126,6 +129,8 @@ type Options struct {
 	// Allowed and Disallowed are allow and deny rules from the command
 	// line (--allowedTools, --disallowedTools), on top of the configs'.
 	Allowed, Disallowed []permission.Rule
+	// Ask are ask rules given for this run (--settings' permissions.ask).
+	Ask []permission.Rule
 	// ApproveConfirms answers extensions' confirm requests with yes
 	// (--auto-approve-confirms); permission questions are still asked.
 	ApproveConfirms bool

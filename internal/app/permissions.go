@@ -77,6 +77,7 @@ func (a *App) openPermissions() error {
 	}
 	rules.Deny = append(rules.Deny, o.Disallowed...)
 	rules.Allow = append(rules.Allow, o.Allowed...)
+	rules.Ask = append(rules.Ask, o.Ask...)
 	if err := add(project, trusted); err != nil {
 		return err
 	}

@@ -8,3 +8,10 @@ import "slices"
 func (o Options) offers(name string) bool {
 	return !o.LimitTools || slices.Contains(o.BuiltinTools, name)
 }
+
+// ClaudeSettings is one --settings value: File names it in messages (a
+// path, or "--settings JSON"), Data is its JSON.
+type ClaudeSettings struct {
+	File string
+	Data []byte
+}

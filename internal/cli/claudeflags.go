@@ -32,6 +32,10 @@ type claudeFlags struct {
 	tools        setString
 	jsonSchema   string   // --json-schema SCHEMA
 	addDirs      []string // --add-dir DIR (repeatable)
+	settings     string   // --settings FILE|JSON
+
+	// notes are what apply could not use, for stderr.
+	notes []string
 
 	// schema is --json-schema compiled by apply.
 	schema *tool.Schema
@@ -56,6 +60,7 @@ func (c *claudeFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&c.sessionID, "session-id", "", "with -p: give the new session this `UUID` (it must not exist yet)")
 	fs.Var(&c.tools, "tools", "with -p: the built-in `TOOLS` offered, Claude names (\"Bash,Edit,Read\"); \"\" none, \"default\" all")
 	fs.StringArrayVar(&c.addDirs, "add-dir", nil, "with -p: a further `DIR` the tools work in, as in the project: acceptEdits edits there, the bash sandbox writes there (repeatable)")
+	fs.StringVar(&c.settings, "settings", "", "with -p: Claude Code settings for this run from a `FILE` or a JSON string: their hooks, permissions and env")
 	fs.StringVar(&c.jsonSchema, "json-schema", "", "with -p: the final answer must be JSON valid against `SCHEMA`; json output carries it as structured_output")
 }
 
@@ -103,6 +108,13 @@ func (c *claudeFlags) apply(o *app.Options, g *globals, format string) error {
 			return usageError{fmt.Errorf("--add-dir %s: not an existing directory; give a directory the tools may work in", d)}
 		}
 		o.AddDirs = append(o.AddDirs, abs)
+	}
+	if c.settings != "" {
+		notes, err := applySettings(c.settings, o)
+		if err != nil {
+			return err
+		}
+		c.notes = notes
 	}
 	if c.strictMCP {
 		o.StrictMCP = true

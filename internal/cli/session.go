@@ -183,6 +183,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	if err := pf.claude.apply(&opts, g, format); err != nil {
 		return err
 	}
+	for _, n := range pf.claude.notes {
+		fmt.Fprintln(stdio.Err, "ℹ "+n)
+	}
 	enc := json.NewEncoder(stdio.Out)
 	progress := &renderer{out: stdio.Err, color: colorOn(stdio.Err), fullErrors: !isTerminal(stdio.Err)}
 	stream := &claudeStream{now: time.Now, run: newResultRun(time.Now())}
