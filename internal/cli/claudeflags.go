@@ -64,6 +64,20 @@ func (c *claudeFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&c.jsonSchema, "json-schema", "", "with -p: the final answer must be JSON valid against `SCHEMA`; json output carries it as structured_output")
 }
 
+// printOnlyFlags are the flags above that only -p reads.
+var printOnlyFlags = []string{"include-partial-messages", "mcp-config", "strict-mcp-config", "system-prompt", "session-id", "tools", "json-schema", "add-dir", "settings"}
+
+// printOnly refuses those flags without -p: the terminal UI does not
+// read them, and must not seem to.
+func printOnly(fs *pflag.FlagSet) error {
+	for _, name := range printOnlyFlags {
+		if fs.Changed(name) {
+			return usageError{fmt.Errorf("--%s is read with -p only; run synaps -p PROMPT --%s …", name, name)}
+		}
+	}
+	return nil
+}
+
 // uuidShape is a UUID as Claude Code's --session-id takes it.
 var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 

@@ -177,6 +177,9 @@ run, 130 interrupted (Ctrl-C; the session is saved and can be resumed).`,
 				}
 				return runPrint(cmd.Context(), g, pr.prompt, args, pr.flags, stdio)
 			}
+			if err := printOnly(cmd.Flags()); err != nil {
+				return err
+			}
 			return runInteractive(cmd.Context(), cmd, g, stdio)
 		},
 	}
