@@ -95,6 +95,28 @@ type Options struct {
 	// AppendSystemPrompt is added to the end of the system prompt
 	// (--append-system-prompt).
 	AppendSystemPrompt string
+	// SystemPrompt, when set, replaces synaps's whole system prompt
+	// (--system-prompt, as Claude Code's); AppendSystemPrompt still
+	// follows it.
+	SystemPrompt string
+	// BuiltinTools, when LimitTools is set, are the built-in tools the
+	// model is offered (synaps names; --tools): the others are not
+	// registered at all. Empty with LimitTools: no built-in tool.
+	BuiltinTools []string
+	LimitTools   bool
+	// SessionID names a new session (--session-id); a session of that
+	// id must not exist yet.
+	SessionID string
+	// AddDirs are further directories the tools work in (--add-dir):
+	// absolute, existing directories. acceptEdits accepts edits there and
+	// the bash sandbox lets commands write there, as in the project.
+	AddDirs []string
+	// ClaudeSettings are Claude Code settings given for this run
+	// (--settings): their hooks join the chain after the user's.
+	ClaudeSettings []ClaudeSettings
+	// StrictMCP starts only MCPServers, none of the configured ones
+	// (--strict-mcp-config).
+	StrictMCP bool
 	// MCPServers are MCP servers for this session only, beside the
 	// configured ones (an editor passes them with ACP's session/new); a
 	// server of the same name replaces a configured one.
@@ -107,6 +129,8 @@ type Options struct {
 	// Allowed and Disallowed are allow and deny rules from the command
 	// line (--allowedTools, --disallowedTools), on top of the configs'.
 	Allowed, Disallowed []permission.Rule
+	// Ask are ask rules given for this run (--settings' permissions.ask).
+	Ask []permission.Rule
 	// ApproveConfirms answers extensions' confirm requests with yes
 	// (--auto-approve-confirms); permission questions are still asked.
 	ApproveConfirms bool
@@ -236,6 +260,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		bo.Gate = a.Permissions
 	}
 	for _, t := range append(builtin.All(bo), agent.UserTools()...) {
+		if !o.offers(t.Spec().RuntimeName) {
+			continue
+		}
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
 		}
@@ -340,7 +367,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	if a.Session == nil {
 		var err error
-		if a.Session, err = session.Create(a.BaseDir, a.Model, a.WorkDir); err != nil {
+		if a.Session, err = session.CreateID(a.BaseDir, a.Model, a.WorkDir, o.SessionID); err != nil {
 			a.Close(ctx)
 			return nil, err
 		}
@@ -378,7 +405,7 @@ func hookTimeout(cfg *config.File) time.Duration {
 // plugin, and offers load_skill when there are any.
 func (a *App) openSkills() error {
 	a.Skills = a.findSkills()
-	if len(a.Skills) > 0 {
+	if len(a.Skills) > 0 && a.opts.offers("load_skill") {
 		if _, err := a.Tools.Add(&skill.LoadTool{Skills: a.Skills}); err != nil {
 			return err
 		}
@@ -548,6 +575,9 @@ func (a *App) agentConfig() agent.Config {
 		Warn:   func(w string) { a.Notes = append(a.Notes, w) },
 		Loaded: func(f agent.Instructions) { instructions = append(instructions, f) },
 	})
+	if a.opts.SystemPrompt != "" {
+		system = a.opts.SystemPrompt + "\n"
+	}
 	if a.opts.AppendSystemPrompt != "" {
 		system += "\n" + a.opts.AppendSystemPrompt + "\n"
 	}

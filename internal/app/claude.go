@@ -39,6 +39,8 @@ const (
 const (
 	claudeProjectID = "claude-project"
 	claudeUserID    = "claude-user"
+	// claudeFlagID is the link of --settings' hooks.
+	claudeFlagID = "claude-settings-flag"
 )
 
 // claudeHooks finds the Claude Code command hooks of a session and makes
@@ -165,6 +167,11 @@ func (c *claudeHooks) sources(plugins []*plugin.Plugin, all bool) []claudeSource
 		if home := a.opts.Getenv("HOME"); home != "" {
 			settings(claudeUserID, "user", filepath.Join(home, ".claude", "settings.json"), userSkip, nil)
 		}
+	}
+	// --settings: the user gave them for this run, as trusted as the
+	// command line itself.
+	for _, s := range a.opts.ClaudeSettings {
+		sources = append(sources, claudeSource{id: claudeFlagID, key: "flag", file: s.File, data: s.Data})
 	}
 	return sources
 }

@@ -68,6 +68,9 @@ func (a *App) startMCP() {
 	// (an untrusted project's files are not even read): what is held
 	// back is named in the trust note at start.
 	cfg.Servers = a.filterProjectServers(cfg.Servers)
+	if a.opts.StrictMCP {
+		cfg.Servers = nil
+	}
 	for _, sv := range a.opts.MCPServers {
 		cfg.Servers = slices.DeleteFunc(cfg.Servers, func(o mcp.Server) bool { return o.Name == sv.Name })
 		cfg.Servers = append(cfg.Servers, sv)

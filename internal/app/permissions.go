@@ -77,13 +77,14 @@ func (a *App) openPermissions() error {
 	}
 	rules.Deny = append(rules.Deny, o.Disallowed...)
 	rules.Allow = append(rules.Allow, o.Allowed...)
+	rules.Ask = append(rules.Ask, o.Ask...)
 	if err := add(project, trusted); err != nil {
 		return err
 	}
 	if err := add(a.Config, true); err != nil {
 		return err
 	}
-	a.Permissions = permission.New(permission.Config{Mode: mode, Rules: rules, WorkDir: a.WorkDir, Home: o.Getenv("HOME")})
+	a.Permissions = permission.New(permission.Config{Mode: mode, Rules: rules, WorkDir: a.WorkDir, Home: o.Getenv("HOME"), AddDirs: o.AddDirs})
 	return nil
 }
 

@@ -15,6 +15,8 @@ func (a *App) openSandbox() *sandbox.Policy {
 	home := sandbox.Home(getenv)
 	c := sandbox.ReadConfig(a.Config, a.WorkDir, home, a.projectTrusted())
 	a.Notes = append(a.Notes, c.Warnings...)
+	// --add-dir: the bash tool may write there as in the project.
+	c.AllowWrite = append(c.AllowWrite, a.opts.AddDirs...)
 	a.sandbox = c
 	if !c.Bash {
 		return nil

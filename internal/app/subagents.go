@@ -41,6 +41,9 @@ func (a *App) openSubagents() error {
 		MaxTurns:    a.configInt(config.KeySubagentMaxTurns),
 		MaxTokens:   a.configInt(config.KeySubagentMaxTokens),
 	}
+	if !a.opts.offers(agent.AgentToolName) {
+		return nil
+	}
 	_, err := a.Tools.Add(a.subagents.Tool())
 	return err
 }

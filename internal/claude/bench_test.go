@@ -69,3 +69,25 @@ func BenchmarkHTTPHook(b *testing.B) {
 		c.BeforeToolCall(context.Background(), "bash", "bash", in, "s", nil)
 	}
 }
+
+// BenchmarkCatDevNullHook: one `cat > /dev/null` command hook run (issue
+// 37's figure), in synaps's interpreter and, as before, through bash -c.
+func BenchmarkCatDevNullHook(b *testing.B) {
+	c := Command{Line: "cat > /dev/null", Dir: b.TempDir(), Env: []string{"PATH=" + os.Getenv("PATH")}}
+	stdin := []byte(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	for _, way := range []struct {
+		name  string
+		shell bool
+	}{{"inprocess", false}, {"bash", true}} {
+		b.Run(way.name, func(b *testing.B) {
+			forceShell = way.shell
+			defer func() { forceShell = false }()
+			b.ReportAllocs()
+			for b.Loop() {
+				if r := Exec(context.Background(), c, stdin); r.ExitCode != 0 || r.StartErr != nil {
+					b.Fatal(r)
+				}
+			}
+		})
+	}
+}

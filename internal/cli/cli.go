@@ -177,6 +177,9 @@ run, 130 interrupted (Ctrl-C; the session is saved and can be resumed).`,
 				}
 				return runPrint(cmd.Context(), g, pr.prompt, args, pr.flags, stdio)
 			}
+			if err := printOnly(cmd.Flags()); err != nil {
+				return err
+			}
 			return runInteractive(cmd.Context(), cmd, g, stdio)
 		},
 	}
@@ -281,6 +284,7 @@ func (o *printOpts) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.flags.format, "output-format", "text", "with -p: text, json or stream-json (Claude Code's shapes)")
 	fs.StringVar(&o.flags.inputFormat, "input-format", "text", "with -p: text, or stream-json (one user message per stdin line, Claude Code's shape)")
 	fs.Bool("verbose", false, "accepted for Claude Code compatibility (stream-json needs no --verbose here)")
+	o.flags.claude.add(fs)
 }
 
 // rootArgs allows arguments only with -p (they are the prompt, checked by

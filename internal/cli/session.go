@@ -146,6 +146,7 @@ func colorOn(w io.Writer) bool {
 type printFlags struct {
 	format      string // --output-format: text, json, stream-json
 	inputFormat string // --input-format: text, stream-json
+	claude      claudeFlags
 }
 
 // runPrint is -p: one prompt (or, with --input-format stream-json, one
@@ -179,11 +180,18 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 	if err != nil {
 		return err
 	}
+	if err := pf.claude.apply(&opts, g, format); err != nil {
+		return err
+	}
+	for _, n := range pf.claude.notes {
+		fmt.Fprintln(stdio.Err, "ℹ "+n)
+	}
 	enc := json.NewEncoder(stdio.Out)
 	progress := &renderer{out: stdio.Err, color: colorOn(stdio.Err), fullErrors: !isTerminal(stdio.Err)}
 	stream := &claudeStream{now: time.Now, run: newResultRun(time.Now())}
 	if format == "stream-json" {
 		stream.enc = enc
+		stream.partial = pf.claude.partial
 	}
 	// A hook's "defer" ends the run before the call, resumable from it
 	// with -p --resume ID, as in Claude Code.
@@ -280,6 +288,12 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 			sendErr = &agent.LimitError{Flag: "--timeout", What: fmt.Sprintf("%s of wall-clock time passed", timeout)}
 		}
 		answer := lastAnswer(a, before)
+		var structured any
+		if pf.claude.schema != nil && sendErr == nil {
+			if structured, err = pf.claude.structuredOutput(answer); err != nil {
+				sendErr = errStructuredOutput{err}
+			}
+		}
 		switch format {
 		case "text":
 			if answer != "" {
@@ -288,6 +302,9 @@ func runPrint(ctx context.Context, g *globals, flag string, args []string, pf pr
 		case "json", "stream-json":
 			res := stream.run.result(time.Now(), id, a.Model, answer, sendErr, format == "json")
 			res["plugin_errors"] = pluginErrorsJSON(a.TrustState())
+			if structured != nil {
+				res["structured_output"] = structured
+			}
 			enc.Encode(res)
 		}
 		if in == nil || sendErr != nil {

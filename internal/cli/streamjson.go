@@ -51,6 +51,10 @@ type claudeStream struct {
 	// running side by side interleave their messages.
 	kidPending map[string]*llm.Message
 	now        func() time.Time
+	// partial is --include-partial-messages: text and thinking as they
+	// stream, as stream_event lines; parts is where the message is.
+	partial bool
+	parts   partialState
 }
 
 // parentToolUseID is Claude's parent_tool_use_id of an event's lines:
@@ -70,6 +74,9 @@ func (s *claudeStream) event(ev agent.Event) {
 	if ev.Subagent != nil {
 		s.kidEvent(ev)
 		return
+	}
+	if s.partial && s.enc != nil {
+		s.partialEvent(ev)
 	}
 	switch ev.Type {
 	case agent.EventMessage:
@@ -197,6 +204,8 @@ func (r *resultRun) result(now time.Time, session, model, answer string, err err
 	switch {
 	case errors.Is(err, agent.ErrTurnLimit):
 		subtype = "error_max_turns"
+	case errors.As(err, new(errStructuredOutput)):
+		subtype = "error_max_structured_output_retries"
 	case isBudget(err):
 		subtype = "error_max_budget_usd"
 	case err != nil:

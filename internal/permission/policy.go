@@ -92,12 +92,17 @@ type Config struct {
 	WorkDir string
 	// Home resolves ~ in path patterns and paths.
 	Home string
+	// AddDirs are further directories the session works in (--add-dir,
+	// as Claude Code's): acceptEdits accepts edits inside them as inside
+	// the project.
+	AddDirs []string
 }
 
 // Policy judges tool calls. It is safe for concurrent use: the UI changes
 // the mode and adds rules while tool calls are judged.
 type Policy struct {
 	workDir, home string
+	addDirs       []string
 
 	mu sync.Mutex
 	// mode is the current mode. Guarded by mu.
@@ -129,7 +134,7 @@ func New(c Config) *Policy {
 	if c.Mode == "" {
 		c.Mode = Default
 	}
-	return &Policy{workDir: filepath.Clean(c.WorkDir), home: c.Home, mode: c.Mode, rules: c.Rules, bypassOK: c.Mode == Bypass}
+	return &Policy{workDir: filepath.Clean(c.WorkDir), home: c.Home, addDirs: c.AddDirs, mode: c.Mode, rules: c.Rules, bypassOK: c.Mode == Bypass}
 }
 
 // Mode is the current mode.
@@ -314,18 +319,21 @@ next:
 	return true
 }
 
-// inProject reports whether path is inside the project directory, links
-// resolved: a symlink in the project that points outside it does not make
-// an edit there a project edit.
+// inProject reports whether path is inside the project directory or a
+// directory added with --add-dir, links resolved: a symlink in the
+// project that points outside it does not make an edit there a project
+// edit.
 func (p *Policy) inProject(path string) bool {
 	within := func(dir, path string) bool {
 		rel, err := filepath.Rel(dir, path)
 		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 	}
-	if !within(p.workDir, path) {
-		return false
+	for _, dir := range append([]string{p.workDir}, p.addDirs...) {
+		if within(dir, path) && within(realPath(dir), realPath(path)) {
+			return true
+		}
 	}
-	return within(realPath(p.workDir), realPath(path))
+	return false
 }
 
 // Sourced returns rules with Source set, for messages.

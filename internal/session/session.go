@@ -157,12 +157,28 @@ func (s *Session) Child(id, agentType, parentToolUseID, description string) (*Se
 // launch that sends nothing leaves no session behind. The directory is
 // made now, so a base dir synaps cannot write to is said at start.
 func Create(baseDir, model, cwd string) (*Session, error) {
+	return CreateID(baseDir, model, cwd, "")
+}
+
+// CreateID is Create with the id chosen by the caller (--session-id, as
+// Claude Code's): it must be a valid id, and no session of that id may
+// exist, saved or still being written; "" makes a new id.
+func CreateID(baseDir, model, cwd, id string) (*Session, error) {
 	dir := Dir(baseDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the sessions directory: %w", err)
 	}
 	now := time.Now()
-	id := NewID(now)
+	if id == "" {
+		id = NewID(now)
+	} else {
+		if err := CheckID(id); err != nil {
+			return nil, err
+		}
+		if _, err := os.Lstat(filepath.Join(dir, id+".jsonl")); err == nil {
+			return nil, fmt.Errorf("session %s already exists; give a new id, or go on with it with --resume %s", id, id)
+		}
+	}
 	// Locked from the start, before the file exists: the daemon finds the
 	// session its child writes by the lock's owner.
 	l, err := acquire(baseDir, id)
