@@ -12,8 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	_ "image/gif"  // DecodeConfig for the types the APIs take
-	_ "image/jpeg" //
+	_ "image/jpeg" // DecodeConfig for the types the APIs take; gif.go reads GIFs
 	_ "image/png"  //
 )
 
@@ -42,14 +41,13 @@ func Check(mediaType, b64 string) (width, height int, err error) {
 	}
 	switch mediaType {
 	case "image/png", "image/jpeg", "image/gif":
-		cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-		if err != nil {
+		var format string
+		if width, height, format, err = decodeConfig(data); err != nil {
 			return 0, 0, fmt.Errorf("it does not decode as %s: %v", mediaType, err)
 		}
 		if "image/"+format != mediaType {
 			return 0, 0, fmt.Errorf("it is labelled %s but is a %s", mediaType, format)
 		}
-		width, height = cfg.Width, cfg.Height
 	case "image/webp":
 		if width, height, err = webpSize(data); err != nil {
 			return 0, 0, fmt.Errorf("it does not decode as image/webp: %v", err)
@@ -64,6 +62,16 @@ func Check(mediaType, b64 string) (width, height int, err error) {
 		return width, height, fmt.Errorf("it is %dx%d pixels; a model API takes at most %d a side (make it smaller first)", width, height, MaxSide)
 	}
 	return width, height, nil
+}
+
+// decodeConfig is image.DecodeConfig with GIFs read by gifSize.
+func decodeConfig(data []byte) (width, height int, format string, err error) {
+	if isGIF(data) {
+		width, height, err = gifSize(data)
+		return width, height, "gif", err
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	return cfg.Width, cfg.Height, format, err
 }
 
 // webpSize reads a WebP's size from its header (RIFF, then a VP8, VP8L
