@@ -12,8 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	_ "image/jpeg" // DecodeConfig for the types the APIs take; gif.go reads GIFs
-	_ "image/png"  //
+	_ "image/png" // DecodeConfig for PNG; gif.go and jpeg.go read the others
 )
 
 // The limits of Anthropic's Messages API (docs: vision): at most 8000 px
@@ -64,11 +63,16 @@ func Check(mediaType, b64 string) (width, height int, err error) {
 	return width, height, nil
 }
 
-// decodeConfig is image.DecodeConfig with GIFs read by gifSize.
+// decodeConfig is image.DecodeConfig with GIFs and JPEGs read by
+// gifSize and jpegSize.
 func decodeConfig(data []byte) (width, height int, format string, err error) {
-	if isGIF(data) {
+	switch {
+	case isGIF(data):
 		width, height, err = gifSize(data)
 		return width, height, "gif", err
+	case isJPEG(data):
+		width, height, err = jpegSize(data)
+		return width, height, "jpeg", err
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	return cfg.Width, cfg.Height, format, err
