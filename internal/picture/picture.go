@@ -12,9 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	_ "image/gif"  // DecodeConfig for the types the APIs take
-	_ "image/jpeg" //
-	_ "image/png"  //
+	_ "image/png" // DecodeConfig for PNG; gif.go and jpeg.go read the others
 )
 
 // The limits of Anthropic's Messages API (docs: vision): at most 8000 px
@@ -42,14 +40,13 @@ func Check(mediaType, b64 string) (width, height int, err error) {
 	}
 	switch mediaType {
 	case "image/png", "image/jpeg", "image/gif":
-		cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-		if err != nil {
+		var format string
+		if width, height, format, err = decodeConfig(data); err != nil {
 			return 0, 0, fmt.Errorf("it does not decode as %s: %v", mediaType, err)
 		}
 		if "image/"+format != mediaType {
 			return 0, 0, fmt.Errorf("it is labelled %s but is a %s", mediaType, format)
 		}
-		width, height = cfg.Width, cfg.Height
 	case "image/webp":
 		if width, height, err = webpSize(data); err != nil {
 			return 0, 0, fmt.Errorf("it does not decode as image/webp: %v", err)
@@ -64,6 +61,21 @@ func Check(mediaType, b64 string) (width, height int, err error) {
 		return width, height, fmt.Errorf("it is %dx%d pixels; a model API takes at most %d a side (make it smaller first)", width, height, MaxSide)
 	}
 	return width, height, nil
+}
+
+// decodeConfig is image.DecodeConfig with GIFs and JPEGs read by
+// gifSize and jpegSize.
+func decodeConfig(data []byte) (width, height int, format string, err error) {
+	switch {
+	case isGIF(data):
+		width, height, err = gifSize(data)
+		return width, height, "gif", err
+	case isJPEG(data):
+		width, height, err = jpegSize(data)
+		return width, height, "jpeg", err
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	return cfg.Width, cfg.Height, format, err
 }
 
 // webpSize reads a WebP's size from its header (RIFF, then a VP8, VP8L

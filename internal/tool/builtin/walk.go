@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // errStop ends a walk early without being an error.
@@ -29,7 +27,7 @@ type walker struct {
 	// components; nil when root is not inside a work tree or is its root.
 	prefix []string
 	// inherited holds the patterns of the directories above root.
-	inherited []gitignore.Pattern
+	inherited []*ignorePattern
 	// denied, when set, judges each entry before it is reported: an
 	// entry it refuses is left out (a directory with everything beneath
 	// it) and counted.
@@ -49,7 +47,7 @@ func newWalker(root string) *walker {
 	dir := base
 	for i, name := range w.prefix {
 		ps = append(ps, readIgnoreFile(filepath.Join(dir, ".gitignore"), w.prefix[:i])...)
-		if len(ps) > 0 && gitignore.NewMatcher(ps).Match(w.prefix[:i+1], true) {
+		if len(ps) > 0 && ignored(ps, w.prefix[:i+1], true) {
 			ps = nil // root lies inside an ignored directory: searched on request
 			break
 		}
@@ -77,20 +75,20 @@ func gitRoot(dir string) string {
 // readIgnoreFile parses a gitignore file whose patterns apply below domain
 // (path components relative to the work tree root). A missing or unreadable
 // file has no patterns.
-func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
+func readIgnoreFile(path string, domain []string) []*ignorePattern {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	var ps []gitignore.Pattern
+	var ps []*ignorePattern
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := strings.TrimSuffix(sc.Text(), "\r")
 		if line == "" || strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
+		ps = append(ps, parseIgnorePattern(line, domain))
 	}
 	return ps
 }
@@ -110,7 +108,7 @@ func (w *walker) walk(ctx context.Context, fn func(rel string, d fs.DirEntry) er
 	return err
 }
 
-func (w *walker) walkDir(ctx context.Context, dir, rel string, comps []string, ps []gitignore.Pattern,
+func (w *walker) walkDir(ctx context.Context, dir, rel string, comps []string, ps []*ignorePattern,
 	fn func(string, fs.DirEntry) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -122,10 +120,6 @@ func (w *walker) walkDir(ctx context.Context, dir, rel string, comps []string, p
 	if err != nil {
 		return nil // an unreadable directory is left out, like git does
 	}
-	var m gitignore.Matcher
-	if len(ps) > 0 {
-		m = gitignore.NewMatcher(ps)
-	}
 	path := append(comps[:len(comps):len(comps)], "")
 	for _, e := range entries {
 		name := e.Name()
@@ -134,7 +128,7 @@ func (w *walker) walkDir(ctx context.Context, dir, rel string, comps []string, p
 		}
 		isDir := e.IsDir()
 		path[len(path)-1] = name
-		if m != nil && m.Match(path, isDir) {
+		if ignored(ps, path, isDir) {
 			continue
 		}
 		r := name
