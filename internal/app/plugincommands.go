@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -281,4 +282,14 @@ func (a *App) SlashNames() []string {
 		add(c.Qualified())
 	}
 	return out
+}
+
+// pluginVars are the directories ${CLAUDE_PLUGIN_ROOT} and
+// ${CLAUDE_PLUGIN_DATA} name in p's commands: its directory, and its data
+// directory (plugin-data/<id>, as its hooks get it), made private when
+// first named.
+func (a *App) pluginVars(p *plugin.Plugin) command.PluginVars {
+	data := filepath.Join(a.BaseDir, "plugin-data", p.ID)
+	_ = os.MkdirAll(data, 0o700)
+	return command.PluginVars{Root: p.Dir, Data: data}
 }

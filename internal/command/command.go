@@ -55,6 +55,9 @@ type Command struct {
 	// Dir is its plugin's directory. Such a command has no body.
 	Declared *plugin.Command
 	Dir      string
+	// PluginVars are ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} of
+	// a plugin's command (pluginvars.go); zero for others.
+	PluginVars PluginVars
 
 	body string
 }
