@@ -403,8 +403,9 @@ func (a *App) findSkills() []skill.Skill {
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
 				dirs, _ := p.SkillDirs() // skills/ and a Claude manifest's "skills"
+				vars := a.pluginVars(p)
 				for _, dir := range dirs {
-					roots = append(roots, skill.Root{Dir: dir, Source: "plugin:" + p.ID})
+					roots = append(roots, skill.Root{Dir: dir, Source: "plugin:" + p.ID, PluginRoot: vars.Root, PluginData: vars.Data})
 				}
 			}
 		}
