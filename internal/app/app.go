@@ -230,7 +230,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	// The policy judges each file grep, find and ls reach beyond the
 	// path their call names; the bash tool's commands run in the sandbox
 	// (every subagent's too: they share these tools).
-	bo := builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal, Sandbox: a.openSandbox()}
+	bo := builtin.Options{WorkDir: work, Env: a.bashEnv(a.env), Files: o.Files, Terminal: o.Terminal, Sandbox: a.openSandbox()}
 	a.autoAllowSandboxed(bo.Sandbox)
 	if a.Permissions != nil {
 		bo.Gate = a.Permissions
