@@ -91,6 +91,10 @@ func (a *App) openAgents(roots []cmdRoot) {
 	a.Agents = nil
 	for _, r := range roots {
 		agents, warnings := command.LoadAgents(r.dir, r.plugin, r.source)
+		for i := range agents {
+			// Claude Code substitutes a plugin's directories in its agents.
+			agents[i].Prompt = r.vars.Expand(agents[i].Prompt)
+		}
 		a.Agents = append(a.Agents, a.filterProjectAgents(agents, r.source)...)
 		for _, w := range warnings {
 			a.Notes = append(a.Notes, "agent definition: "+w)

@@ -289,7 +289,13 @@ func (a *App) SlashNames() []string {
 // directory (plugin-data/<id>, as its hooks get it), made private when
 // first named.
 func (a *App) pluginVars(p *plugin.Plugin) command.PluginVars {
-	data := filepath.Join(a.BaseDir, "plugin-data", p.ID)
+	return command.PluginVars{Root: p.Dir, Data: pluginDataDir(a.BaseDir, p.ID)}
+}
+
+// pluginDataDir is plugin id's data directory, made (private) when first
+// named.
+func pluginDataDir(base, id string) string {
+	data := filepath.Join(base, "plugin-data", id)
 	_ = os.MkdirAll(data, 0o700)
-	return command.PluginVars{Root: p.Dir, Data: data}
+	return data
 }
