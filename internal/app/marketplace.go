@@ -181,7 +181,13 @@ func InstallFromMarketplace(ctx context.Context, base, ref string, o InstallOpti
 	if err := copyTree(ctx, path, dst); err != nil {
 		return nil, err
 	}
-	return Install(ctx, base, dst, o)
+	inst, err := Install(ctx, base, dst, o)
+	if inst == nil && err != nil {
+		// Name the marketplace's copy, not the staging directory that is
+		// gone when the user reads the message.
+		return nil, fmt.Errorf("%s: %s", ref, strings.ReplaceAll(err.Error(), dst, path))
+	}
+	return inst, err
 }
 
 // marketEntry finds NAME@MARKETPLACE's source: a directory inside the
