@@ -254,7 +254,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	// The policy judges each file grep, find and ls reach beyond the
 	// path their call names; the bash tool's commands run in the sandbox
 	// (every subagent's too: they share these tools).
-	bo := builtin.Options{WorkDir: work, Env: a.env, Files: o.Files, Terminal: o.Terminal, Sandbox: a.openSandbox()}
+	bo := builtin.Options{WorkDir: work, Env: a.bashEnv(a.env), Files: o.Files, Terminal: o.Terminal, Sandbox: a.openSandbox()}
 	a.autoAllowSandboxed(bo.Sandbox)
 	if a.Permissions != nil {
 		bo.Gate = a.Permissions
@@ -430,8 +430,9 @@ func (a *App) findSkills() []skill.Skill {
 		for _, p := range plugins {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
 				dirs, _ := p.SkillDirs() // skills/ and a Claude manifest's "skills"
+				vars := a.pluginVars(p)
 				for _, dir := range dirs {
-					roots = append(roots, skill.Root{Dir: dir, Source: "plugin:" + p.ID})
+					roots = append(roots, skill.Root{Dir: dir, Source: "plugin:" + p.ID, PluginRoot: vars.Root, PluginData: vars.Data})
 				}
 			}
 		}

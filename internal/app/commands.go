@@ -19,21 +19,21 @@ import (
 // .claude/commands. A file that does not load is a note.
 func (a *App) openCommands() {
 	roots := []cmdRoot{
-		{filepath.Join(a.BaseDir, "commands"), "", "user"},
+		{dir: filepath.Join(a.BaseDir, "commands"), source: "user"},
 	}
 	if home := a.opts.Getenv("HOME"); home != "" && importClaudeUser(a.Config.Get) {
-		roots = append(roots, cmdRoot{filepath.Join(home, ".claude", "commands"), "", "claude user"})
+		roots = append(roots, cmdRoot{dir: filepath.Join(home, ".claude", "commands"), source: "claude user"})
 	}
 	if a.projectTrusted() {
 		roots = append(roots,
-			cmdRoot{filepath.Join(a.WorkDir, ".synaps", "commands"), "", "project"},
-			cmdRoot{filepath.Join(a.WorkDir, ".claude", "commands"), "", "claude project"})
+			cmdRoot{dir: filepath.Join(a.WorkDir, ".synaps", "commands"), source: "project"},
+			cmdRoot{dir: filepath.Join(a.WorkDir, ".claude", "commands"), source: "claude project"})
 	}
 	// Agents live beside these commands directories (agents/ for
 	// commands/); a plugin's are added below.
 	var agentRoots []cmdRoot
 	for _, r := range roots {
-		agentRoots = append(agentRoots, cmdRoot{filepath.Join(filepath.Dir(r.dir), "agents"), r.plugin, r.source})
+		agentRoots = append(agentRoots, cmdRoot{dir: filepath.Join(filepath.Dir(r.dir), "agents"), plugin: r.plugin, source: r.source})
 	}
 	var declared []command.Command
 	if !a.opts.NoExtensions {
@@ -52,11 +52,11 @@ func (a *App) openCommands() {
 				// manifest adds (bad ones are the plugin's warnings).
 				cmds, _ := p.CommandPaths()
 				for _, dir := range cmds {
-					roots = append(roots, cmdRoot{dir, p.ID, "plugin"})
+					roots = append(roots, cmdRoot{dir, p.ID, "plugin", a.pluginVars(p)})
 				}
 				agents, _ := p.AgentPaths()
 				for _, dir := range agents {
-					agentRoots = append(agentRoots, cmdRoot{dir, p.ID, "plugin"})
+					agentRoots = append(agentRoots, cmdRoot{dir, p.ID, "plugin", a.pluginVars(p)})
 				}
 			}
 		}
@@ -65,6 +65,12 @@ func (a *App) openCommands() {
 	var all []command.Command
 	for _, r := range roots {
 		cmds, warnings := command.Load(r.dir, r.plugin, r.source)
+		for i := range cmds {
+			cmds[i].PluginVars = r.vars
+			for j, t := range cmds[i].AllowedTools {
+				cmds[i].AllowedTools[j] = r.vars.Expand(t)
+			}
+		}
 		all = append(all, a.filterProjectCommands(cmds, r.source)...)
 		for _, w := range warnings {
 			a.Notes = append(a.Notes, "command not loaded: "+w)
@@ -74,7 +80,10 @@ func (a *App) openCommands() {
 }
 
 // cmdRoot is a directory (or one file) of commands or agents.
-type cmdRoot struct{ dir, plugin, source string }
+type cmdRoot struct {
+	dir, plugin, source string
+	vars                command.PluginVars // a plugin's directories
+}
 
 // openAgents finds the subagent definitions in roots. They are listed
 // (/agents) and are the agent tool's agent types (openSubagents).
@@ -82,6 +91,10 @@ func (a *App) openAgents(roots []cmdRoot) {
 	a.Agents = nil
 	for _, r := range roots {
 		agents, warnings := command.LoadAgents(r.dir, r.plugin, r.source)
+		for i := range agents {
+			// Claude Code substitutes a plugin's directories in its agents.
+			agents[i].Prompt = r.vars.Expand(agents[i].Prompt)
+		}
 		a.Agents = append(a.Agents, a.filterProjectAgents(agents, r.source)...)
 		for _, w := range warnings {
 			a.Notes = append(a.Notes, "agent definition: "+w)

@@ -25,6 +25,10 @@ type Marketplace struct {
 	Owner   map[string]any     `json:"owner"`
 	Plugins []MarketplaceEntry `json:"plugins"`
 	Dir     string             `json:"-"`
+	// File is the marketplace file read: Claude Code's
+	// .claude-plugin/marketplace.json or SynapsCLI's
+	// .synaps-plugin/marketplace.json.
+	File string `json:"-"`
 }
 
 // MarketplaceEntry is one plugin of a marketplace. Source is a path in
@@ -38,6 +42,12 @@ type MarketplaceEntry struct {
 
 const marketplaceFile = ".claude-plugin/marketplace.json"
 
+// synapsMarketplaceFile is SynapsCLI's marketplace file, read when there
+// is no Claude Code one. Its entries' "source" is a path in the
+// marketplace or a git URL; an entry without one (SynapsCLI's
+// index-backed entries) is listed but cannot be installed from here.
+const synapsMarketplaceFile = ".synaps-plugin/marketplace.json"
+
 // marketplacesDir holds the marketplaces added.
 func marketplacesDir(base string) string { return filepath.Join(base, "marketplaces") }
 
@@ -45,9 +55,15 @@ func marketplacesDir(base string) string { return filepath.Join(base, "marketpla
 // the field.
 func ReadMarketplace(dir string) (*Marketplace, error) {
 	file := filepath.Join(dir, marketplaceFile)
+	if _, err := os.Stat(file); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, synapsMarketplaceFile)); serr == nil {
+			file = filepath.Join(dir, synapsMarketplaceFile)
+		}
+	}
+	synaps := strings.HasSuffix(file, filepath.FromSlash(synapsMarketplaceFile))
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v; a marketplace is a directory (or git repository) with %s", file, err, marketplaceFile)
+		return nil, fmt.Errorf("%s: %v; a marketplace is a directory (or git repository) with %s (or SynapsCLI's %s)", file, err, marketplaceFile, synapsMarketplaceFile)
 	}
 	var m Marketplace
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -60,11 +76,11 @@ func ReadMarketplace(dir string) (*Marketplace, error) {
 		if p.Name == "" {
 			return nil, fmt.Errorf("%s: plugins[%d].name is empty", file, i)
 		}
-		if len(p.Source) == 0 {
+		if len(p.Source) == 0 && !synaps {
 			return nil, fmt.Errorf("%s: plugins[%d] (%s) has no source", file, i, p.Name)
 		}
 	}
-	m.Dir = dir
+	m.Dir, m.File = dir, file
 	return &m, nil
 }
 
@@ -134,12 +150,20 @@ func Marketplaces(base string) ([]*Marketplace, []string) {
 // plugin is.
 func InstallFromMarketplace(ctx context.Context, base, ref string, o InstallOptions) (*Installed, error) {
 	name, _, _ := strings.Cut(ref, "@")
-	path, url, err := marketEntry(base, ref)
+	path, url, sub, err := marketSource(base, ref)
 	if err != nil {
 		return nil, err
 	}
 	if o.Source == nil {
 		o.Source = &plugin.PinSource{Kind: "marketplace", Location: ref}
+	}
+	if url != "" && sub != "" {
+		clone, err := cloneSubdir(ctx, url, sub)
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(clone)
+		path, url = filepath.Join(clone, "repo", filepath.FromSlash(sub)), ""
 	}
 	if url != "" {
 		return Install(ctx, base, url, o)
@@ -157,50 +181,103 @@ func InstallFromMarketplace(ctx context.Context, base, ref string, o InstallOpti
 	if err := copyTree(ctx, path, dst); err != nil {
 		return nil, err
 	}
-	return Install(ctx, base, dst, o)
+	inst, err := Install(ctx, base, dst, o)
+	if inst == nil && err != nil {
+		// Name the marketplace's copy, not the staging directory that is
+		// gone when the user reads the message.
+		return nil, fmt.Errorf("%s: %s", ref, strings.ReplaceAll(err.Error(), dst, path))
+	}
+	return inst, err
 }
 
 // marketEntry finds NAME@MARKETPLACE's source: a directory inside the
 // marketplace (path) or a git repository (url).
 func marketEntry(base, ref string) (path, url string, err error) {
+	path, url, sub, err := marketSource(base, ref)
+	if err == nil && sub != "" {
+		return "", "", fmt.Errorf("%s: a git-subdir source installs with `synaps plugins install %s`, not here", ref, ref)
+	}
+	return path, url, err
+}
+
+// marketSource is marketEntry with a git-subdir source's directory in
+// the repository (sub, slash-separated, inside it).
+func marketSource(base, ref string) (path, url, sub string, err error) {
 	name, market, _ := strings.Cut(ref, "@")
 	dir := filepath.Join(marketplacesDir(base), market)
 	m, err := ReadMarketplace(dir)
 	if err != nil {
-		return "", "", fmt.Errorf("no marketplace %q (add it with `synaps plugins marketplace add DIR|GIT-URL`): %v", market, err)
+		return "", "", "", fmt.Errorf("no marketplace %q (add it with `synaps plugins marketplace add DIR|GIT-URL`): %v", market, err)
 	}
 	for _, p := range m.Plugins {
 		if p.Name != name {
 			continue
 		}
+		if len(p.Source) == 0 {
+			return "", "", "", fmt.Errorf("%s: plugin %s has no \"source\" (a SynapsCLI index entry); install it from its repository: synaps plugins install GIT-URL", m.File, name)
+		}
 		var rel string
 		if json.Unmarshal(p.Source, &rel) == nil {
+			if isGitURL(rel) {
+				return "", rel, "", nil
+			}
 			full := filepath.Join(dir, filepath.FromSlash(rel))
 			if r, err := filepath.Rel(dir, full); err != nil || strings.HasPrefix(r, "..") {
-				return "", "", fmt.Errorf("%s: plugin %s's source %q is outside the marketplace", filepath.Join(dir, marketplaceFile), name, rel)
+				return "", "", "", fmt.Errorf("%s: plugin %s's source %q is outside the marketplace", m.File, name, rel)
 			}
-			return full, "", nil
+			return full, "", "", nil
 		}
 		var src struct {
 			Source string `json:"source"`
 			Repo   string `json:"repo"`
 			URL    string `json:"url"`
+			Path   string `json:"path"` // git-subdir: the plugin's directory in the repository
 		}
 		if err := json.Unmarshal(p.Source, &src); err != nil {
-			return "", "", fmt.Errorf("%s: plugin %s: source must be a path or {\"source\": \"github\"|\"git\", …}", filepath.Join(dir, marketplaceFile), name)
+			return "", "", "", fmt.Errorf("%s: plugin %s: source must be a path or {\"source\": \"github\"|\"git\", …}", m.File, name)
 		}
 		url := src.URL
 		if src.Source == "github" && src.Repo != "" {
 			url = "https://github.com/" + src.Repo + ".git"
 		}
-		if url == "" {
-			return "", "", fmt.Errorf("%s: plugin %s: a git source needs \"repo\" (github) or \"url\"", filepath.Join(dir, marketplaceFile), name)
+		sub := ""
+		if src.Source == "git-subdir" {
+			sub = src.Path
+			if url != "" && !isGitURL(url) && strings.Count(url, "/") == 1 {
+				url = "https://github.com/" + url + ".git" // owner/repo
+			}
+			if src.Path == "" || strings.HasPrefix(filepath.Clean(filepath.FromSlash(src.Path)), "..") || filepath.IsAbs(src.Path) {
+				return "", "", "", fmt.Errorf("%s: plugin %s: a git-subdir source needs \"path\", a directory inside the repository (got %q)", m.File, name, src.Path)
+			}
 		}
-		return "", url, nil
+		if url == "" {
+			return "", "", "", fmt.Errorf("%s: plugin %s: a git source needs \"repo\" (github) or \"url\"", m.File, name)
+		}
+		return "", url, sub, nil
 	}
 	var names []string
 	for _, p := range m.Plugins {
 		names = append(names, p.Name)
 	}
-	return "", "", fmt.Errorf("marketplace %s has no plugin %q; it has: %s", market, name, strings.Join(names, ", "))
+	return "", "", "", fmt.Errorf("marketplace %s has no plugin %q; it has: %s", market, name, strings.Join(names, ", "))
+}
+
+// cloneSubdir clones url (shallow) into a new temporary directory, as
+// <tmp>/repo, and checks that sub is a directory in it. The caller
+// removes the directory.
+func cloneSubdir(ctx context.Context, url, sub string) (string, error) {
+	tmp, err := os.MkdirTemp("", "synaps-market-git-")
+	if err != nil {
+		return "", err
+	}
+	dst := filepath.Join(tmp, "repo")
+	if out, err := exec.CommandContext(ctx, "git", "clone", "--depth", "1", "--quiet", url, dst).CombinedOutput(); err != nil {
+		os.RemoveAll(tmp)
+		return "", fmt.Errorf("git clone %s failed: %v: %s", url, err, strings.TrimSpace(string(out)))
+	}
+	if !dirExists(filepath.Join(dst, filepath.FromSlash(sub))) {
+		os.RemoveAll(tmp)
+		return "", fmt.Errorf("%s has no directory %q (the git-subdir source's \"path\")", url, sub)
+	}
+	return tmp, nil
 }

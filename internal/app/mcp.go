@@ -48,7 +48,7 @@ func MCPSources(baseDir, workDir string, getenv func(string) string, trustProjec
 		}
 		sources, _ := p.MCPSources() // bad paths are said by the plugin's status
 		for _, s := range sources {
-			src.Plugins = append(src.Plugins, mcp.PluginDir{ID: p.ID, Dir: p.Dir, File: s.File, Data: s.Data, Sandbox: declared(p.Manifest.Sandbox)})
+			src.Plugins = append(src.Plugins, mcp.PluginDir{ID: p.ID, Dir: p.Dir, File: s.File, Data: s.Data, Sandbox: declared(p.Manifest.Sandbox), DataDir: pluginDataDir(baseDir, p.ID)})
 		}
 	}
 	return src

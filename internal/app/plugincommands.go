@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -289,4 +290,20 @@ func (a *App) SlashNames() []string {
 		add(c.Qualified())
 	}
 	return out
+}
+
+// pluginVars are the directories ${CLAUDE_PLUGIN_ROOT} and
+// ${CLAUDE_PLUGIN_DATA} name in p's commands: its directory, and its data
+// directory (plugin-data/<id>, as its hooks get it), made private when
+// first named.
+func (a *App) pluginVars(p *plugin.Plugin) command.PluginVars {
+	return command.PluginVars{Root: p.Dir, Data: pluginDataDir(a.BaseDir, p.ID)}
+}
+
+// pluginDataDir is plugin id's data directory, made (private) when first
+// named.
+func pluginDataDir(base, id string) string {
+	data := filepath.Join(base, "plugin-data", id)
+	_ = os.MkdirAll(data, 0o700)
+	return data
 }

@@ -63,12 +63,18 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Plugins vendored from anthropics/claude-code (testdata/claude-code/VENDORED.md).
+	claudeCodePlugins, err := filepath.Abs("testdata/claude-code")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("CLAUDE_CODE_PLUGINS", claudeCodePlugins)
 			env.Setenv("NO_COLOR", "1")
 			for _, k := range []string{"SYNAPS_BASE_DIR", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "SYNAPS_EXTENSIONS_TRACE"} {
 				env.Setenv(k, "")

@@ -58,6 +58,9 @@ type Command struct {
 	// Sandbox is the declaring plugin's manifest sandbox section (nil:
 	// none), the policy a Declared shell command runs under.
 	Sandbox *plugin.Sandbox
+	// PluginVars are ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} of
+	// a plugin's command (pluginvars.go); zero for others.
+	PluginVars PluginVars
 
 	body string
 }
@@ -153,20 +156,37 @@ type meta struct {
 func parseFrontmatter(fm []byte) (meta, error) {
 	m := meta{values: map[string]string{}, lists: map[string][]string{}}
 	last := ""
+	folding := false // inside a value continued on unindented lines
 	for i, line := range strings.Split(string(fm), "\n") {
 		t := strings.TrimSpace(line)
 		switch {
+		case folding && t == "":
+			m.values[last] += "\n"
 		case t == "" || strings.HasPrefix(t, "#"):
 		case strings.HasPrefix(t, "- ") && last != "" && m.values[last] == "":
 			m.lists[last] = append(m.lists[last], strings.Trim(strings.TrimSpace(t[2:]), `"'`))
+		case folding && !knownKey(t):
+			m.values[last] += "\n" + t
 		default:
 			k, v, ok := strings.Cut(t, ":")
 			if !ok || strings.ContainsAny(strings.TrimSpace(k), " \t") {
+				if last != "" && m.values[last] != "" && !strings.HasPrefix(line, " ") {
+					// An unindented line after a value continues it, as
+					// Anthropic's own agents write their <example> blocks
+					// under description: (frontmatter.go).
+					folding = true
+					m.values[last] += "\n" + t
+					continue
+				}
 				return m, fmt.Errorf("line %d %q is not `key: value`", i+2, t)
 			}
+			folding = false
 			last = strings.TrimSpace(k)
 			m.values[last] = unquote(strings.TrimSpace(v))
 		}
+	}
+	for k, v := range m.values {
+		m.values[k] = strings.TrimRight(v, "\n")
 	}
 	return m, nil
 }

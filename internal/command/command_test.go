@@ -26,7 +26,7 @@ func TestLoadAndParse(t *testing.T) {
 	write(t, filepath.Join(dir, "commit.md"), "---\ndescription: Create a git commit\nargument-hint: [message]\nallowed-tools: Bash(git add:*), Bash(git status:*), Bash(git commit:*)\nmodel: claude-haiku-4-5\n---\n\nCommit with $ARGUMENTS\n")
 	write(t, filepath.Join(dir, "frontend", "component.md"), "---\nallowed-tools:\n  - Read\n  - Edit(src/**)\n---\n# Make a component\nName: $1\n")
 	write(t, filepath.Join(dir, "plain.md"), "Just a prompt.\n")
-	write(t, filepath.Join(dir, "broken.md"), "---\ndescription: fine\nthis line is not a key\n---\nx\n")
+	write(t, filepath.Join(dir, "broken.md"), "---\nthis line is not a key\ndescription: fine\n---\nx\n")
 	write(t, filepath.Join(dir, "notes.txt"), "not a command")
 	cmds, warnings := Load(dir, "git-tools", "plugin")
 	type row struct{ Q, NS, Desc, Hint, Model, Allowed string }
@@ -42,7 +42,7 @@ func TestLoadAndParse(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("commands (-want +got):\n%s", diff)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], `broken.md: frontmatter line 3 "this line is not a key" is not `+"`key: value`") {
+	if len(warnings) != 1 || !strings.Contains(warnings[0], `broken.md: frontmatter line 2 "this line is not a key" is not `+"`key: value`") {
 		t.Errorf("warnings %q", warnings)
 	}
 }

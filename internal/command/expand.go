@@ -32,8 +32,13 @@ type Env struct {
 	DenyRead func(path string) string
 }
 
-// bang is !`command`, run before the prompt is sent.
-var bang = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("!`([^`]+)`") })
+// bang is !`command`, run before the prompt is sent, or a fenced block
+// opened with ```! (Claude Code's multi-line form: its lines run as one
+// bash command, as ralph-wiggum's /ralph-loop runs its setup script).
+// Submatch 1 is the inline command, 2 the block's.
+var bang = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("!`([^`]+)`|(?ms:^```![ \t]*\n(.*?)\n?^```[ \t]*$)")
+})
 
 // positional is $1 … $9.
 var positional = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$([1-9])`) })
@@ -64,14 +69,21 @@ func (c *Command) Expand(ctx context.Context, args string, env Env) string {
 	hasArgs := strings.Contains(c.body, "$ARGUMENTS") || positional().MatchString(c.body)
 	var body strings.Builder
 	last := 0
-	for _, m := range bang().FindAllStringSubmatchIndex(c.body, -1) {
-		body.WriteString(substitute(c.body[last:m[0]], args, fields))
+	src := c.PluginVars.expand(c.body)
+	for _, m := range bang().FindAllStringSubmatchIndex(src, -1) {
+		body.WriteString(substitute(src[last:m[0]], args, fields))
+		line := ""
+		if m[2] >= 0 {
+			line = src[m[2]:m[3]]
+		} else {
+			line = src[m[4]:m[5]]
+		}
 		// The arguments are in place before the commands run, so that
 		// !`gh pr view $1` sees them.
-		body.WriteString(run(ctx, quoteArgs(c.body[m[2]:m[3]], args, fields), env))
+		body.WriteString(run(ctx, quoteArgs(line, args, fields), env))
 		last = m[1]
 	}
-	body.WriteString(substitute(c.body[last:], args, fields))
+	body.WriteString(substitute(src[last:], args, fields))
 	text := strings.TrimSpace(body.String())
 	if !hasArgs && strings.TrimSpace(args) != "" {
 		text += "\n\nARGUMENTS: " + args

@@ -56,8 +56,10 @@ type Server struct {
 	// command and url …); such a server is listed as failed.
 	Err error `json:"-"`
 	// PluginDir is set for a server a plugin's .mcp.json adds:
-	// ${CLAUDE_PLUGIN_ROOT} and ${SYNAPS_PLUGIN_ROOT} expand to it.
-	PluginDir string `json:"-"`
+	// ${CLAUDE_PLUGIN_ROOT} and ${SYNAPS_PLUGIN_ROOT} expand to it, and
+	// ${CLAUDE_PLUGIN_DATA} to PluginData, the plugin's data directory.
+	PluginDir  string `json:"-"`
+	PluginData string `json:"-"`
 }
 
 // Source is one config file.
@@ -81,6 +83,8 @@ type Source struct {
 	PluginDir string
 	PluginID  string
 	Sandbox   *sandbox.Declared
+	// PluginData is the plugin's data directory (${CLAUDE_PLUGIN_DATA}).
+	PluginData string
 }
 
 func (s Source) String() string { return s.Kind + " (" + s.File + ")" }
@@ -117,6 +121,8 @@ type PluginDir struct {
 	Data []byte
 	// Sandbox is the plugin's manifest sandbox section (nil: none).
 	Sandbox *sandbox.Declared
+	// DataDir is the plugin's data directory, ${CLAUDE_PLUGIN_DATA}.
+	DataDir string
 }
 
 // UserFile is synaps's own user-scope MCP config file.
@@ -140,7 +146,7 @@ func (s Sources) Files() []Source {
 		if file == "" {
 			file = filepath.Join(p.Dir, ".mcp.json")
 		}
-		out = append(out, Source{Kind: "plugin " + p.ID, File: file, Scope: "plugin", Data: p.Data, PluginDir: p.Dir, PluginID: p.ID, Sandbox: p.Sandbox})
+		out = append(out, Source{Kind: "plugin " + p.ID, File: file, Scope: "plugin", Data: p.Data, PluginDir: p.Dir, PluginID: p.ID, Sandbox: p.Sandbox, PluginData: p.DataDir})
 	}
 	if s.Home != "" {
 		claude := filepath.Join(s.Home, ".claude.json")
@@ -231,7 +237,7 @@ func Load(s Sources) *Config {
 		}
 		for _, sv := range servers {
 			if src.Scope == "plugin" {
-				sv.PluginDir = src.PluginDir
+				sv.PluginDir, sv.PluginData = src.PluginDir, src.PluginData
 			}
 			if old, dup := byName[sv.Name]; dup {
 				cfg.Overridden[sv.Name] = append(cfg.Overridden[sv.Name], old.Source)

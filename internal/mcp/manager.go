@@ -430,6 +430,10 @@ func (m *Manager) expander(c Server) Expander {
 		b["CLAUDE_PLUGIN_ROOT"] = c.PluginDir
 		b["SYNAPS_PLUGIN_ROOT"] = c.PluginDir
 	}
+	if c.PluginData != "" {
+		b["CLAUDE_PLUGIN_DATA"] = c.PluginData
+		b["SYNAPS_PLUGIN_DATA"] = c.PluginData
+	}
 	return Expander{Getenv: m.opts.Getenv, Builtins: b}
 }
 

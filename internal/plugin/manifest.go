@@ -107,6 +107,9 @@ type Manifest struct {
 	// Claude: the manifest is a Claude Code plugin's
 	// (.claude-plugin/plugin.json).
 	Claude bool
+	// Implicit: a Claude Code plugin without a plugin.json, named after
+	// its directory (nomanifest.go); File is where it would be.
+	Implicit bool
 	// ClaudeHooks is the manifest's top-level "hooks" as written: a path
 	// to a hooks file (relative to the plugin root) or the hooks object,
 	// in Claude Code's format; hooks/hooks.json is read besides.
@@ -225,6 +228,9 @@ func LoadManifest(pluginDir string) (*Manifest, error) {
 	// only: a cloned project's manifest may be a FIFO or /dev/zero.
 	data, _, err := safefile.Read(file, MaxManifestSize+1)
 	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && hasClaudeDefaultParts(pluginDir) {
+			return implicitClaudeManifest(pluginDir), nil
+		}
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &ManifestError{
 				File:    file,

@@ -34,12 +34,17 @@ type Skill struct {
 	Dir, Path string
 	// Source says where it was found: "user", "project" or "plugin:<id>".
 	Source string
+	// PluginRoot and PluginData are a plugin's skill's
+	// ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA}; empty for others.
+	PluginRoot, PluginData string
 }
 
 // Root is a directory holding skill directories (<root>/<name>/SKILL.md).
 type Root struct {
 	Dir    string
 	Source string
+	// PluginRoot and PluginData: see Skill.
+	PluginRoot, PluginData string
 }
 
 // Problem is a skill that could not be read, with the reason.
@@ -75,7 +80,7 @@ func Discover(roots []Root) ([]Skill, []Problem) {
 				problems = append(problems, Problem{path, err})
 				continue
 			}
-			s.Source = r.Source
+			s.Source, s.PluginRoot, s.PluginData = r.Source, r.PluginRoot, r.PluginData
 			if seen[s.Name] {
 				continue
 			}
@@ -151,7 +156,11 @@ func split(data []byte) (fm, body []byte, err error) {
 }
 
 // Body returns the skill's text after the frontmatter with {baseDir}
-// replaced by the skill directory.
+// and ${CLAUDE_SKILL_DIR} replaced by the skill directory and, in a
+// plugin's skill, ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} (and
+// synaps's ${SYNAPS_PLUGIN_…}) by its directories, as Claude Code
+// substitutes them, so "${CLAUDE_PLUGIN_ROOT}/scripts/x.sh" names a file
+// that exists.
 func (s Skill) Body() (string, error) {
 	data, err := safefile.ReadAll(s.Path, MaxFileSize)
 	if err != nil {
@@ -161,7 +170,12 @@ func (s Skill) Body() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.ReplaceAll(string(body), "{baseDir}", s.Dir), nil
+	pairs := []string{"{baseDir}", s.Dir, "${CLAUDE_SKILL_DIR}", s.Dir}
+	if s.PluginRoot != "" {
+		pairs = append(pairs, "${CLAUDE_PLUGIN_ROOT}", s.PluginRoot, "${SYNAPS_PLUGIN_ROOT}", s.PluginRoot,
+			"${CLAUDE_PLUGIN_DATA}", s.PluginData, "${SYNAPS_PLUGIN_DATA}", s.PluginData)
+	}
+	return strings.NewReplacer(pairs...).Replace(string(body)), nil
 }
 
 // Index is the system-prompt section listing the skills.

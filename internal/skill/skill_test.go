@@ -28,7 +28,7 @@ func TestDiscoverAndLoad(t *testing.T) {
 	writeSkill(t, user, "titled", "Extension Authoring\n\n---\nname: extension-authoring\ndescription: Build an extension\n---\nSee {baseDir}/../docs\n")
 	writeSkill(t, user, "broken", "no frontmatter here\n")
 	writeSkill(t, user, "nodesc", "---\nname: nodesc\n---\n")
-	skills, problems := Discover([]Root{{project, "project"}, {user, "user"}, {filepath.Join(user, "missing"), "x"}})
+	skills, problems := Discover([]Root{{Dir: project, Source: "project"}, {Dir: user, Source: "user"}, {Dir: filepath.Join(user, "missing"), Source: "x"}})
 	var got []string
 	for _, s := range skills {
 		got = append(got, s.Name+"@"+s.Source+": "+s.Description)
