@@ -22,13 +22,16 @@ keys (docs/keys.md):
   up/down           input history, kept per project
   ctrl+r            search the input history (again: older; enter send, tab edit, esc back)
   tab               complete /commands and @paths
-  ctrl+o            the last collapsed tool output in full
+  ctrl+o            the transcript full-screen, every tool output in full (↑/↓ pgup/pgdn g/G, esc back)
   ctrl+g            edit the input in $EDITOR
   ctrl+d            twice on an empty prompt quit
   @path             attach a file · !command run it; its output goes with the next message`
 
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	m.idleSeq++ // the user is here: no idle notification
+	if m.tview != nil {
+		return m.transcriptKey(k)
+	}
 	if m.pick != nil {
 		return m.pickKey(k)
 	}
@@ -63,11 +66,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case "ctrl+o":
-		// As in Claude Code: the collapsed output, in full.
-		if tc := m.collapsed; tc != nil {
-			m.collapsed = nil
-			m.printW(func(w int) string { return fullOutput(tc, m.st, w-1) })
-		}
+		// As in Claude Code: the whole transcript, every output in full.
+		m.openTranscript()
 		return nil
 	case "ctrl+d":
 		// As ctrl+c: a stray ctrl+d (an end-of-file meant for another

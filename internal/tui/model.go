@@ -165,8 +165,11 @@ type model struct {
 	// shellContext is what !commands printed, for the next message.
 	shellContext []string
 
-	// collapsed is the last tool call whose output was cut, for ctrl+o.
-	collapsed *agent.ToolCall
+	// expanded renders tool call entries (by index) with all their
+	// output, for the transcript view (ctrl+o); tview is that view while
+	// it is open, else nil (transcriptview.go).
+	expanded map[int]entry
+	tview    *transcriptView
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string

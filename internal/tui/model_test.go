@@ -678,7 +678,7 @@ func TestModelResumeShowsHistory(t *testing.T) {
 }
 
 // TestModelCtrlOExpandsOutput: long tool output is collapsed with a
-// count; ctrl+o prints the last one in full.
+// count; ctrl+o opens the transcript view with all of it.
 func TestModelCtrlOExpandsOutput(t *testing.T) {
 	h := newHarness(t, `{"tool_calls":[{"name":"bash","input":{"command":"seq 1 12"}}]}
 {"text":"counted"}
@@ -691,9 +691,13 @@ func TestModelCtrlOExpandsOutput(t *testing.T) {
 		t.Fatalf("output not collapsed with a count:\n%s", got)
 	}
 	h.press('o', tea.ModCtrl)
-	got = h.transcript()
-	if !strings.Contains(got, "output of bash seq 1 12, 12 lines:") || !strings.Contains(got, "  │ 12") {
+	got = h.view()
+	if !strings.Contains(got, "  │ 12") || !strings.Contains(got, "transcript · lines") || strings.Contains(got, "more lines") {
 		t.Errorf("ctrl+o did not show the whole output:\n%s", got)
+	}
+	h.press(tea.KeyEscape, 0)
+	if got := h.view(); strings.Contains(got, "transcript · lines") {
+		t.Errorf("esc left the transcript view open:\n%s", got)
 	}
 }
 
@@ -739,7 +743,7 @@ func TestModelFollowsTerminalBackground(t *testing.T) {
 }
 
 // TestModelCtrlOExpandsDiff: a long diff (here a new file of 20 lines) is
-// collapsed with a count; ctrl+o prints all of it.
+// collapsed with a count; ctrl+o's transcript view shows all of it.
 func TestModelCtrlOExpandsDiff(t *testing.T) {
 	h := newHarness(t, `{"tool_calls":[{"name":"write","input":{"path":"twenty.txt","content":"l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\nl16\nl17\nl18\nl19\nl20\n"}}]}
 {"text":"written"}
@@ -753,7 +757,7 @@ func TestModelCtrlOExpandsDiff(t *testing.T) {
 		t.Fatalf("diff not collapsed with a count:\n%s", got)
 	}
 	h.press('o', tea.ModCtrl)
-	got = h.transcript()
+	got = h.view()
 	if !strings.Contains(got, "│ 20 + l20") {
 		t.Errorf("ctrl+o did not show the whole diff:\n%s", got)
 	}

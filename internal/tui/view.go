@@ -16,6 +16,9 @@ func (m *model) View() tea.View {
 	if m.quitting {
 		return tea.NewView("")
 	}
+	if m.tview != nil {
+		return m.transcriptScreen()
+	}
 	var parts []string
 	w := max(m.width, 20)
 

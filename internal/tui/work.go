@@ -89,9 +89,9 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 			lines[0] = fit(lines[0]+" "+sanitize(oneLine(sh.command, summaryMax))+m.st.dim.Render(" · "+sh.status), w-1)
 			return joinLines(lines)
 		})
-		if _, more := preview(tc.Output, previewLines); more > 0 {
-			m.collapsed = tc
-		}
+		m.expandTool(tc, func(first string, w int) string {
+			return fit(first+" "+sanitize(oneLine(sh.command, summaryMax))+m.st.dim.Render(" · "+sh.status), w-1)
+		})
 		m.shellContext = append(m.shellContext, fmt.Sprintf("<bash-input>%s</bash-input>\n<bash-output>%s</bash-output>", sh.command, strings.TrimRight(sh.output, "\n")))
 		m.print(m.st.dim.Render("· the command and its output go to the model with your next message"))
 	}

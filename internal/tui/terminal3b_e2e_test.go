@@ -1,0 +1,35 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// More end-to-end tests of issue 36 ("Terminal III"), through the real
+// binary under tmux against the scripted model.
+
+// TestTUITranscriptView: ctrl+o opens the whole transcript full-screen
+// with every tool output in full (not only the last collapsed one); g
+// goes to its top, G to its end, esc back to the prompt (item 4).
+func TestTUITranscriptView(t *testing.T) {
+	e := newE2E(t, `{"text":"Counting.","tool_calls":[{"name":"bash","input":{"command":"seq 1 12"}},{"name":"bash","input":{"command":"seq 101 130"}}]}
+{"text":"Counted."}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	e.start(t, 100, 20, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.send("count")
+	e.waitFor("both outputs collapsed", contains("Counted."), contains("… 9 more lines"), contains("… 27 more lines"))
+	e.keys("C-o")
+	e.waitFor("the view at its end, the last output in full",
+		contains("transcript · lines"), matches(`(?m)^  │ 130\s*$`), matches(`(?m)^  │ 120\s*$`), absent("Ask anything"))
+	e.keys("g")
+	e.waitFor("the top, the first output in full",
+		matches(`(?m)^› count\s*$`), matches(`(?m)^  │ 12\s*$`), matches(`(?m)transcript · lines 1–19 of`), absent("│ 130"))
+	e.keys("G")
+	e.waitFor("the end again", matches(`(?m)^  │ 130\s*$`), absent("› count"))
+	e.keys("Escape")
+	e.waitFor("back at the prompt", contains("Ask anything"), contains("Counted."), absent("transcript · lines"))
+}
