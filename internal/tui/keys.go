@@ -21,7 +21,7 @@ keys (docs/keys.md):
   alt+enter ctrl+j  a new line (or shift+enter, or \ then enter)
   up/down           input history, kept per project
   ctrl+r            search the input history (again: older; enter send, tab edit, esc back)
-  tab               complete /commands and @paths
+  tab               complete /commands and @paths; in the @ list (as you type @src/ma) put the chosen file (enter too; up/down choose, esc closes)
   ctrl+o            the transcript full-screen, every tool output in full (↑/↓ pgup/pgdn g/G, esc back)
   ctrl+g            edit the input in $EDITOR
   ctrl+d            twice on an empty prompt quit
@@ -43,6 +43,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.search != nil {
 		return m.searchKey(k)
+	}
+	if cmd, ok := m.mentionKey(k); ok {
+		return cmd
 	}
 	switch k.String() {
 	case "ctrl+r":

@@ -170,6 +170,8 @@ type model struct {
 	// it is open, else nil (transcriptview.go).
 	expanded map[int]entry
 	tview    *transcriptView
+	// mentions is the @ list's state (mentionlist.go).
+	mentions *mentionList
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string

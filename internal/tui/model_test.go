@@ -837,10 +837,10 @@ func TestModelShellAndMentions(t *testing.T) {
 
 	h.typeText("look at @no")
 	h.press(tea.KeyTab, 0)
-	if v := h.m.input.Value(); v != "look at @notes.txt" {
-		t.Fatalf("tab made %q, want the mention completed", v)
+	if v := h.m.input.Value(); v != "look at @notes.txt " {
+		t.Fatalf("tab made %q, want the mention completed (the @ list's choice, then a space)", v)
 	}
-	h.typeText(" please")
+	h.typeText("please")
 	h.press(tea.KeyEnter, 0)
 	h.until("the turn", isWorkDone)
 	got = h.transcript()

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -32,4 +33,35 @@ func TestTUITranscriptView(t *testing.T) {
 	e.waitFor("the end again", matches(`(?m)^  │ 130\s*$`), absent("› count"))
 	e.keys("Escape")
 	e.waitFor("back at the prompt", contains("Ask anything"), contains("Counted."), absent("transcript · lines"))
+}
+
+// TestTUIMentionList: typing @src/ma lists the matching project files
+// under the input (what .gitignore ignores left out); down chooses the
+// second, tab puts it in the input, and the message attaches it (item 5).
+func TestTUIMentionList(t *testing.T) {
+	e := newE2E(t, `{"text":"It is the map.","expect":{"last_user_contains":"MAPDATA"}}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	writeFile(t, filepath.Join(e.work, "src", "main.go"), "package main\n")
+	writeFile(t, filepath.Join(e.work, "src", "map.txt"), "MAPDATA\n")
+	writeFile(t, filepath.Join(e.work, "src", "other.go"), "package other\n")
+	writeFile(t, filepath.Join(e.work, "build", "main_gen.go"), "package gen\n")
+	writeFile(t, filepath.Join(e.work, ".gitignore"), "build/\n")
+	e.start(t, 100, 24, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.keys("-l", "@main")
+	e.waitFor("the matches of @main, the ignored one left out",
+		matches(`(?m)^› src/main\.go\s*$`), absent("main_gen"), absent("other.go"))
+	e.keys("C-u")
+	e.keys("-l", "look at @src/ma")
+	e.waitFor("the files under src/ that start with ma",
+		matches(`(?m)^› src/main\.go\s*$`), matches(`(?m)^  src/map\.txt\s*$`), absent("other.go"))
+	e.keys("Down")
+	e.waitFor("the second chosen", matches(`(?m)^› src/map\.txt\s*$`))
+	e.keys("Tab")
+	e.waitFor("the path in the input, the list closed", contains("› look at @src/map.txt"), absent("src/main.go"))
+	e.send("please")
+	e.waitFor("the file attached and the answer", contains("It is the map."))
 }

@@ -98,6 +98,7 @@ func (m *model) View() tea.View {
 		parts = append(parts, m.input.View())
 	}
 
+	parts = append(parts, m.mentionLines(w)...)
 	if m.asking == promptNone {
 		if ms := slashMatches(m.input.Value(), m.cands); len(ms) > 0 {
 			var l []string
