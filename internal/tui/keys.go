@@ -22,6 +22,7 @@ keys (docs/keys.md):
   up/down           input history, kept per project
   ctrl+r            search the input history (again: older; enter send, tab edit, esc back)
   tab               complete /commands and @paths; in the @ list (as you type @src/ma) put the chosen file (enter too; up/down choose, esc closes)
+  ctrl+b            while a bash command runs: send it to the background (it goes on, the turn too)
   ctrl+o            the transcript full-screen, every tool output in full (↑/↓ pgup/pgdn g/G, esc back)
   ctrl+g            edit the input in $EDITOR
   ctrl+d            twice on an empty prompt quit
@@ -48,6 +49,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch k.String() {
+	case "ctrl+b":
+		// As in Claude Code: the running bash command to the background.
+		if m.backgroundBash() {
+			return nil
+		}
 	case "ctrl+r":
 		if m.asking == promptNone {
 			m.startSearch()

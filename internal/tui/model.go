@@ -22,6 +22,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/tool"
+	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
 // Timing of the UI.
@@ -172,6 +173,8 @@ type model struct {
 	tview    *transcriptView
 	// mentions is the @ list's state (mentionlist.go).
 	mentions *mentionList
+	// bg sends the running bash calls to the background (ctrl+b).
+	bg *builtin.Backgrounder
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string
@@ -223,7 +226,7 @@ func newModel(ctx context.Context, hs *host.Session, br *bridge, profile colorpr
 	}
 	m := &model{
 		ctx: ctx, hs: hs, app: a, br: br, st: newStyles(), profile: profile,
-		wg: &sync.WaitGroup{}, width: 80, height: 24, opening: a == nil, idleAfter: idleNotifyAfter,
+		wg: &sync.WaitGroup{}, bg: builtin.NewBackgrounder(), width: 80, height: 24, opening: a == nil, idleAfter: idleNotifyAfter,
 	}
 	m.environ = environ
 	m.md.style = markdownStyle(profile, environ)

@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // More end-to-end tests of issue 36 ("Terminal III"), through the real
@@ -64,4 +66,46 @@ func TestTUIMentionList(t *testing.T) {
 	e.waitFor("the path in the input, the list closed", contains("› look at @src/map.txt"), absent("src/main.go"))
 	e.send("please")
 	e.waitFor("the file attached and the answer", contains("It is the map."))
+}
+
+// TestTUICtrlBBackgroundsBash: ctrl+b while a bash command runs sends it
+// to the background: the turn goes on at once with a result naming the
+// shell and its output file, and the command runs on, writing all its
+// output and how it ended to that file (item 11).
+func TestTUICtrlBBackgroundsBash(t *testing.T) {
+	e := newE2E(t, `{"text":"Starting it.","tool_calls":[{"name":"bash","input":{"command":"echo started; sleep 4; echo later-line"}}]}
+{"text":"It runs in the background.","expect":{"last_tool_result_contains":"sent this command to the background: it runs on as shell bash_1"}}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	tmpdir := filepath.Join(e.tmp, "tmpdir")
+	if err := os.MkdirAll(tmpdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.env = append(e.env, "TMPDIR="+tmpdir)
+	e.start(t, 120, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.send("start the slow one")
+	e.waitFor("the command running", contains("bash echo started; sleep 4"), contains("esc to interrupt"))
+	e.keys("C-b")
+	e.waitFor("the turn going on without waiting", contains("runs on in the background"), contains("It runs in the background."))
+	files, _ := filepath.Glob(filepath.Join(tmpdir, "synaps-background-*", "bash_1.output"))
+	if len(files) != 1 {
+		t.Fatalf("background output files: %q", files)
+	}
+	if got := readFile(t, files[0]); strings.Contains(got, "later-line") {
+		t.Fatalf("the command had ended before the turn went on:\n%s", got)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := readFile(t, files[0])
+		if strings.Contains(got, "started\nlater-line\n") && strings.Contains(got, "[shell bash_1 ended: exit status 0]") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the background command's output file:\n%s", got)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

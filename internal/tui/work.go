@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
 // interrupt cancels the running work. What it produced stays: the
@@ -51,7 +52,7 @@ func (m *model) stopWork() {
 
 // work runs fn in a worker goroutine; its result arrives as workDoneMsg.
 func (m *model) work(label string, fn func(context.Context) workDoneMsg) tea.Cmd {
-	ctx, cancel := context.WithCancel(m.ctx)
+	ctx, cancel := context.WithCancel(builtin.WithBackgrounder(m.ctx, m.bg))
 	m.busy, m.cancel, m.interrupted, m.quitArmed = label, cancel, false, time.Time{}
 	a, br := m.app, m.br
 	m.wg.Add(1)
