@@ -175,6 +175,8 @@ type model struct {
 	mentions *mentionList
 	// bg sends the running bash calls to the background (ctrl+b).
 	bg *builtin.Backgrounder
+	// statusLn is the status line command's output (statusline.go).
+	statusLn *statusLine
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string
@@ -374,9 +376,14 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.ask(promptConfirm)
 		return nil
 	case workDoneMsg:
-		return m.workDone(msg)
+		cmd := m.workDone(msg)
+		return tea.Batch(cmd, m.refreshStatusLine())
 	case openedMsg:
-		return m.opened(msg)
+		cmd := m.opened(msg)
+		return tea.Batch(cmd, m.refreshStatusLine())
+	case statusLineMsg:
+		m.statusLineDone(msg)
+		return nil
 	case editedMsg:
 		m.edited(msg)
 		return nil

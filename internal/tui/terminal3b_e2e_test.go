@@ -109,3 +109,45 @@ func TestTUICtrlBBackgroundsBash(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestTUIStatusLineCommand: tui.status_command runs at start and after
+// each turn, fed Claude Code's statusLine payload; its first line shows
+// under the input. Claude Code's statusLine in ~/.claude/settings.json
+// is read too, and a failing command is said once (item 14).
+func TestTUIStatusLineCommand(t *testing.T) {
+	e := newE2E(t, `{"text":"First answer."}
+{"text":"Second answer."}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	script := filepath.Join(e.tmp, "status.sh")
+	writeFile(t, script, `n=$(cat "$0.count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$0.count"
+cat > "$0.payload"
+echo "my status run $n"
+echo "a second line"
+`)
+	writeFile(t, filepath.Join(e.base, "config"), "tui.status_command = sh "+script+"\n")
+	e.start(t, 100, 24, "--no-extensions")
+	e.waitFor("the status line under the input", matches(`(?m)^› .*\n  my status run 1\s*$|(?m)^my status run 1\s*$`), absent("a second line"))
+	e.send("hello")
+	e.waitFor("refreshed after the turn", contains("First answer."), contains("my status run 2"))
+	payload := readFile(t, script+".payload")
+	for _, want := range []string{`"session_id":"`, `"cwd":"` + e.work + `"`, `"model":{`, `"workspace":{"current_dir":"` + e.work, `"cost":{"total_cost_usd":`} {
+		if !strings.Contains(payload, want) {
+			t.Errorf("payload lacks %s:\n%s", want, payload)
+		}
+	}
+
+	// Claude Code's settings, with a command that fails: said once.
+	e.tmux.run("kill-server")
+	writeFile(t, filepath.Join(e.base, "config"), "")
+	writeFile(t, filepath.Join(e.tmp, "home", ".claude", "settings.json"), `{"statusLine":{"type":"command","command":"echo broken >&2; exit 3"}}`)
+	e.start(t, 250, 24, "--no-extensions")
+	e.waitFor("the failure said", contains("the status line command ("), contains("settings.json: statusLine) failed (exit status 3): broken"))
+	e.send("hello")
+	e.waitFor("the turn", contains("First answer."))
+	if n := strings.Count(e.capture(), "settings.json: statusLine) failed"); n != 1 {
+		t.Errorf("the failure was said %d times:\n%s", n, e.capture())
+	}
+}

@@ -96,6 +96,9 @@ func (m *model) View() tea.View {
 			parts = append(parts, m.searchLine(w))
 		}
 		parts = append(parts, m.input.View())
+		if l := m.statusLineView(w); l != "" {
+			parts = append(parts, l)
+		}
 	}
 
 	parts = append(parts, m.mentionLines(w)...)
