@@ -36,6 +36,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.pick != nil {
 		return m.pickKey(k)
 	}
+	if m.mpick != nil {
+		return m.modelPickerKey(k)
+	}
 	if m.settings != nil {
 		return m.settingsKey(k)
 	}

@@ -70,6 +70,7 @@ type (
 		out     string        // text to print (slash output)
 		history []llm.Message // a resumed session's conversation, to print
 		shell   *shellRun     // a !command that ran
+		models  *modelPicker  // models listed for /model's picker
 		err     error
 		quit    bool
 		state
@@ -177,6 +178,8 @@ type model struct {
 	bg *builtin.Backgrounder
 	// statusLn is the status line command's output (statusline.go).
 	statusLn *statusLine
+	// mpick is /model's picker while it is open (modelpicker.go).
+	mpick *modelPicker
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string

@@ -151,3 +151,30 @@ echo "a second line"
 		t.Errorf("the failure was said %d times:\n%s", n, e.capture())
 	}
 }
+
+// TestTUIModelPicker: /model without a name opens a picker of the models
+// it can switch to, the one in use marked; down and enter switch to the
+// configured one, which answers the next message (item 14).
+func TestTUIModelPicker(t *testing.T) {
+	e := newE2E(t, `{"text":"From the first model."}
+`)
+	if !strings.Contains(e.argv[0], "synaps") {
+		t.Skip("needs the synaps binary")
+	}
+	other := filepath.Join(e.work, "other.jsonl")
+	writeFile(t, other, `{"text":"From the other model."}
+`)
+	writeFile(t, filepath.Join(e.base, "config"), "model = script:"+other+"\n")
+	e.start(t, 200, 30, "--no-extensions")
+	e.waitFor("the prompt", contains("Ask anything"))
+	e.send("/model")
+	e.waitFor("the picker, the model in use chosen and marked",
+		contains("models · ↑/↓ choose"), matches(`(?m)^› \* script:\S+script\.jsonl\s+the current model\s*$`),
+		matches(`(?m)^\s+script:\S+other\.jsonl\s+configured in `), absent("Ask anything"))
+	e.keys("Down")
+	e.waitFor("the configured one chosen", matches(`(?m)^› {3}script:\S+other\.jsonl\s+configured in `))
+	e.keys("Enter")
+	e.waitFor("switched", contains("Ask anything"), absent("models · ↑/↓"))
+	e.send("who answers?")
+	e.waitFor("the other model answers", contains("From the other model."))
+}

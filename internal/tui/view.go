@@ -87,6 +87,8 @@ func (m *model) View() tea.View {
 		for _, l := range m.settings.lines(m.st) {
 			parts = append(parts, fit(l, w))
 		}
+	} else if m.mpick != nil {
+		parts = append(parts, m.modelPickerLines(w)...)
 	} else if m.hooks != nil {
 		for _, l := range m.hooks.lines(m.st) {
 			parts = append(parts, fit(l, w))

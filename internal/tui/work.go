@@ -102,6 +102,9 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 	if msg.quit {
 		return m.leave()
 	}
+	if msg.models != nil {
+		return m.openModelPicker(msg.models)
+	}
 	next := m.next()
 	if m.busy != "" || m.app == nil || m.app.Agent == nil {
 		return next
