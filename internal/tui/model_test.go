@@ -415,8 +415,12 @@ func TestModelSlash(t *testing.T) {
 	}
 	h.press(tea.KeyEnter, 0)
 	h.until("/model", isWorkDone)
-	if got := h.transcript(); !strings.Contains(got, "model: script:") {
-		t.Errorf("/model output missing:\n%s", got)
+	if v := h.view(); !strings.Contains(v, "› * script:") {
+		t.Errorf("/model's picker missing:\n%s", v)
+	}
+	h.press(tea.KeyEscape, 0)
+	if v := h.view(); strings.Contains(v, "* script:") {
+		t.Errorf("esc left /model's picker open:\n%s", v)
 	}
 
 	h.typeText("/help")
