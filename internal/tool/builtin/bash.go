@@ -155,7 +155,7 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 			return fail("%v", err), nil
 		}
 		backgrounded = true
-		sw.to(f, out.String())
+		sw.to(f, out)
 		go func() {
 			werr := <-waitDone
 			syscall.Kill(-pgid, syscall.SIGKILL)

@@ -127,11 +127,12 @@ func (s *switchWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// to sends what follows to w, after first writing what was kept.
-func (s *switchWriter) to(w io.Writer, kept string) {
+// to sends what follows to w, after first writing what was kept (read
+// under the lock: the copying goroutine writes to it).
+func (s *switchWriter) to(w io.Writer, kept fmt.Stringer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	io.WriteString(w, kept) //nolint:errcheck // a full disk loses output, not the command
+	io.WriteString(w, kept.String()) //nolint:errcheck // a full disk loses output, not the command
 	s.w = w
 }
 
