@@ -87,7 +87,9 @@ func TestTUICtrlBBackgroundsBash(t *testing.T) {
 	e.start(t, 120, 30, "--no-extensions")
 	e.waitFor("the prompt", contains("Ask anything"))
 	e.send("start the slow one")
-	e.waitFor("the command running", contains("bash echo started; sleep 4"), contains("esc to interrupt"))
+	// Once it has run a second, the command is surely started (the
+	// line shows from the tool call's start, before the shell runs).
+	e.waitFor("the command running", matches(`bash echo started; sleep 4; echo later-line · [1-3]\.\ds`), contains("esc to interrupt"))
 	e.keys("C-b")
 	e.waitFor("the turn going on without waiting", contains("runs on in the background"), contains("It runs in the background."))
 	files, _ := filepath.Glob(filepath.Join(tmpdir, "synaps-background-*", "bash_1.output"))
