@@ -21,16 +21,23 @@ keys (docs/keys.md):
   alt+enter ctrl+j  a new line (or shift+enter, or \ then enter)
   up/down           input history, kept per project
   ctrl+r            search the input history (again: older; enter send, tab edit, esc back)
-  tab               complete /commands and @paths
-  ctrl+o            the last collapsed tool output in full
+  tab               complete /commands and @paths; in the @ list (as you type @src/ma) put the chosen file (enter too; up/down choose, esc closes)
+  ctrl+b            while a bash command runs: send it to the background (it goes on, the turn too)
+  ctrl+o            the transcript full-screen, every tool output in full (↑/↓ pgup/pgdn g/G, esc back)
   ctrl+g            edit the input in $EDITOR
   ctrl+d            twice on an empty prompt quit
   @path             attach a file · !command run it; its output goes with the next message`
 
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	m.idleSeq++ // the user is here: no idle notification
+	if m.tview != nil {
+		return m.transcriptKey(k)
+	}
 	if m.pick != nil {
 		return m.pickKey(k)
+	}
+	if m.mpick != nil {
+		return m.modelPickerKey(k)
 	}
 	if m.settings != nil {
 		return m.settingsKey(k)
@@ -46,7 +53,15 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	if cmd, ok := m.mentionKey(k); ok {
+		return cmd
+	}
 	switch k.String() {
+	case "ctrl+b":
+		// As in Claude Code: the running bash command to the background.
+		if m.backgroundBash() {
+			return nil
+		}
 	case "ctrl+r":
 		if m.asking == promptNone {
 			m.startSearch()
@@ -68,11 +83,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case "ctrl+o":
-		// As in Claude Code: the collapsed output, in full.
-		if tc := m.collapsed; tc != nil {
-			m.collapsed = nil
-			m.printW(func(w int) string { return fullOutput(tc, m.st, w-1) })
-		}
+		// As in Claude Code: the whole transcript, every output in full.
+		m.openTranscript()
 		return nil
 	case "ctrl+d":
 		// As ctrl+c: a stray ctrl+d (an end-of-file meant for another

@@ -22,6 +22,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/host"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/tool"
+	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
 // Timing of the UI.
@@ -69,6 +70,7 @@ type (
 		out     string        // text to print (slash output)
 		history []llm.Message // a resumed session's conversation, to print
 		shell   *shellRun     // a !command that ran
+		models  *modelPicker  // models listed for /model's picker
 		err     error
 		quit    bool
 		edit    string // a file to open in the editor (/memory edit)
@@ -167,8 +169,19 @@ type model struct {
 	// shellContext is what !commands printed, for the next message.
 	shellContext []string
 
-	// collapsed is the last tool call whose output was cut, for ctrl+o.
-	collapsed *agent.ToolCall
+	// expanded renders tool call entries (by index) with all their
+	// output, for the transcript view (ctrl+o); tview is that view while
+	// it is open, else nil (transcriptview.go).
+	expanded map[int]entry
+	tview    *transcriptView
+	// mentions is the @ list's state (mentionlist.go).
+	mentions *mentionList
+	// bg sends the running bash calls to the background (ctrl+b).
+	bg *builtin.Backgrounder
+	// statusLn is the status line command's output (statusline.go).
+	statusLn *statusLine
+	// mpick is /model's picker while it is open (modelpicker.go).
+	mpick *modelPicker
 
 	// queue holds what the user sent while work ran, oldest first.
 	queue []string
@@ -220,7 +233,7 @@ func newModel(ctx context.Context, hs *host.Session, br *bridge, profile colorpr
 	}
 	m := &model{
 		ctx: ctx, hs: hs, app: a, br: br, st: newStyles(), profile: profile,
-		wg: &sync.WaitGroup{}, width: 80, height: 24, opening: a == nil, idleAfter: idleNotifyAfter,
+		wg: &sync.WaitGroup{}, bg: builtin.NewBackgrounder(), width: 80, height: 24, opening: a == nil, idleAfter: idleNotifyAfter,
 	}
 	m.environ = environ
 	m.md.style = markdownStyle(profile, environ)
@@ -371,9 +384,14 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.openChoice(msg)
 		return nil
 	case workDoneMsg:
-		return m.workDone(msg)
+		cmd := m.workDone(msg)
+		return tea.Batch(cmd, m.refreshStatusLine())
 	case openedMsg:
-		return m.opened(msg)
+		cmd := m.opened(msg)
+		return tea.Batch(cmd, m.refreshStatusLine())
+	case statusLineMsg:
+		m.statusLineDone(msg)
+		return nil
 	case editedMsg:
 		m.edited(msg)
 		return nil

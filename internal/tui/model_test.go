@@ -415,8 +415,12 @@ func TestModelSlash(t *testing.T) {
 	}
 	h.press(tea.KeyEnter, 0)
 	h.until("/model", isWorkDone)
-	if got := h.transcript(); !strings.Contains(got, "model: script:") {
-		t.Errorf("/model output missing:\n%s", got)
+	if v := h.view(); !strings.Contains(v, "› * script:") {
+		t.Errorf("/model's picker missing:\n%s", v)
+	}
+	h.press(tea.KeyEscape, 0)
+	if v := h.view(); strings.Contains(v, "* script:") {
+		t.Errorf("esc left /model's picker open:\n%s", v)
 	}
 
 	h.typeText("/help")
@@ -678,7 +682,7 @@ func TestModelResumeShowsHistory(t *testing.T) {
 }
 
 // TestModelCtrlOExpandsOutput: long tool output is collapsed with a
-// count; ctrl+o prints the last one in full.
+// count; ctrl+o opens the transcript view with all of it.
 func TestModelCtrlOExpandsOutput(t *testing.T) {
 	h := newHarness(t, `{"tool_calls":[{"name":"bash","input":{"command":"seq 1 12"}}]}
 {"text":"counted"}
@@ -691,9 +695,13 @@ func TestModelCtrlOExpandsOutput(t *testing.T) {
 		t.Fatalf("output not collapsed with a count:\n%s", got)
 	}
 	h.press('o', tea.ModCtrl)
-	got = h.transcript()
-	if !strings.Contains(got, "output of bash seq 1 12, 12 lines:") || !strings.Contains(got, "  │ 12") {
+	got = h.view()
+	if !strings.Contains(got, "  │ 12") || !strings.Contains(got, "transcript · lines") || strings.Contains(got, "more lines") {
 		t.Errorf("ctrl+o did not show the whole output:\n%s", got)
+	}
+	h.press(tea.KeyEscape, 0)
+	if got := h.view(); strings.Contains(got, "transcript · lines") {
+		t.Errorf("esc left the transcript view open:\n%s", got)
 	}
 }
 
@@ -739,7 +747,7 @@ func TestModelFollowsTerminalBackground(t *testing.T) {
 }
 
 // TestModelCtrlOExpandsDiff: a long diff (here a new file of 20 lines) is
-// collapsed with a count; ctrl+o prints all of it.
+// collapsed with a count; ctrl+o's transcript view shows all of it.
 func TestModelCtrlOExpandsDiff(t *testing.T) {
 	h := newHarness(t, `{"tool_calls":[{"name":"write","input":{"path":"twenty.txt","content":"l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\nl16\nl17\nl18\nl19\nl20\n"}}]}
 {"text":"written"}
@@ -753,7 +761,7 @@ func TestModelCtrlOExpandsDiff(t *testing.T) {
 		t.Fatalf("diff not collapsed with a count:\n%s", got)
 	}
 	h.press('o', tea.ModCtrl)
-	got = h.transcript()
+	got = h.view()
 	if !strings.Contains(got, "│ 20 + l20") {
 		t.Errorf("ctrl+o did not show the whole diff:\n%s", got)
 	}
@@ -833,10 +841,10 @@ func TestModelShellAndMentions(t *testing.T) {
 
 	h.typeText("look at @no")
 	h.press(tea.KeyTab, 0)
-	if v := h.m.input.Value(); v != "look at @notes.txt" {
-		t.Fatalf("tab made %q, want the mention completed", v)
+	if v := h.m.input.Value(); v != "look at @notes.txt " {
+		t.Fatalf("tab made %q, want the mention completed (the @ list's choice, then a space)", v)
 	}
-	h.typeText(" please")
+	h.typeText("please")
 	h.press(tea.KeyEnter, 0)
 	h.until("the turn", isWorkDone)
 	got = h.transcript()

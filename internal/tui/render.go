@@ -92,6 +92,12 @@ func blockedReason(extID, output string) string {
 // extension that blocked, modified or replaced it; then the collapsed
 // output. width is the terminal's; 0 means do not cut.
 func toolLines(tc *agent.ToolCall, st styles, width int) []string {
+	return toolLinesN(tc, st, width, previewLines, agent.DiffPreviewLines)
+}
+
+// toolLinesN is toolLines showing outN lines of output and diffN lines
+// of the diff (the transcript view shows them all).
+func toolLinesN(tc *agent.ToolCall, st styles, width, outN, diffN int) []string {
 	summary := inputSummary(tc.Name, tc.Input)
 	icon := st.ok.Render("✓")
 	if tc.IsError || tc.BlockedBy != "" {
@@ -121,7 +127,7 @@ func toolLines(tc *agent.ToolCall, st styles, width int) []string {
 	if len(tc.ReplacedBy) > 0 {
 		mark(st.warn.Render("⇄ output replaced by " + strings.Join(tc.ReplacedBy, ", ")))
 	}
-	out, more := preview(tc.Output, previewLines)
+	out, more := preview(tc.Output, outN)
 	for _, l := range out {
 		lines = append(lines, fit(st.dim.Render("  │ ")+l, width))
 	}
@@ -129,7 +135,7 @@ func toolLines(tc *agent.ToolCall, st styles, width int) []string {
 		lines = append(lines, st.dim.Render(fmt.Sprintf("  │ … %s (ctrl+o shows them)", plural.Count(more, "more line"))))
 	}
 	if tc.Diff != nil && !tc.IsError {
-		lines = append(lines, diffLines(tc.Diff, st, width)...)
+		lines = append(lines, diffLinesN(tc.Diff, st, width, diffN)...)
 	}
 	return lines
 }
@@ -169,21 +175,6 @@ func diffLinesN(d *tool.Diff, st styles, width, n int) []string {
 // ctrl+o has more of it to show.
 func diffCollapsed(tc *agent.ToolCall) bool {
 	return tc.Diff != nil && !tc.IsError && len(tc.Diff.Lines) > agent.DiffPreviewLines
-}
-
-// fullOutput renders every line of a tool call's output, for ctrl+o.
-func fullOutput(tc *agent.ToolCall, st styles, width int) string {
-	out := strings.TrimRight(sanitize(tc.Output), "\n ")
-	all := strings.Split(out, "\n")
-	lines := []string{fit(st.dim.Render(fmt.Sprintf("output of %s %s, %s:", tc.Name, inputSummary(tc.Name, tc.Input), plural.Count(len(all), "line"))), width)}
-	for _, l := range all {
-		lines = append(lines, st.dim.Render("  │ ")+l)
-	}
-	if tc.Diff != nil && !tc.IsError {
-		// All of the diff the call kept (tool.MaxDiffLines at most).
-		lines = append(lines, diffLinesN(tc.Diff, st, 0, len(tc.Diff.Lines))...)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // noDuration marks a tool call whose duration is not known (one of a

@@ -43,9 +43,7 @@ func (m *model) printHistory(msgs []llm.Message) {
 					tc.Output, tc.IsError = "(no result was saved)", true
 				}
 				m.printW(func(w int) string { return joinLines(toolLines(tc, m.st, w-1)) })
-				if _, more := preview(tc.Output, previewLines); more > 0 {
-					m.collapsed = tc
-				}
+				m.expandTool(tc, nil)
 				m.printKids(b.ID)
 			}
 		}

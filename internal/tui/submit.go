@@ -51,6 +51,9 @@ func (m *model) submit() tea.Cmd {
 		m.openHooks()
 		return nil
 	}
+	if strings.TrimSpace(text) == "/model" && m.app != nil {
+		return m.listModels()
+	}
 	if strings.TrimSpace(text) == "/resume" && m.app != nil {
 		if infos, err := session.List(m.app.BaseDir); err == nil && len(infos) > 0 {
 			m.pick = newPicker(infos, m.width)

@@ -66,8 +66,8 @@ const clearAll = "\x1b[H\x1b[2J\x1b[3J"
 // transcript; the screen and scrollback are cleared and the transcript
 // printed again at the new width, as a fresh start would show it.
 func (m *model) flush() tea.Cmd {
-	if m.printing {
-		return nil
+	if m.printing || m.tview != nil {
+		return nil // the transcript view shows what waits
 	}
 	w := max(m.width, 20)
 	if m.redraw {

@@ -105,9 +105,7 @@ func (m *model) event(ev agent.Event) tea.Cmd {
 		}
 		tc := ev.Tool
 		m.printW(func(w int) string { return joinLines(toolLines(tc, m.st, w-1)) })
-		if _, more := preview(tc.Output, previewLines); more > 0 || diffCollapsed(tc) {
-			m.collapsed = tc
-		}
+		m.expandTool(tc, nil)
 	case agent.EventTurnEnd:
 		m.state.usage.InputTokens += ev.Usage.InputTokens
 		m.state.usage.OutputTokens += ev.Usage.OutputTokens

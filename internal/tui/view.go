@@ -16,6 +16,9 @@ func (m *model) View() tea.View {
 	if m.quitting {
 		return tea.NewView("")
 	}
+	if m.tview != nil {
+		return m.transcriptScreen()
+	}
 	var parts []string
 	w := max(m.width, 20)
 
@@ -84,6 +87,8 @@ func (m *model) View() tea.View {
 		for _, l := range m.settings.lines(m.st) {
 			parts = append(parts, fit(l, w))
 		}
+	} else if m.mpick != nil {
+		parts = append(parts, m.modelPickerLines(w)...)
 	} else if m.hooks != nil {
 		for _, l := range m.hooks.lines(m.st) {
 			parts = append(parts, fit(l, w))
@@ -93,8 +98,12 @@ func (m *model) View() tea.View {
 			parts = append(parts, m.searchLine(w))
 		}
 		parts = append(parts, m.input.View())
+		if l := m.statusLineView(w); l != "" {
+			parts = append(parts, l)
+		}
 	}
 
+	parts = append(parts, m.mentionLines(w)...)
 	if m.asking == promptNone {
 		if ms := slashMatches(m.input.Value(), m.cands); len(ms) > 0 {
 			var l []string

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
 // interrupt cancels the running work. What it produced stays: the
@@ -51,7 +52,7 @@ func (m *model) stopWork() {
 
 // work runs fn in a worker goroutine; its result arrives as workDoneMsg.
 func (m *model) work(label string, fn func(context.Context) workDoneMsg) tea.Cmd {
-	ctx, cancel := context.WithCancel(m.ctx)
+	ctx, cancel := context.WithCancel(builtin.WithBackgrounder(m.ctx, m.bg))
 	m.busy, m.cancel, m.interrupted, m.quitArmed = label, cancel, false, time.Time{}
 	a, br := m.app, m.br
 	m.wg.Add(1)
@@ -89,9 +90,9 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 			lines[0] = fit(lines[0]+" "+sanitize(oneLine(sh.command, summaryMax))+m.st.dim.Render(" · "+sh.status), w-1)
 			return joinLines(lines)
 		})
-		if _, more := preview(tc.Output, previewLines); more > 0 {
-			m.collapsed = tc
-		}
+		m.expandTool(tc, func(first string, w int) string {
+			return fit(first+" "+sanitize(oneLine(sh.command, summaryMax))+m.st.dim.Render(" · "+sh.status), w-1)
+		})
 		m.shellContext = append(m.shellContext, fmt.Sprintf("<bash-input>%s</bash-input>\n<bash-output>%s</bash-output>", sh.command, strings.TrimRight(sh.output, "\n")))
 		m.print(m.st.dim.Render("· the command and its output go to the model with your next message"))
 	}
@@ -103,6 +104,9 @@ func (m *model) workDone(msg workDoneMsg) tea.Cmd {
 	}
 	if msg.edit != "" {
 		return m.openMemory(msg.edit)
+	}
+	if msg.models != nil {
+		return m.openModelPicker(msg.models)
 	}
 	next := m.next()
 	if m.busy != "" || m.app == nil || m.app.Agent == nil {

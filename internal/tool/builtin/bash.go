@@ -117,7 +117,12 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		pw.Close()
 		return fail("cannot start command: %v", err), nil
 	}
-	defer release()
+	backgrounded := false // then the background goroutine releases
+	defer func() {
+		if !backgrounded {
+			release()
+		}
+	}()
 	pw.Close()
 	pgid := cmd.Process.Pid
 	// Should synaps die before the group is killed below, the sentinel
@@ -125,19 +130,51 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	unguard := lifeline.Guard(pgid)
 
 	out := newHeadTail(b.o.MaxOutput)
+	sw := &switchWriter{w: out}
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		io.Copy(out, pr) //nolint:errcheck // a read error just ends the output
+		io.Copy(sw, pr) //nolint:errcheck // a read error just ends the output
 	}()
 	waitDone := make(chan error, 1)
 	go func() { waitDone <- cmd.Wait() }()
 
+	toBackground, bg, unwatch := watch(ctx)
+	defer unwatch()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var waitErr error
 	timedOut, cancelled := false, false
 	select {
+	case <-toBackground:
+		f, id, err := bg.outputFile()
+		if err != nil {
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			<-waitDone
+			unguard()
+			return fail("%v", err), nil
+		}
+		backgrounded = true
+		sw.to(f, out)
+		go func() {
+			werr := <-waitDone
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			unguard()
+			select {
+			case <-readDone:
+			case <-time.After(time.Second):
+			}
+			pr.Close()
+			<-readDone
+			end := "exit status 0"
+			if werr != nil {
+				end = werr.Error()
+			}
+			sw.Write([]byte(fmt.Sprintf("\n[shell %s ended: %s]\n", id, end))) //nolint:errcheck
+			f.Close()
+			release()
+		}()
+		return tool.Result{Output: backgroundResult(id, pgid, f.Name())}, nil
 	case waitErr = <-waitDone:
 	case <-timer.C:
 		timedOut = true
