@@ -10,7 +10,8 @@ import (
 )
 
 // Tool names and inputs, both ways. Claude's hooks match and read its own
-// tool names (Bash, Read, Write, Edit, Glob, Grep, LS) and input shapes
+// tool names (Bash, Read, Write, Edit, Glob, Grep, LS, TodoWrite, WebFetch,
+// WebSearch) and input shapes
 // (file_path, timeout in ms …); synaps's built-ins have their own. A hook
 // sees Claude's, and an updatedInput it returns comes back to synaps's.
 // Tools with no Claude twin (extension tools, mcp__ tools) keep their
@@ -23,6 +24,8 @@ var toClaudeName = map[string]string{
 	// The subagent tool: Agent since Claude Code 2.1.63, Task before
 	// (a matcher naming Task still selects it; see Event.Selects).
 	"agent": "Agent",
+	// The tools Claude plugins assume: their inputs are Claude's already.
+	"todo_write": "TodoWrite", "web_fetch": "WebFetch", "web_search": "WebSearch",
 }
 
 // fromClaudeName is the reverse, and also reads the names Claude tools
@@ -32,6 +35,7 @@ var fromClaudeName = map[string]string{
 	"Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit",
 	"Glob": "find", "Grep": "grep", "LS": "ls",
 	"Agent": "agent", "Task": "agent",
+	"TodoWrite": "todo_write", "WebFetch": "web_fetch", "WebSearch": "web_search",
 }
 
 // ClaudeName is the name a Claude hook knows the tool by.

@@ -1,0 +1,47 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/tool/builtin"
+)
+
+// openTodos registers the todo_write tool (Claude's TodoWrite) with the
+// session's task list, whose changes fire on_task_created and
+// on_task_completed (Claude's TaskCreated and TaskCompleted).
+func (a *App) openTodos() error {
+	a.Todos = &builtin.Todos{Fire: a.fireTask}
+	_, err := a.Tools.Add(a.Todos.Tool())
+	return err
+}
+
+// fireTask runs a task hook through the extensions and Claude hooks; a
+// block refuses the change with its reason.
+func (a *App) fireTask(ctx context.Context, kind string, data json.RawMessage) (bool, string) {
+	if a.Host == nil {
+		return false, ""
+	}
+	id := ""
+	if a.Session != nil {
+		id = a.Session.ID
+	}
+	d := a.Host.RunHook(ctx, hook.Event{Kind: kind, SessionID: id, Data: data})
+	if d.Blocked {
+		return true, hook.BlockReason(d.Reason)
+	}
+	return false, ""
+}
+
+// restoreTodos gives the list of the session now open: the last
+// todo_write of a resumed session, none for a new one. A compacted
+// session keeps the list it had (its messages are a summary now).
+func (a *App) restoreTodos() {
+	if a.Todos == nil || a.Session == nil {
+		return
+	}
+	if !a.Todos.Restore(a.Session.Messages()) && a.Session.Summary == "" {
+		a.Todos.Set(nil)
+	}
+}
