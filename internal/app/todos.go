@@ -8,12 +8,18 @@ import (
 	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
-// openTodos registers the todo_write tool (Claude's TodoWrite) with the
-// session's task list, whose changes fire on_task_created and
-// on_task_completed (Claude's TaskCreated and TaskCompleted).
+// openTodos registers the tools Claude plugins assume beside the file
+// tools: todo_write (Claude's TodoWrite) with the session's task list,
+// whose changes fire on_task_created and on_task_completed (Claude's
+// TaskCreated and TaskCompleted), and web_fetch (WebFetch).
 func (a *App) openTodos() error {
 	a.Todos = &builtin.Todos{Fire: a.fireTask}
-	_, err := a.Tools.Add(a.Todos.Tool())
+	if _, err := a.Tools.Add(a.Todos.Tool()); err != nil {
+		return err
+	}
+	// web_fetch (Claude's WebFetch) goes through the sandbox's network
+	// rules, whether or not bash runs sandboxed.
+	_, err := a.Tools.Add(builtin.WebFetch{Network: a.sandbox.Network()}.Tool())
 	return err
 }
 
