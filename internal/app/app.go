@@ -179,7 +179,10 @@ type App struct {
 	Tools   *tool.Registry
 	Skills  []skill.Skill
 	Session *session.Session
-	Agent   *agent.Agent // nil while there is no model (NoModelOK)
+	// Todos is the session's task list (the todo_write tool's): the TUI
+	// shows it; it follows the session (restoreTodos).
+	Todos *builtin.Todos
+	Agent *agent.Agent // nil while there is no model (NoModelOK)
 	// judge is the agent Judge decides calls with (made on first use).
 	judge *agent.Agent
 	// Permissions is the session's permission mode and rules.
@@ -266,6 +269,9 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
 		}
+	}
+	if err := a.openTodos(); err != nil {
+		return nil, err
 	}
 	// Skills first: load_skill is a built-in and must own its name before
 	// any extension tool is registered.
@@ -561,7 +567,10 @@ func (a *App) nothingToContinue() error {
 	return errors.New(msg)
 }
 
-func (a *App) newAgent() { a.Agent = agent.New(a.agentConfig()) }
+func (a *App) newAgent() {
+	a.restoreTodos()
+	a.Agent = agent.New(a.agentConfig())
+}
 
 // agentConfig is the session agent's configuration: its model, prompt,
 // tools, hooks, permission policy and limits. `synaps hooks test` and

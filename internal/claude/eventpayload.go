@@ -30,6 +30,9 @@ type Newer struct {
 	// PreModelSwitch and PostModelSwitch.
 	FromModel, ToModel, RequestedModel, SwitchSource string
 	ContextTokens                                    int
+	// TaskCreated and TaskCompleted: the todo list's task (its 1-based
+	// place in the list, its content, its activeForm).
+	TaskID, TaskSubject, TaskDescription string
 }
 
 // BatchCall is one call of a PostToolBatch payload's tool_calls.
@@ -84,7 +87,7 @@ func (e *Event) newerPayload(f fields) fields {
 		withTurn, withMode, withEffort = true, true, true
 	case "StopFailure":
 		withTurn, withEffort = true, true
-	case "SubagentStart", "PostCompact", "PreModelSwitch", "PostModelSwitch":
+	case "SubagentStart", "PostCompact", "PreModelSwitch", "PostModelSwitch", "TaskCreated", "TaskCompleted":
 		withTurn = true
 	case "InstructionsLoaded":
 		withTurn = e.LoadReason != "session_start"
@@ -135,6 +138,10 @@ func (e *Event) newerPayload(f fields) fields {
 		f = append(f, field{"from_model", e.FromModel}, field{"to_model", e.ToModel}, field{"requested_model", e.RequestedModel},
 			field{"source", e.SwitchSource}, field{"context_tokens", e.ContextTokens}, field{"prompt_cache_warm", false},
 			field{"cache_ttl", "5m"}, field{"estimated_cache_write_usd", 0}, field{"pricing", "default"})
+	case "TaskCreated", "TaskCompleted":
+		// synaps has no agent teams: teammate_name and team_name, which
+		// Claude Code sends only for a team's tasks, are left out.
+		f = append(f, field{"task_id", e.TaskID}, field{"task_subject", e.TaskSubject}, field{"task_description", e.TaskDescription})
 	}
 	return f
 }
@@ -159,6 +166,9 @@ func newerEvent(hookName string, e *Event, ev *hook.Event) {
 		Requested  string `json:"requested_model"`
 		SwitchFrom string `json:"source"`
 		Tokens     int    `json:"context_tokens"`
+		TaskID     string `json:"task_id"`
+		Subject    string `json:"task_subject"`
+		TaskDesc   string `json:"task_description"`
 	}
 	_ = json.Unmarshal(ev.Data, &d)
 	switch hookName {
@@ -177,6 +187,8 @@ func newerEvent(hookName string, e *Event, ev *hook.Event) {
 		e.FilePath, e.MemoryType, e.LoadReason = d.FilePath, d.MemoryType, d.LoadReason
 	case contract.HookBeforeModelSwitch, contract.HookAfterModelSwitch:
 		e.FromModel, e.ToModel, e.RequestedModel, e.SwitchSource, e.ContextTokens = d.From, d.To, d.Requested, d.SwitchFrom, d.Tokens
+	case contract.HookOnTaskCreated, contract.HookOnTaskCompleted:
+		e.TaskID, e.TaskSubject, e.TaskDescription = d.TaskID, d.Subject, d.TaskDesc
 	}
 }
 
@@ -245,7 +257,7 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 				o.Stop, o.StopReason = true, o.Reason
 			}
 		}
-	case "UserPromptExpansion":
+	case "UserPromptExpansion", "TaskCreated", "TaskCompleted":
 		if j.Decision == "block" {
 			o.Decision, o.Reason = Block, j.Reason
 		}
@@ -272,7 +284,7 @@ func newerExit2(e *Event, stderr string, o *Outcome) (handled bool) {
 	case "PermissionRequest":
 		o.Decision, o.Reason = Block, fmt.Sprintf("PermissionRequest:%s hook denied the permission: %s", e.ToolName, stderr)
 		return true
-	case "UserPromptExpansion", "PreModelSwitch":
+	case "UserPromptExpansion", "PreModelSwitch", "TaskCreated", "TaskCompleted":
 		o.Decision, o.Reason = Block, stderr
 		return true
 	}

@@ -10,7 +10,8 @@ import (
 )
 
 // Tool names and inputs, both ways. Claude's hooks match and read its own
-// tool names (Bash, Read, Write, Edit, Glob, Grep, LS) and input shapes
+// tool names (Bash, Read, Write, Edit, Glob, Grep, LS, TodoWrite, WebFetch,
+// WebSearch) and input shapes
 // (file_path, timeout in ms …); synaps's built-ins have their own. A hook
 // sees Claude's, and an updatedInput it returns comes back to synaps's.
 // Tools with no Claude twin (extension tools, mcp__ tools) keep their
@@ -25,6 +26,8 @@ var toClaudeName = map[string]string{
 	"agent": "Agent",
 	// The tools the user answers (agent/userask.go).
 	"ask_user_question": "AskUserQuestion", "exit_plan_mode": "ExitPlanMode",
+	// The tools Claude plugins assume: their inputs are Claude's already.
+	"todo_write": "TodoWrite", "web_fetch": "WebFetch", "web_search": "WebSearch",
 }
 
 // fromClaudeName is the reverse, and also reads the names Claude tools
@@ -35,6 +38,7 @@ var fromClaudeName = map[string]string{
 	"Glob": "find", "Grep": "grep", "LS": "ls",
 	"Agent": "agent", "Task": "agent",
 	"AskUserQuestion": "ask_user_question", "ExitPlanMode": "exit_plan_mode",
+	"TodoWrite": "todo_write", "WebFetch": "web_fetch", "WebSearch": "web_search",
 }
 
 // ClaudeName is the name a Claude hook knows the tool by.

@@ -77,6 +77,8 @@ func SampleEvent(s hook.Subscription) *hook.Event {
 		ev.Data = json.RawMessage(`{"expansion_type":"slash_command","command_name":"commit","command_args":"","command_source":"userSettings","prompt":"/commit"}`)
 	case contract.HookBeforeModelSwitch, contract.HookAfterModelSwitch:
 		ev.Data = json.RawMessage(`{"from_model":"script:a.jsonl","to_model":"script:b.jsonl","requested_model":"script:b.jsonl","source":"command","context_tokens":120}`)
+	case contract.HookOnTaskCreated, contract.HookOnTaskCompleted:
+		ev.Data = json.RawMessage(`{"task_id":"1","task_subject":"Run the tests","task_description":"Running the tests","status":"pending"}`)
 	case contract.HookOnInstructionsLoaded:
 		ev.Data = json.RawMessage(`{"file_path":"/project/AGENTS.md","memory_type":"Project","load_reason":"session_start"}`)
 	case contract.HookOnSessionEnd:

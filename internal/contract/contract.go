@@ -82,6 +82,15 @@ const (
 	// HookAfterModelSwitch fires after a model switch: Claude Code's
 	// PostModelSwitch.
 	HookAfterModelSwitch = "after_model_switch"
+	// HookOnTaskCreated fires when the todo_write tool (Claude's
+	// TodoWrite) adds a task to the session's task list, before the list
+	// changes: Claude Code's TaskCreated. A block keeps the list as it
+	// was and tells the model why.
+	HookOnTaskCreated = "on_task_created"
+	// HookOnTaskCompleted fires when todo_write marks a task completed,
+	// before the list changes: Claude Code's TaskCompleted. A block keeps
+	// the task open and tells the model why.
+	HookOnTaskCompleted = "on_task_completed"
 )
 
 // Action is what a hook handler asks the runtime to do. "allow", "{}" and
@@ -191,6 +200,10 @@ var Hooks = []HookSpec{
 	// An inject on after_model_switch joins the next message the user
 	// sends (PostModelSwitch's additionalContext).
 	{HookAfterModelSwitch, PermSessionLifecycle, false, []Action{ActionInject}, 1},
+	// A block on on_task_created or on_task_completed keeps the task list
+	// as it was; the reason goes to the model as the tool's error.
+	{HookOnTaskCreated, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
+	{HookOnTaskCompleted, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.

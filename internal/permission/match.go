@@ -74,6 +74,9 @@ func (r Rule) matches(c Call, sub, workDir, home string) bool {
 	case kindRead, kindEdit:
 		return r.matchesPath(c, workDir, home)
 	}
+	if isWebFetch(r.Tool) {
+		return domainMatches(r.Spec, c.Input)
+	}
 	return false
 }
 

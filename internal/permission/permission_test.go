@@ -23,6 +23,7 @@ func TestParseRule(t *testing.T) {
 		{in: "mcp__server__tool", want: Rule{Tool: "mcp__server__tool", Text: "mcp__server__tool"}},
 		{in: "hello-ext:hello", want: Rule{Tool: "hello-ext:hello", Text: "hello-ext:hello"}},
 		{in: "WebFetch(domain:example.com)", want: Rule{Tool: "WebFetch", Spec: "domain:example.com", Text: "WebFetch(domain:example.com)"}},
+		{in: "WebFetch(example.com)", wantErr: "WebFetch takes domain:HOST in parentheses"},
 		{in: "Bash(git status", wantErr: "without a closing )"},
 		{in: "Bash)", wantErr: "without a ("},
 		{in: "Bash()", wantErr: "empty parentheses"},
@@ -82,6 +83,11 @@ func bash(cmd string) Call {
 func file(tool, path string) Call {
 	in, _ := json.Marshal(map[string]string{"path": path})
 	return Call{Name: tool, RuntimeName: tool, Builtin: true, ReadOnly: tool == "read" || tool == "grep" || tool == "find" || tool == "ls", Input: in}
+}
+
+func fetch(u string) Call {
+	in, _ := json.Marshal(map[string]string{"url": u, "prompt": "p"})
+	return Call{Name: "web_fetch", RuntimeName: "web_fetch", Builtin: true, Input: in}
 }
 
 func ext(name, runtime string, readOnly bool) Call {
@@ -163,7 +169,13 @@ func TestDecide(t *testing.T) {
 		{name: "mcp other server", allow: "mcp__fs", call: ext("mcp__fsx__write", "", false), want: Ask},
 		{name: "Claude name does not cover extension", allow: "Bash", call: ext("bash_2", "x:bash", false), want: Ask},
 		{name: "deny read-only extension tool", deny: "x_t", call: ext("x_t", "x:t", true), want: Deny},
-		{name: "claude-only rule matches nothing", allow: "WebFetch(domain:x)", call: bash("make"), want: Ask},
+		{name: "WebFetch rule does not cover bash", allow: "WebFetch(domain:x)", call: bash("make"), want: Ask},
+		{name: "WebFetch covers web_fetch", allow: "WebFetch", call: fetch("https://a.example/x"), want: Allow},
+		{name: "WebFetch domain", allow: "WebFetch(domain:a.example)", call: fetch("https://A.example/x"), want: Allow},
+		{name: "WebFetch other domain", allow: "WebFetch(domain:a.example)", call: fetch("https://b.example/x"), want: Ask},
+		{name: "WebFetch star domain", allow: "WebFetch(domain:*.example)", call: fetch("https://docs.a.example/"), want: Allow},
+		{name: "WebFetch domain deny", deny: "WebFetch(domain:evil.example)", call: fetch("http://evil.example:8080/"), want: Deny},
+		{name: "TodoWrite deny", deny: "TodoWrite", call: Call{Name: "todo_write", RuntimeName: "todo_write", Builtin: true, ReadOnly: true, Input: json.RawMessage(`{}`)}, want: Deny},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := New(Config{Mode: c.mode, Rules: Rules{Allow: rules(t, c.allow), Ask: rules(t, c.ask), Deny: rules(t, c.deny)}, WorkDir: "/proj", Home: "/home/u"})

@@ -74,7 +74,13 @@ func ParseRule(s string) (Rule, error) {
 		case kindBash, kindRead, kindEdit:
 		case kindOther:
 			if isClaudeOnly(name) {
-				break // WebFetch(domain:…) and the like: no synaps tool, never matches
+				break // NotebookEdit(…) and the like: no synaps tool, never matches
+			}
+			if isWebFetch(name) {
+				if _, ok := strings.CutPrefix(spec, "domain:"); ok {
+					break // WebFetch(domain:example.com): webfetch.go
+				}
+				return Rule{}, fmt.Errorf("rule %q: WebFetch takes domain:HOST in parentheses, e.g. WebFetch(domain:example.com)", text)
 			}
 			return Rule{}, fmt.Errorf("rule %q: only Bash, Read, Edit, Write (and their synaps names) take a specifier in parentheses; write %s alone to mean every call of it", text, name)
 		}
@@ -160,11 +166,14 @@ var claudeNames = map[string][]string{
 	// The tools the user answers (agent/userask.go).
 	"AskUserQuestion": {"ask_user_question"},
 	"ExitPlanMode":    {"exit_plan_mode"},
+	"TodoWrite": {"todo_write"},
+	"WebFetch":  {"web_fetch"},
+	"WebSearch": {"web_search"},
 }
 
 // claudeOnly are Claude Code tools synaps does not have: rules naming them
 // are accepted (a shared settings file keeps working) and match nothing.
-var claudeOnly = []string{"WebFetch", "WebSearch", "NotebookEdit", "NotebookRead", "Task", "Agent", "TodoWrite", "BashOutput", "KillShell", "SlashCommand"}
+var claudeOnly = []string{"NotebookEdit", "NotebookRead", "Task", "Agent", "BashOutput", "KillShell", "SlashCommand"}
 
 func isClaudeOnly(name string) bool {
 	for _, n := range claudeOnly {

@@ -81,6 +81,7 @@ func (m *model) View() tea.View {
 	for _, q := range m.queue {
 		parts = append(parts, fit(m.st.dim.Render("queued › "+oneLine(q, summaryMax)), w))
 	}
+	parts = append(parts, m.todoLines(w)...)
 	if m.pick != nil {
 		parts = append(parts, m.pick.lines()...)
 	} else if m.settings != nil {

@@ -1,5 +1,7 @@
 // Package builtin holds the tools every session has: bash, read, write,
-// edit, grep, find and ls, one file each.
+// edit, grep, find and ls (All), one file each, and those Claude plugins
+// assume that need the session's state: todo_write (Todos), web_fetch
+// (WebFetch) and web_search (WebSearchTool).
 //
 // Conventions shared by all of them:
 //   - A problem the model caused (a missing file, no match, a bad regexp, a
