@@ -69,6 +69,8 @@ func (a *Agent) runTool(ctx context.Context, use llm.Block) llm.Block {
 		// The agent tool's child runs inside this loop, after the same
 		// hooks and permission check as any call.
 		res = a.runSubagent(ctx, at, use.ID, input)
+	} else if ut, ok := t.(userTool); ok {
+		res = a.runUserTool(ctx, ut, input, &waited) // userask.go
 	} else {
 		res, err = t.Run(ctx, input)
 	}

@@ -235,7 +235,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	if a.Permissions != nil {
 		bo.Gate = a.Permissions
 	}
-	for _, t := range builtin.All(bo) {
+	for _, t := range append(builtin.All(bo), agent.UserTools()...) {
 		if _, err := a.Tools.Add(t); err != nil {
 			return nil, err
 		}

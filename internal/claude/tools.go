@@ -23,6 +23,8 @@ var toClaudeName = map[string]string{
 	// The subagent tool: Agent since Claude Code 2.1.63, Task before
 	// (a matcher naming Task still selects it; see Event.Selects).
 	"agent": "Agent",
+	// The tools the user answers (agent/userask.go).
+	"ask_user_question": "AskUserQuestion", "exit_plan_mode": "ExitPlanMode",
 }
 
 // fromClaudeName is the reverse, and also reads the names Claude tools
@@ -32,6 +34,7 @@ var fromClaudeName = map[string]string{
 	"Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit",
 	"Glob": "find", "Grep": "grep", "LS": "ls",
 	"Agent": "agent", "Task": "agent",
+	"AskUserQuestion": "ask_user_question", "ExitPlanMode": "exit_plan_mode",
 }
 
 // ClaudeName is the name a Claude hook knows the tool by.

@@ -157,11 +157,14 @@ var claudeNames = map[string][]string{
 	"Glob":      {"find"},
 	"Grep":      {"grep"},
 	"LS":        {"ls"},
+	// The tools the user answers (agent/userask.go).
+	"AskUserQuestion": {"ask_user_question"},
+	"ExitPlanMode":    {"exit_plan_mode"},
 }
 
 // claudeOnly are Claude Code tools synaps does not have: rules naming them
 // are accepted (a shared settings file keeps working) and match nothing.
-var claudeOnly = []string{"WebFetch", "WebSearch", "NotebookEdit", "NotebookRead", "Task", "Agent", "TodoWrite", "ExitPlanMode", "BashOutput", "KillShell", "SlashCommand"}
+var claudeOnly = []string{"WebFetch", "WebSearch", "NotebookEdit", "NotebookRead", "Task", "Agent", "TodoWrite", "BashOutput", "KillShell", "SlashCommand"}
 
 func isClaudeOnly(name string) bool {
 	for _, n := range claudeOnly {

@@ -13,6 +13,7 @@ const (
 	promptNone    prompt = iota
 	promptConfirm        // a tool call waits for [y/N]
 	promptTrust          // the trust dialog (trustdialog.go)
+	promptChoice         // a tool's multiple-choice question (choice.go)
 )
 
 // confirmAnswer reads the answer to a confirm: y or yes runs the call,
@@ -102,6 +103,8 @@ func (m *model) questionLines(w int) []string {
 			choices = "[y/N/a = always allow " + m.confirm.always + "]"
 		}
 		add(m.st.warn.Render("Run " + what + "? " + choices))
+	case promptChoice:
+		q = append(q, m.choiceLines(w)...)
 	case promptTrust:
 		q = append(q, m.trustLines(w)...)
 		add(m.st.warn.Render(m.trustQuestion()))

@@ -15,11 +15,12 @@ import (
 const keysHelp = `
 keys (docs/keys.md):
   enter             send; while a turn runs, words join it at its next step (steering), commands are queued
-  esc               interrupt the running turn
+  esc               interrupt the running turn; at a question: no
   shift+tab         next permission mode: default, acceptEdits, plan
   ctrl+c            clear the input, else interrupt; twice on an empty prompt quit
   alt+enter ctrl+j  a new line (or shift+enter, or \ then enter)
-  up/down           input history, kept per project
+  up/down           input history, kept per project; at a multiple-choice question, move
+  1–9 space         at a multiple-choice question: pick (or tick) an option; enter sends, typed text is your own answer
   ctrl+r            search the input history (again: older; enter send, tab edit, esc back)
   tab               complete /commands and @paths
   ctrl+o            the last collapsed tool output in full
@@ -40,6 +41,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.search != nil {
 		return m.searchKey(k)
+	}
+	if m.asking == promptChoice {
+		if cmd, ok := m.choiceKey(k); ok {
+			return cmd
+		}
 	}
 	switch k.String() {
 	case "ctrl+r":

@@ -139,6 +139,7 @@ type model struct {
 	// The open question, if any.
 	asking  prompt
 	confirm *confirmMsg
+	choice  *choiceState // a tool's multiple-choice question (choice.go)
 	// kids are the subagents running, in the order they started.
 	kids      []*kid
 	untrusted int
@@ -364,6 +365,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case confirmMsg:
 		m.confirm = &msg
 		m.ask(promptConfirm)
+		return nil
+	case choiceMsg:
+		m.openChoice(msg)
 		return nil
 	case workDoneMsg:
 		return m.workDone(msg)

@@ -20,6 +20,9 @@ func (m *model) submit() tea.Cmd {
 		return nil
 	case promptTrust:
 		return m.answerTrust(text)
+	case promptChoice:
+		m.submitChoice()
+		return nil
 	}
 	if strings.TrimSpace(text) == "" {
 		return nil

@@ -65,7 +65,7 @@ func (m *model) View() tea.View {
 
 	// The open question.
 	switch m.asking {
-	case promptConfirm, promptTrust:
+	case promptConfirm, promptTrust, promptChoice:
 		parts = append(parts, strings.Join(m.questionLines(w), "\n"))
 	}
 
