@@ -57,6 +57,12 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.ctrlC()
 	case "esc":
 		return m.esc()
+	case "alt+esc":
+		// Two escapes read at once: Esc Esc (rewind.go).
+		if m.busy == "" && m.asking == promptNone && m.input.Value() == "" {
+			return m.openRewind()
+		}
+		return m.esc()
 	case "ctrl+g":
 		if m.asking == promptNone {
 			return m.openEditor()
@@ -216,6 +222,8 @@ func (m *model) esc() tea.Cmd {
 		m.interrupt()
 	case m.busy != "" && !m.interrupted:
 		m.interrupt()
+	case m.busy == "" && m.asking == promptNone && m.input.Value() == "":
+		return m.escIdle() // twice: /rewind (rewind.go)
 	}
 	return nil
 }
