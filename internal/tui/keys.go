@@ -15,7 +15,7 @@ import (
 const keysHelp = `
 keys (docs/keys.md):
   enter             send; while a turn runs, words join it at its next step (steering), commands are queued
-  esc               interrupt the running turn; at a question: no
+  esc               interrupt the running turn; at a question: no; twice on an empty prompt: /rewind
   shift+tab         next permission mode: default, acceptEdits, plan
   ctrl+c            clear the input, else interrupt; twice on an empty prompt quit
   alt+enter ctrl+j  a new line (or shift+enter, or \ then enter)
