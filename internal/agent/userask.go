@@ -68,6 +68,12 @@ const (
 	ExitPlanToolName = "exit_plan_mode"
 )
 
+// AsksUser reports whether the tool of that runtime name is answered by
+// the user: read-only, yet no tool for a hook's agent, which has no user.
+func AsksUser(runtimeName string) bool {
+	return runtimeName == AskUserToolName || runtimeName == ExitPlanToolName
+}
+
 // userTool is a tool the loop runs with the user: Run alone cannot ask.
 type userTool interface {
 	tool.Tool

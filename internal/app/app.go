@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/checkpoint"
 	"github.com/synaps-cli/synaps/internal/command"
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
@@ -156,6 +157,10 @@ type App struct {
 	// env is the scrubbed environment of the tools, hooks and commands
 	// synaps runs (toolEnv, computed once at Open).
 	env []string
+	// cp is the current session's checkpoint record (checkpoints.go).
+	cpMu      sync.Mutex
+	cp        *checkpoint.Store
+	cpSession string
 	// Commands are the slash commands: Markdown files, and the commands
 	// SynapsCLI manifests declare (Command.Declared).
 	Commands *command.Set
@@ -266,7 +271,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		if !o.offers(t.Spec().RuntimeName) {
 			continue
 		}
-		if _, err := a.Tools.Add(t); err != nil {
+		if _, err := a.Tools.Add(a.recordEdits(t, work)); err != nil { // checkpoints.go
 			return nil, err
 		}
 	}
@@ -614,6 +619,7 @@ func (a *App) Send(ctx context.Context, text string, images ...llm.Image) error 
 	if a.claude != nil {
 		a.claude.newPrompt()
 	}
+	a.checkpointPrompt(text) // checkpoints.go
 	err := a.Agent.Send(ctx, text, images...)
 	if errors.Is(err, agent.ErrTurnLimit) {
 		return fmt.Errorf("%w: the limit set with --max-turns %d", err, a.opts.MaxTurns)

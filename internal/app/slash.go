@@ -41,6 +41,7 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/cost", "show the session's token usage"},
 	{"/compact", "summarise the conversation into a new session"},
 	{"/clear", "start a new, empty session"},
+	{"/rewind [N [both|code|conversation]]", "list the earlier prompts, or go back to before prompt N: its files as they were (created ones removed), the conversation, or both (esc esc in the TUI)"},
 	{"/sessions", "list saved sessions"},
 	{"/resume [ID]", "continue a saved session, showing its conversation (without ID: the TUI opens a picker, chat lists them)"},
 	{"/help", "show this help"},
@@ -187,6 +188,8 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 			return SlashResult{}, err
 		}
 		return SlashResult{Output: fmt.Sprintf("resumed session %s (%s)", a.Session.ID, plural.Count(len(a.Session.Messages()), "message")), Resumed: true}, nil
+	case "/rewind":
+		return a.slashRewind(ctx, f[1:]) // checkpoints.go
 	case "/clear":
 		if err := a.NewSession(ctx); err != nil {
 			return SlashResult{}, err

@@ -15,11 +15,12 @@ import (
 const keysHelp = `
 keys (docs/keys.md):
   enter             send; while a turn runs, words join it at its next step (steering), commands are queued
-  esc               interrupt the running turn
+  esc               interrupt the running turn; at a question: no; twice on an empty prompt: /rewind
   shift+tab         next permission mode: default, acceptEdits, plan
   ctrl+c            clear the input, else interrupt; twice on an empty prompt quit
   alt+enter ctrl+j  a new line (or shift+enter, or \ then enter)
-  up/down           input history, kept per project
+  up/down           input history, kept per project; at a multiple-choice question, move
+  1–9 space         at a multiple-choice question: pick (or tick) an option; enter sends, typed text is your own answer
   ctrl+r            search the input history (again: older; enter send, tab edit, esc back)
   tab               complete /commands and @paths; in the @ list (as you type @src/ma) put the chosen file (enter too; up/down choose, esc closes)
   ctrl+b            while a bash command runs: send it to the background (it goes on, the turn too)
@@ -70,6 +71,12 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+c":
 		return m.ctrlC()
 	case "esc":
+		return m.esc()
+	case "alt+esc":
+		// Two escapes read at once: Esc Esc (rewind.go).
+		if m.busy == "" && m.asking == promptNone && m.input.Value() == "" {
+			return m.openRewind()
+		}
 		return m.esc()
 	case "ctrl+g":
 		if m.asking == promptNone {
@@ -227,6 +234,8 @@ func (m *model) esc() tea.Cmd {
 		m.interrupt()
 	case m.busy != "" && !m.interrupted:
 		m.interrupt()
+	case m.busy == "" && m.asking == promptNone && m.input.Value() == "":
+		return m.escIdle() // twice: /rewind (rewind.go)
 	}
 	return nil
 }

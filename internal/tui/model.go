@@ -143,6 +143,7 @@ type model struct {
 	asking  prompt
 	confirm *confirmMsg
 	choice  *choiceState // a tool's multiple-choice question (choice.go)
+	escAt   time.Time    // the last esc on an empty idle input (rewind.go)
 	// kids are the subagents running, in the order they started.
 	kids      []*kid
 	untrusted int
@@ -383,6 +384,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case choiceMsg:
 		m.openChoice(msg)
 		return nil
+	case rewindMsg:
+		return m.rewindStep(msg)
 	case workDoneMsg:
 		cmd := m.workDone(msg)
 		return tea.Batch(cmd, m.refreshStatusLine())

@@ -47,6 +47,9 @@ func (m *model) submit() tea.Cmd {
 		m.settings = newSettingsScreen(m.app.SettingsValues())
 		return nil
 	}
+	if strings.TrimSpace(text) == "/rewind" && m.app != nil {
+		return m.openRewind()
+	}
 	if strings.TrimSpace(text) == "/hooks" && m.app != nil {
 		m.openHooks()
 		return nil

@@ -62,7 +62,7 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	br := newBridge()
 	opts.OnEvent = br.event
 	opts.Confirmer = br
-	opts.LeavePlan = "Shift+Tab, or /mode default"
+	opts.LeavePlan = "Shift+Tab, or /mode default, or by approving the plan you give exit_plan_mode"
 	opts.NoModelOK = true // the UI opens and says how to configure one
 	opts.Progress = func(starting []string) { br.send(progressMsg{starting}) }
 	// Extensions start in the background: the first request waits only
