@@ -88,7 +88,9 @@ func (a *App) runHookAgent(ctx context.Context, p llm.Provider, id, name string,
 	if a.Session == nil {
 		return "", errors.New("an agent hook needs a session")
 	}
-	tools := a.Tools.Filter(func(s tool.Spec) bool { return s.ReadOnly && s.RuntimeName != agent.AgentToolName && !agent.AsksUser(s.RuntimeName) })
+	tools := a.Tools.Filter(func(s tool.Spec) bool {
+		return s.ReadOnly && s.RuntimeName != agent.AgentToolName && !agent.AsksUser(s.RuntimeName)
+	})
 	aid := fmt.Sprintf("hook-%x", time.Now().UnixNano())
 	sess, err := a.Session.Child(aid, "hook-agent", "", "agent hook")
 	if err != nil {

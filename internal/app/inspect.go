@@ -19,25 +19,6 @@ import (
 	"github.com/synaps-cli/synaps/internal/plural"
 )
 
-// inspectCommands are the inspection commands for /help and completion,
-// placed before /help (init).
-var inspectCommands = []struct{ Name, Help string }{
-	{"/context", "show what fills the context window, part by part: system prompt, instructions files, skills index, tools, messages, tool results"},
-	{"/status", "show the model, provider, session, directory, permission mode, sandbox, extensions, MCP servers and trust"},
-	{"/permissions [allow|ask|deny RULE | remove RULE]", "list the permission rules and where each comes from, or add one to the project's .synaps/config, or remove one"},
-	{"/config [set KEY VALUE]", "show the config in force and the file each value comes from, or set a key in the user's config"},
-	{"/memory [edit user|project]", "show the instructions files (AGENTS.md, CLAUDE.md) of the user and the project; edit opens one in $EDITOR (TUI)"},
-	{"/init", "ask the model to look at the repository and write its instructions file (AGENTS.md, or the CLAUDE.md the project has)"},
-}
-
-func init() {
-	i := slices.IndexFunc(SlashCommands, func(c struct{ Name, Help string }) bool { return c.Name == "/help" })
-	if i < 0 {
-		i = len(SlashCommands)
-	}
-	SlashCommands = slices.Insert(SlashCommands, i, inspectCommands...)
-}
-
 // slashInspect runs an inspection command; ok is false for any other.
 func (a *App) slashInspect(ctx context.Context, f []string) (r SlashResult, ok bool, err error) {
 	switch f[0] {

@@ -44,6 +44,12 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/rewind [N [both|code|conversation]]", "list the earlier prompts, or go back to before prompt N: its files as they were (created ones removed), the conversation, or both (esc esc in the TUI)"},
 	{"/sessions", "list saved sessions"},
 	{"/resume [ID]", "continue a saved session, showing its conversation (without ID: the TUI opens a picker, chat lists them)"},
+	{"/context", "show what fills the context window, part by part: system prompt, instructions files, skills index, tools, messages, tool results"},
+	{"/status", "show the model, provider, session, directory, permission mode, sandbox, extensions, MCP servers and trust"},
+	{"/permissions [allow|ask|deny RULE | remove RULE]", "list the permission rules and where each comes from, or add one to the project's .synaps/config, or remove one"},
+	{"/config [set KEY VALUE]", "show the config in force and the file each value comes from, or set a key in the user's config"},
+	{"/memory [edit user|project]", "show the instructions files (AGENTS.md, CLAUDE.md) of the user and the project; edit opens one in $EDITOR (TUI)"},
+	{"/init", "ask the model to look at the repository and write its instructions file (AGENTS.md, or the CLAUDE.md the project has)"},
 	{"/help", "show this help"},
 	{"/quit", "end the session"},
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -79,7 +80,9 @@ func printOnly(fs *pflag.FlagSet) error {
 }
 
 // uuidShape is a UUID as Claude Code's --session-id takes it.
-var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var uuidShape = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})
 
 // apply checks the flags and sets what they ask for in o; format is
 // --output-format. Every mistake is a usage error naming the flag.
@@ -88,7 +91,7 @@ func (c *claudeFlags) apply(o *app.Options, g *globals, format string) error {
 		return usageError{errors.New("--include-partial-messages needs --output-format stream-json (the partial messages are stream lines)")}
 	}
 	if c.sessionID != "" {
-		if !uuidShape.MatchString(c.sessionID) {
+		if !uuidShape().MatchString(c.sessionID) {
 			return usageError{fmt.Errorf("--session-id %q: give a UUID such as 4f3c2a1e-8b7d-4e6f-9a0b-1c2d3e4f5a6b (uuidgen makes one)", c.sessionID)}
 		}
 		if g.cont || g.resume != "" {

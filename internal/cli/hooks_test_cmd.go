@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -142,13 +143,15 @@ func printCallReport(stdio Stdio, r *agent.CallReport, asJSON bool) error {
 }
 
 // claudeEvents are Claude Code's event names of the synaps hooks.
-var claudeEvents = map[string]string{
-	"PreToolUse": contract.HookBeforeToolCall, "PostToolUse": contract.HookAfterToolCall,
-	"UserPromptSubmit": contract.HookBeforeMessage, "Stop": contract.HookOnMessageComplete,
-	"PreCompact": contract.HookOnCompaction, "SessionStart": contract.HookOnSessionStart,
-	"SessionEnd": contract.HookOnSessionEnd, "SubagentStop": contract.HookOnSubagentComplete,
-	"Notification": contract.HookOnNotification,
-}
+var claudeEvents = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"PreToolUse": contract.HookBeforeToolCall, "PostToolUse": contract.HookAfterToolCall,
+		"UserPromptSubmit": contract.HookBeforeMessage, "Stop": contract.HookOnMessageComplete,
+		"PreCompact": contract.HookOnCompaction, "SessionStart": contract.HookOnSessionStart,
+		"SessionEnd": contract.HookOnSessionEnd, "SubagentStop": contract.HookOnSubagentComplete,
+		"Notification": contract.HookOnNotification,
+	}
+})
 
 // eventResult is what `hooks test --event` prints with --json.
 type eventResult struct {
@@ -163,7 +166,7 @@ type eventResult struct {
 // runEventTest runs one non-tool event through the chain.
 func runEventTest(ctx context.Context, g *globals, stdio Stdio, name, payload string, asJSON bool) error {
 	kind := name
-	if k, ok := claudeEvents[name]; ok {
+	if k, ok := claudeEvents()[name]; ok {
 		kind = k
 	}
 	if _, ok := contract.LookupHook(kind); !ok {

@@ -12,6 +12,7 @@ package permission
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Rule is one permission rule: a tool, and for the tools that take one, a
@@ -154,22 +155,24 @@ const (
 // claudeNames maps Claude Code's tool names to the synaps built-ins each
 // rule covers. As in Claude Code, an Edit rule covers every tool that
 // edits files and a Read rule every tool that reads them.
-var claudeNames = map[string][]string{
-	"Bash":      {"bash"},
-	"Read":      {"read", "grep", "find", "ls"},
-	"Edit":      {"edit", "write"},
-	"MultiEdit": {"edit"},
-	"Write":     {"write"},
-	"Glob":      {"find"},
-	"Grep":      {"grep"},
-	"LS":        {"ls"},
-	// The tools the user answers (agent/userask.go).
-	"AskUserQuestion": {"ask_user_question"},
-	"ExitPlanMode":    {"exit_plan_mode"},
-	"TodoWrite": {"todo_write"},
-	"WebFetch":  {"web_fetch"},
-	"WebSearch": {"web_search"},
-}
+var claudeNames = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"Bash":      {"bash"},
+		"Read":      {"read", "grep", "find", "ls"},
+		"Edit":      {"edit", "write"},
+		"MultiEdit": {"edit"},
+		"Write":     {"write"},
+		"Glob":      {"find"},
+		"Grep":      {"grep"},
+		"LS":        {"ls"},
+		// The tools the user answers (agent/userask.go).
+		"AskUserQuestion": {"ask_user_question"},
+		"ExitPlanMode":    {"exit_plan_mode"},
+		"TodoWrite":       {"todo_write"},
+		"WebFetch":        {"web_fetch"},
+		"WebSearch":       {"web_search"},
+	}
+})
 
 // claudeOnly are Claude Code tools synaps does not have: rules naming them
 // are accepted (a shared settings file keeps working) and match nothing.
@@ -198,7 +201,7 @@ func kindOf(name string) kind {
 
 // matchesTool reports whether the rule's tool part names the call's tool.
 func (r Rule) matchesTool(c Call) bool {
-	if builtins, ok := claudeNames[r.Tool]; ok {
+	if builtins, ok := claudeNames()[r.Tool]; ok {
 		if !c.Builtin {
 			return false
 		}
