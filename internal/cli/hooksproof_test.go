@@ -36,7 +36,10 @@ func proofHome(t *testing.T) (home, work string) {
 		{"hook":"before_tool_call","input_contains":"echo old","result":{"action":"modify","input":{"command":"echo new"}}}]}`)
 	ext("c-dead-closed", "edit", `,"failure_policy":"closed"`, `{"init_mode":"crash"}`)
 	ext("d-dead-open", "grep", "", `{"init_mode":"crash"}`)
-	writeFile(t, filepath.Join(home, ".synaps-cli", "config"), "permissions.deny = Bash(shutdown:*)\n")
+	// A guard turned off by `synaps hooks disable`: it would block, but
+	// is never asked.
+	ext("e-disabled", "bash", "", `{"rules":[{"hook":"before_tool_call","input_contains":"disabled-guard-me","result":{"action":"block","reason":"the disabled guard answered"}}]}`)
+	writeFile(t, filepath.Join(home, ".synaps-cli", "config"), "permissions.deny = Bash(shutdown:*)\ndisabled_hooks = ext:e-disabled/before_tool_call\n")
 	// The project is not trusted: its Claude hook, which would block
 	// curl, is not read by -p, nor by hooks test.
 	writeFile(t, filepath.Join(work, ".claude", "settings.json"), `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo untrusted >&2; exit 2"}]}]}}`)
@@ -85,7 +88,7 @@ type verdictOf struct {
 // and exits 0, 1 or 3 by it.
 func TestHooksTestMatchesPrint(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs synaps 44 times")
+		t.Skip("runs synaps 46 times")
 	}
 	home, work := proofHome(t)
 	tests := []struct {
@@ -116,6 +119,7 @@ func TestHooksTestMatchesPrint(t *testing.T) {
 		{name: "dead fail-closed guard", tool: "edit", input: `{"path":"notes.md","old_string":"old","new_string":"new"}`, flags: []string{"--permission-mode", "acceptEdits"}, want: verdictOf{"block", "ext:c-dead-closed/before_tool_call"}},
 		{name: "dead fail-open guard", tool: "grep", input: `{"pattern":"old"}`, want: verdictOf{"allow", "mode:default"}},
 		{name: "untrusted project hook skipped", tool: "bash", input: `{"command":"curl -V"}`, flags: []string{"--allowedTools", "Bash(curl:*)"}, want: verdictOf{"allow", "rule:Bash(curl:*)"}},
+		{name: "disabled hook is not asked", tool: "bash", input: `{"command":"echo disabled-guard-me"}`, flags: []string{"--allowedTools", "Bash"}, want: verdictOf{"allow", "rule:Bash"}},
 		{name: "unknown tool", tool: "nosuch", input: `{}`, want: verdictOf{"block", "tools"}},
 		{name: "schema gate", tool: "bash", input: `{"command":5}`, flags: []string{"--allowedTools", "Bash"}, want: verdictOf{"block", "schema"}},
 		{name: "bypass still denies by rule", tool: "bash", input: `{"command":"shutdown now"}`, flags: []string{"--permission-mode", "bypassPermissions"}, want: verdictOf{"block", "rule:Bash(shutdown:*)"}},

@@ -75,8 +75,8 @@ func TestCrossModeSameSession(t *testing.T) {
 	files["TUI"] = newSession("TUI", before)
 
 	want := normalise(files["-p"])
-	if n := strings.Count(want, "\n"); n != 5 {
-		t.Fatalf("-p's session has %d lines, want a header and 4 messages:\n%s", n, want)
+	if n := strings.Count(want, "\n"); n != 6 {
+		t.Fatalf("-p's session has %d lines, want a header, 4 messages and the call's report:\n%s", n, want)
 	}
 	for _, mode := range []string{"chat", "rpc", "TUI"} {
 		if diff := cmp.Diff(want, normalise(files[mode])); diff != "" {

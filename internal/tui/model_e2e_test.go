@@ -46,10 +46,14 @@ func TestTUISlashModelSwitches(t *testing.T) {
 
 	e.send("hello")
 	e.waitFor("the first answer", contains("answered-by-claude-first"))
+	// /model alone opens the picker over the served models; esc closes
+	// it, and /model NAME switches.
 	e.send("/model")
 	e.waitFor("the model list",
 		matches(`\* anthropic/claude-first\s+Anthropic at http://127\.0\.0\.1`),
 		matches(`  anthropic/claude-second\s+Anthropic at http://127\.0\.0\.1`))
+	e.keys("Escape")
+	e.waitFor("the picker closed", absent("models · ↑/↓"))
 	e.send("/model anthropic/claude-second")
 	e.waitFor("the switch", contains("model: anthropic/claude-second (was anthropic/claude-first)"))
 	e.send("again")
