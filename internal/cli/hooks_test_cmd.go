@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -142,17 +141,6 @@ func printCallReport(stdio Stdio, r *agent.CallReport, asJSON bool) error {
 	return nil
 }
 
-// claudeEvents are Claude Code's event names of the synaps hooks.
-var claudeEvents = sync.OnceValue(func() map[string]string {
-	return map[string]string{
-		"PreToolUse": contract.HookBeforeToolCall, "PostToolUse": contract.HookAfterToolCall,
-		"UserPromptSubmit": contract.HookBeforeMessage, "Stop": contract.HookOnMessageComplete,
-		"PreCompact": contract.HookOnCompaction, "SessionStart": contract.HookOnSessionStart,
-		"SessionEnd": contract.HookOnSessionEnd, "SubagentStop": contract.HookOnSubagentComplete,
-		"Notification": contract.HookOnNotification,
-	}
-})
-
 // eventResult is what `hooks test --event` prints with --json.
 type eventResult struct {
 	Event   string            `json:"event"`
@@ -166,8 +154,8 @@ type eventResult struct {
 // runEventTest runs one non-tool event through the chain.
 func runEventTest(ctx context.Context, g *globals, stdio Stdio, name, payload string, asJSON bool) error {
 	kind := name
-	if k, ok := claudeEvents()[name]; ok {
-		kind = k
+	if e, ok := claude.LookupEvent(name); ok && e.Hook != "" {
+		kind = e.Hook // Claude's name of a synaps hook (the one catalog)
 	}
 	if _, ok := contract.LookupHook(kind); !ok {
 		return usageError{fmt.Errorf("--event %q: no such hook; use a synaps hook name (before_message, on_session_start, …) or Claude Code's (UserPromptSubmit, SessionStart, …)", name)}

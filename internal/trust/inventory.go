@@ -470,11 +470,3 @@ var (
 	sumsMu sync.Mutex
 	sums   = map[string]cachedSum{}
 )
-
-func statKey(info fs.FileInfo) (statID, bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return statID{}, false
-	}
-	return statID{ino: int64(st.Ino), size: st.Size, mtime: st.Mtim.Sec, mtimeNs: st.Mtim.Nsec, ctime: st.Ctim.Sec, ctimeNs: st.Ctim.Nsec}, true
-}
