@@ -226,22 +226,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		getenv = os.Getenv
 		o.Getenv = getenv
 	}
-	base := o.BaseDir
-	if base == "" {
-		var err error
-		if base, err = config.BaseDir(getenv); err != nil {
-			return nil, err
-		}
-	}
-	work := o.WorkDir
-	if work == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		work = wd
-	}
-	cfg, err := config.Load(filepath.Join(base, "config"))
+	base, work, cfg, err := dirsOf(o)
 	if err != nil {
 		return nil, err
 	}
@@ -682,4 +667,25 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// dirsOf is where a session of o lives: its base directory (o.BaseDir,
+// else $SYNAPS_BASE_DIR or ~/.synaps-cli), its working directory (o.WorkDir,
+// else the process's) and the config of that base. Open and the hooks
+// listing (openLister) start from it alike. o.Getenv must be set.
+func dirsOf(o Options) (base, work string, cfg *config.File, err error) {
+	base = o.BaseDir
+	if base == "" {
+		if base, err = config.BaseDir(o.Getenv); err != nil {
+			return "", "", nil, err
+		}
+	}
+	work = o.WorkDir
+	if work == "" {
+		if work, err = os.Getwd(); err != nil {
+			return "", "", nil, err
+		}
+	}
+	cfg, err = config.Load(filepath.Join(base, "config"))
+	return base, work, cfg, err
 }

@@ -102,15 +102,7 @@ func (c *claudeHooks) sources(plugins []*plugin.Plugin, all bool) []claudeSource
 	a := c.a
 	var sources []claudeSource
 	for _, p := range plugins {
-		skip, failed := "", false
-		switch {
-		case p.Err != nil:
-			skip, failed = "the plugin did not load: "+firstLine(p.Err.Error()), true
-		case p.Disabled:
-			skip = "plugin disabled (disabled_plugins); `synaps extensions enable " + p.ID + "` turns it on"
-		case p.Untrusted:
-			skip = a.untrustedWhy()
-		}
+		skip, failed := a.notRunning(p)
 		if skip != "" && !all {
 			continue
 		}

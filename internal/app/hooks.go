@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -122,22 +121,7 @@ func openLister(o Options) (*App, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	base := o.BaseDir
-	if base == "" {
-		var err error
-		if base, err = config.BaseDir(o.Getenv); err != nil {
-			return nil, err
-		}
-	}
-	work := o.WorkDir
-	if work == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		work = wd
-	}
-	cfg, err := config.Load(filepath.Join(base, "config"))
+	base, work, cfg, err := dirsOf(o)
 	if err != nil {
 		return nil, err
 	}
@@ -250,15 +234,7 @@ func (a *App) withSkipped(t hook.Table, plugins []*plugin.Plugin, sources map[ho
 		if p.Manifest == nil || p.Manifest.Extension == nil || p.Spawnable() || (p.BrokenGuard != nil && !p.Disabled && !p.Untrusted) {
 			continue
 		}
-		skip, failed := "", false
-		switch {
-		case p.Err != nil:
-			skip, failed = "the plugin did not load: "+firstLine(p.Err.Error()), true
-		case p.Disabled:
-			skip = "plugin disabled (disabled_plugins); `synaps extensions enable " + p.ID + "` turns it on"
-		case p.Untrusted:
-			skip = a.untrustedWhy()
-		}
+		skip, failed := a.notRunning(p)
 		l := &skippedLink{id: p.ID}
 		sources[l] = listedSource{skip: skip, failed: failed}
 		m := p.Manifest.Extension
@@ -405,4 +381,19 @@ func (a *App) permissionRows() []HookInfo {
 		Matcher: "*", Status: HookRunning, Why: string(mode) + " mode: " + mode.Describe(),
 	})
 	return out
+}
+
+// notRunning says why plugin p's hooks do not run in a session ("" when
+// they do); failed marks a failure rather than a choice. The Claude hook
+// sources and the extension rows of a listing both say it this way.
+func (a *App) notRunning(p *plugin.Plugin) (why string, failed bool) {
+	switch {
+	case p.Err != nil:
+		return "the plugin did not load: " + firstLine(p.Err.Error()), true
+	case p.Disabled:
+		return "plugin disabled (disabled_plugins); `synaps extensions enable " + p.ID + "` turns it on", false
+	case p.Untrusted:
+		return a.untrustedWhy(), false
+	}
+	return "", false
 }
