@@ -256,7 +256,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		if !o.offers(t.Spec().RuntimeName) {
 			continue
 		}
-		if _, err := a.Tools.Add(a.recordEdits(t, work)); err != nil { // checkpoints.go
+		if _, err := a.Tools.Add(a.recordEdits(t, work, bo.Sandbox != nil)); err != nil { // checkpoints.go
 			return nil, err
 		}
 	}

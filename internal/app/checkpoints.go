@@ -12,6 +12,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/tool"
+	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
 // Checkpoints (/rewind): every prompt sent starts a point of the session's
@@ -26,9 +27,22 @@ func (a *App) checkpoints() *checkpoint.Store {
 	a.cpMu.Lock()
 	defer a.cpMu.Unlock()
 	if a.cp == nil || a.cpSession != a.Session.ID {
+		if a.cp != nil {
+			a.cp.Close() // its snapshot's contents are no use to another session
+		}
 		a.cp, a.cpSession = checkpoint.Open(a.BaseDir, a.Session.ID), a.Session.ID
 	}
 	return a.cp
+}
+
+// closeCheckpoints lets go of the contents kept for bash's snapshot of
+// the project that no checkpoint uses (the session ends).
+func (a *App) closeCheckpoints() {
+	a.cpMu.Lock()
+	defer a.cpMu.Unlock()
+	if a.cp != nil {
+		a.cp.Close()
+	}
 }
 
 // checkpointPrompt starts the point of a prompt about to be sent.
@@ -62,7 +76,7 @@ func (a *App) Rewind(ctx context.Context, i int, code, conversation bool) (strin
 		out, err := store.RestoreCode(i)
 		said = append(said, fmt.Sprintf("code: %d file(s) restored, %d removed", len(out.Restored), len(out.Removed)))
 		if len(out.Skipped) > 0 {
-			said = append(said, fmt.Sprintf("not restored (larger than %d bytes when recorded): %s", checkpoint.MaxFileBytes, strings.Join(out.Skipped, ", ")))
+			said = append(said, fmt.Sprintf("not restorable (larger than %d bytes, or past the %d bytes kept of the project, when recorded): %s", checkpoint.MaxFileBytes, checkpoint.MaxBytes, strings.Join(out.Skipped, ", ")))
 		}
 		if err != nil {
 			return strings.Join(said, "; "), fmt.Errorf("/rewind: restoring files: %w", err)
@@ -98,6 +112,7 @@ func (a *App) Rewind(ctx context.Context, i int, code, conversation bool) (strin
 // first n messages and the checkpoints before (the old session stays,
 // resumable).
 func (a *App) forkSession(ctx context.Context, n int, keep []checkpoint.Point) error {
+	from := a.checkpoints()
 	msgs := a.Session.Messages()
 	if n > len(msgs) {
 		n = len(msgs)
@@ -115,7 +130,7 @@ func (a *App) forkSession(ctx context.Context, n int, keep []checkpoint.Point) e
 		}
 	}
 	a.Session = s
-	a.checkpoints().Adopt(keep)
+	a.checkpoints().Adopt(from, keep)
 	if a.provider != nil {
 		a.newAgent()
 	}
@@ -132,13 +147,47 @@ func promptLine(s string) string {
 }
 
 // recordEdits wraps the built-in write and edit so that each call keeps
-// its file in the current checkpoint before it runs; other tools pass.
-func (a *App) recordEdits(t tool.Tool, workDir string) tool.Tool {
-	n := t.Spec().RuntimeName
-	if n != "write" && n != "edit" {
-		return t
+// its file in the current checkpoint before it runs, and bash, when its
+// commands run in the sandbox (sandboxed), so that each command's changes
+// to the project are recorded (checkpoint.Store.BeforeCommand); other
+// tools pass.
+func (a *App) recordEdits(t tool.Tool, workDir string, sandboxed bool) tool.Tool {
+	switch t.Spec().RuntimeName {
+	case "write", "edit":
+		return &recordingTool{Tool: t, a: a, workDir: workDir}
+	case "bash":
+		if sandboxed {
+			return &recordingBash{Tool: t, a: a, workDir: workDir}
+		}
 	}
-	return &recordingTool{Tool: t, a: a, workDir: workDir}
+	return t
+}
+
+// recordingBash is the sandboxed bash tool, its project indexed before
+// and after each command. The sandbox lets a command write only the
+// project and the temporary directory, so the project's changes are all
+// it can make that a rewind would put back. Recording never stops a
+// command: an index that fails leaves the command unrecorded.
+type recordingBash struct {
+	tool.Tool
+	a       *App
+	workDir string
+}
+
+func (r *recordingBash) Run(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+	if r.a.Session == nil {
+		return r.Tool.Run(ctx, input)
+	}
+	cp := r.a.checkpoints()
+	if err := cp.BeforeCommand(ctx, r.workDir, builtin.WalkProject); err != nil {
+		return r.Tool.Run(ctx, input)
+	}
+	res, err := r.Tool.Run(ctx, input)
+	// The command's changes are recorded even when it failed or was
+	// interrupted: what it did before is on disk. Not under ctx, which
+	// may be why it ended.
+	_ = cp.AfterCommand(context.WithoutCancel(ctx), builtin.WalkProject)
+	return res, err
 }
 
 // recordingTool is write or edit, recording first.
@@ -187,7 +236,11 @@ func (a *App) slashRewind(ctx context.Context, args []string) (SlashResult, erro
 		var b strings.Builder
 		b.WriteString("checkpoints (/rewind N [both|code|conversation] goes back to before prompt N):\n")
 		for i, p := range points {
-			fmt.Fprintf(&b, "  %d  %s  %q  %s\n", i+1, p.Time.Format("15:04:05"), promptLine(p.Prompt), plural.Count(len(p.Files), "file"))
+			files := plural.Count(len(p.Files), "file")
+			if n := p.NotRestorable(); n > 0 {
+				files += fmt.Sprintf(" (%d not restorable)", n)
+			}
+			fmt.Fprintf(&b, "  %d  %s  %q  %s\n", i+1, p.Time.Format("15:04:05"), promptLine(p.Prompt), files)
 		}
 		return SlashResult{Output: strings.TrimRight(b.String(), "\n")}, nil
 	}

@@ -79,6 +79,7 @@ func (a *App) Close(ctx context.Context) error {
 		say(fmt.Sprintf("on_session_end hooks did not finish within %s; stopped waiting for them", hookBudget))
 	}
 	hcancel()
+	a.closeCheckpoints() // checkpoints.go
 	// MCP servers stop while the extensions do: each step of a stdio
 	// server's stop is mcp.DefaultTerminateDuration.
 	mcpDone := make(chan struct{})

@@ -1,19 +1,27 @@
 // Package checkpoint records, per user prompt, what the built-in write and
-// edit tools changed in files (each file's content before its first change
-// in that turn, or that it did not exist), so that /rewind can put the
-// files back as they were before an earlier prompt and remove the ones
-// created since (Claude Code's checkpoints).
+// edit tools and the sandboxed bash tool changed in files (each file's
+// content before its first change in that turn, or that it did not exist),
+// so that /rewind can put the files back as they were before an earlier
+// prompt and remove the ones created since (Claude Code's checkpoints).
 //
-// The record of a session is one JSON file,
-// <base>/checkpoints/<session-id>.json, bounded: a file larger than
-// MaxFileBytes is not kept (its point says so, and rewinding leaves it
-// alone), and when the kept contents pass MaxBytes the oldest points are
-// dropped. Bash commands are not recorded: what a shell line changes is
-// not known before it runs (docs/keys.md, "Checkpoints").
+// The record of a session is a directory, <base>/checkpoints/<session-id>/:
+// log.jsonl, an append-only log of what happened (a point begun, a file
+// recorded, points dropped; log.go), and objects/, the files' contents
+// kept by their SHA-256 (objects.go). Each change appends one line; the
+// log is rewritten whole only when it has grown to several times what it
+// holds. The record is bounded: a file larger than MaxFileBytes is not
+// kept (its point says so, and rewinding leaves it alone), and when the
+// kept contents pass MaxBytes the oldest points are dropped. A record of
+// the older form, one <session-id>.json rewritten on each change, is
+// still read.
+//
+// What a bash command changes is not known before it runs, so before the
+// turn's first sandboxed command the project is indexed and its files'
+// contents kept (project.go); after each command the index tells what it
+// changed, created or removed.
 package checkpoint
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -45,26 +53,41 @@ type Point struct {
 type File struct {
 	Path string `json:"path"`
 	// Existed is false for a file the turn created: rewinding removes it.
-	Existed bool   `json:"existed"`
+	Existed bool `json:"existed"`
+	// Content is the file's content in a record of the older form; a
+	// newer record keeps it in the objects directory, named Object.
 	Content []byte `json:"content,omitempty"`
+	Object  string `json:"object,omitempty"`
+	Size    int64  `json:"size,omitempty"`
 	Mode    uint32 `json:"mode,omitempty"`
-	// TooLarge: it was larger than MaxFileBytes and is not restored.
+	// TooLarge: it was larger than MaxFileBytes (or past the snapshot's
+	// bound, or unreadable) and is not restored.
 	TooLarge bool `json:"too_large,omitempty"`
+	// By is the tool that changed it ("bash"; "" for write and edit).
+	By string `json:"by,omitempty"`
 }
 
 // Store is one session's record.
 type Store struct {
 	mu     sync.Mutex
-	path   string // "" keeps it in memory only
+	dir    string // "" keeps it in memory only
 	points []Point
+	log    *logFile
+	objs   objects
+	// snap is the project's index taken at the current turn's first
+	// bash command; gen counts the changes of points that make it stale.
+	snap    *snapshot
+	snapGen int
+	gen     int
 }
 
 // Open reads the record of session id under base (none yet: empty).
 func Open(base, id string) *Store {
-	s := &Store{path: filepath.Join(base, "checkpoints", id+".json")}
-	if b, err := os.ReadFile(s.path); err == nil {
-		_ = json.Unmarshal(b, &s.points) // a damaged record starts again
-	}
+	dir := filepath.Join(base, "checkpoints", id)
+	s := &Store{dir: dir, objs: objects{dir: filepath.Join(dir, "objects")}}
+	s.points, s.log = openLog(filepath.Join(dir, "log.jsonl"), filepath.Join(base, "checkpoints", id+".json"))
+	// Contents kept for a snapshot of a session that ended are no use.
+	s.objs.prune(s.referenced())
 	return s
 }
 
@@ -72,8 +95,10 @@ func Open(base, id string) *Store {
 func (s *Store) Begin(prompt string, messages int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.points = append(s.points, Point{Prompt: prompt, Messages: messages, Time: time.Now()})
-	s.save()
+	p := Point{Prompt: prompt, Messages: messages, Time: time.Now()}
+	s.points = append(s.points, p)
+	s.gen++
+	s.log.add(entry{Op: opPoint, Point: &p}, s.points)
 }
 
 // Record keeps path as it is now, before a tool changes it, unless the
@@ -82,65 +107,98 @@ func (s *Store) Begin(prompt string, messages int) {
 func (s *Store) Record(path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.points) == 0 {
+	if len(s.points) == 0 || s.has(path) {
 		return
-	}
-	p := &s.points[len(s.points)-1]
-	for _, f := range p.Files {
-		if f.Path == path {
-			return
-		}
 	}
 	f := File{Path: path}
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-		f.Existed, f.Mode = true, uint32(st.Mode().Perm())
+		f.Existed, f.Mode, f.Size = true, uint32(st.Mode().Perm()), st.Size()
 		if st.Size() > MaxFileBytes {
 			f.TooLarge = true
 		} else if b, err := os.ReadFile(path); err == nil {
-			f.Content = b
+			if f.Object, err = s.objs.put(b); err != nil {
+				f.Content = b // no objects directory: kept in the record
+			}
 		} else {
 			f.TooLarge = true // unreadable: not restorable either
 		}
 	} else if err == nil {
 		return // a directory or device: the tools refuse it anyway
 	}
+	s.add(f)
+}
+
+// has reports whether the current point has path; mu held.
+func (s *Store) has(path string) bool {
+	for _, f := range s.points[len(s.points)-1].Files {
+		if f.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// add appends f to the current point and the log; mu held.
+func (s *Store) add(f File) {
+	p := &s.points[len(s.points)-1]
 	p.Files = append(p.Files, f)
+	s.log.add(entry{Op: opFile, File: &f}, s.points)
 	s.bound()
-	s.save()
+}
+
+// size is what f's content takes.
+func (f File) size() int64 {
+	if f.Content != nil {
+		return int64(len(f.Content))
+	}
+	if f.Object != "" {
+		return f.Size
+	}
+	return 0
 }
 
 // bound drops the oldest points while the contents pass MaxBytes; mu held.
 func (s *Store) bound() {
-	total := 0
+	var total int64
 	for _, p := range s.points {
 		for _, f := range p.Files {
-			total += len(f.Content)
+			total += f.size()
 		}
 	}
-	for total > MaxBytes && len(s.points) > 1 {
-		for _, f := range s.points[0].Files {
-			total -= len(f.Content)
+	n := 0
+	for total > MaxBytes && len(s.points)-n > 1 {
+		for _, f := range s.points[n].Files {
+			total -= f.size()
 		}
-		s.points = s.points[1:]
+		n++
+	}
+	if n > 0 {
+		s.points = s.points[n:]
+		s.gen++
+		s.log.add(entry{Op: opDrop, N: n}, s.points)
+		s.objs.prune(s.referenced())
 	}
 }
 
-// save writes the record; mu held. A failure leaves the record in memory.
-func (s *Store) save() {
-	if s.path == "" {
-		return
+// referenced are the objects the points and the snapshot use; mu held
+// (or not yet shared).
+func (s *Store) referenced() map[string]bool {
+	keep := map[string]bool{}
+	for _, p := range s.points {
+		for _, f := range p.Files {
+			if f.Object != "" {
+				keep[f.Object] = true
+			}
+		}
 	}
-	b, err := json.Marshal(s.points)
-	if err != nil {
-		return
+	if s.snap != nil {
+		for _, st := range s.snap.files {
+			if st.obj != "" {
+				keep[st.obj] = true
+			}
+		}
 	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return
-	}
-	tmp := s.path + ".tmp"
-	if os.WriteFile(tmp, b, 0o600) == nil {
-		_ = os.Rename(tmp, s.path)
-	}
+	return keep
 }
 
 // Points are the recorded points, oldest first.
@@ -184,11 +242,20 @@ func (s *Store) RestoreCode(i int) (Outcome, error) {
 				}
 				did[f.Path] = "removed"
 			default:
+				b := f.Content
+				if b == nil && f.Object != "" {
+					var err error
+					if b, err = s.objs.get(f.Object); err != nil {
+						errs = append(errs, fmt.Errorf("%s: its kept content is gone (%v)", f.Path, err))
+						did[f.Path] = "skipped"
+						continue
+					}
+				}
 				if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
 					errs = append(errs, err)
 					continue
 				}
-				if err := os.WriteFile(f.Path, f.Content, fs.FileMode(f.Mode)); err != nil {
+				if err := os.WriteFile(f.Path, b, fs.FileMode(f.Mode)); err != nil {
 					errs = append(errs, err)
 					continue
 				}
@@ -207,19 +274,34 @@ func (s *Store) RestoreCode(i int) (Outcome, error) {
 			out.Skipped = append(out.Skipped, p)
 		}
 	}
-	s.points = s.points[:i]
-	s.save()
+	s.cut(i)
 	return out, errors.Join(errs...)
 }
 
-// Adopt makes points the record (a session forked from another by a
-// rewind of the conversation takes the points before it).
-func (s *Store) Adopt(points []Point) {
+// cut keeps the points before i; mu held.
+func (s *Store) cut(i int) {
+	s.points = s.points[:i]
+	s.gen++
+	s.snap = nil // the files changed under it
+	s.log.add(entry{Op: opCut, N: i}, s.points)
+	s.objs.prune(s.referenced())
+}
+
+// Adopt makes points the record, their kept contents taken from from's
+// (a session forked from another by a rewind of the conversation takes
+// the points before it).
+func (s *Store) Adopt(from *Store, points []Point) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.points = append([]Point(nil), points...)
+	s.gen++
+	if from != nil && from != s {
+		for o := range s.referenced() {
+			s.objs.adopt(from.objs, o)
+		}
+	}
+	s.log.rewrite(s.points)
 	s.bound()
-	s.save()
 }
 
 // Truncate drops the points from i on (the conversation went back before
@@ -228,7 +310,15 @@ func (s *Store) Truncate(i int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if i >= 0 && i < len(s.points) {
-		s.points = s.points[:i]
-		s.save()
+		s.cut(i)
 	}
+}
+
+// Close lets go of the snapshot's kept contents that no point uses (the
+// session ends; the next one indexes the project again).
+func (s *Store) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.snap = nil
+	s.objs.prune(s.referenced())
 }
