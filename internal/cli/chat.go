@@ -45,7 +45,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	opts.OnEvent = r.event
 	opts.LeavePlan = "/mode default"
 	if opts.Confirmer == nil && isTerminal(stdio.In) {
-		opts.Confirmer = &lineConfirmer{out: stdio.Out, next: func() (string, bool) {
+		opts.Confirmer = &lineConfirmer{out: stdio.Out, r: r, next: func() (string, bool) {
 			line, ok := <-lines.ch
 			return line, ok
 		}}

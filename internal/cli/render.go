@@ -194,9 +194,13 @@ func (r *renderer) toolEnd(c *agent.ToolCall) {
 // diff prints what a call changed in a file: a summary, then the first
 // lines of the diff with their line numbers, removed lines marked - (red
 // on a colour terminal), added + (green).
-func (r *renderer) diff(d *tool.Diff) {
+func (r *renderer) diff(d *tool.Diff) { r.diffN(d, agent.DiffPreviewLines) }
+
+// diffN is diff showing up to n lines (a question shows the whole diff
+// the user approves, as far as tool.MaxDiffLines).
+func (r *renderer) diffN(d *tool.Diff, n int) {
 	fmt.Fprintf(r.out, "    %s\n", r.style("2", agent.DiffSummary(d)))
-	lines, more := agent.DiffPreview(d, agent.DiffPreviewLines)
+	lines, more := agent.DiffPreview(d, n)
 	for _, l := range lines {
 		line := strings.TrimRight(fmt.Sprintf("%s %s %s", l.Number, l.Kind, l.Text), " ")
 		switch l.Kind {

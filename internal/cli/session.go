@@ -19,6 +19,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/session"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // appOptions turns the shared flags into app options, with the base
@@ -99,6 +100,10 @@ func (g *globals) permissionOptions(o *app.Options) error {
 type lineConfirmer struct {
 	out  io.Writer
 	next func() (line string, ok bool)
+	// r, when set, prints the diff an edit or write would make before
+	// the question (the input that will run, after the hook chain's
+	// rewrites), as the TUI's question shows it.
+	r *renderer
 }
 
 func (c *lineConfirmer) Confirm(ctx context.Context, tool string, msgs []hook.Confirm) bool {
@@ -110,6 +115,10 @@ func (c *lineConfirmer) Confirm(ctx context.Context, tool string, msgs []hook.Co
 func (c *lineConfirmer) Ask(_ context.Context, q agent.Question) agent.Answer {
 	for _, m := range q.Messages {
 		fmt.Fprintf(c.out, "? %s asks: %s\n", m.Extension, m.Message)
+	}
+	if q.Diff != nil && c.r != nil {
+		fmt.Fprintf(c.out, "  %s would change %s:\n", q.Tool, q.Diff.Path)
+		c.r.diffN(q.Diff, tool.MaxDiffLines)
 	}
 	if q.Always != "" {
 		fmt.Fprintf(c.out, "Run %s? [y/N/a = always allow %s] ", q.Tool, q.Always)
