@@ -123,3 +123,59 @@ type prompt struct {
 	Text       string   `json:"text"`
 	Calls      []string `json:"calls"`
 }
+
+// TestNodeClientQuestionDiff: an edit the default mode asks about
+// reaches the editor's session/request_permission with the change itself
+// as the tool call's content, ACP's diff (absolute path, the file's whole
+// old and new text), as the TUI's question shows it (issue 36 item 2).
+func TestNodeClientQuestionDiff(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed (.ci/run installs it)")
+	}
+	if _, err := os.Stat("testdata/node/node_modules/@agentclientprotocol/sdk"); err != nil {
+		t.Skip("the ACP TypeScript SDK is not installed: npm ci --prefix internal/acp/testdata/node (.ci/run does)")
+	}
+	base := t.TempDir()
+	work := filepath.Join(base, "work")
+	os.MkdirAll(work, 0o755)
+	os.WriteFile(filepath.Join(work, "notes.txt"), []byte("one\ntwo\n"), 0o644)
+	model := filepath.Join(base, "edit.jsonl")
+	os.WriteFile(model, []byte(`{"text":"Editing.","tool_calls":[{"name":"edit","input":{"path":"notes.txt","old_string":"one","new_string":"ONE"}}]}
+{"text":"Edited."}
+`), 0o644)
+	self, _ := os.Executable()
+	cmds, _ := json.Marshal(map[string][]string{"edit": {self, "synaps-main", "acp", "--model", "script:" + model, "--no-extensions"}})
+	cmd := exec.Command(node, "testdata/node/client.mjs", string(cmds), work)
+	cmd.Env = append(os.Environ(), "SYNAPS_BASE_DIR="+base, "HOME="+base, "ANTHROPIC_API_KEY=", "OPENAI_API_KEY=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node client: %v\n%s", err, stderr.String())
+	}
+	t.Logf("client saw: %s", out)
+	var got struct {
+		Edit        prompt
+		Permissions []struct {
+			Answer  string
+			Content []map[string]any
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client output %s: %v", out, err)
+	}
+	if len(got.Permissions) != 1 {
+		t.Fatalf("%d permission requests, want 1 (the edit's)", len(got.Permissions))
+	}
+	want := []map[string]any{{"type": "diff", "path": filepath.Join(work, "notes.txt"), "oldText": "one\ntwo\n", "newText": "ONE\ntwo\n"}}
+	if d := cmp.Diff(want, got.Permissions[0].Content); d != "" {
+		t.Errorf("the question's content (-want +got):\n%s", d)
+	}
+	if got.Edit.Text != "Editing.Edited." {
+		t.Errorf("turn %+v", got.Edit)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "notes.txt")); string(b) != "ONE\ntwo\n" {
+		t.Errorf("notes.txt = %q after the allowed edit", b)
+	}
+}

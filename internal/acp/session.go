@@ -129,14 +129,27 @@ func endCall(id, output string, isError bool, diff *tool.Diff) sdk.SessionUpdate
 	}
 	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(output))}
 	if diff != nil && !diff.TooLarge {
-		oldText, newText := diffTexts(diff)
-		if diff.Created {
-			content = append(content, sdk.ToolDiffContent(diff.Path, newText))
-		} else {
-			content = append(content, sdk.ToolDiffContent(diff.Path, newText, oldText))
-		}
+		content = append(content, diffContent(diff, ""))
 	}
 	return sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content), sdk.WithUpdateRawOutput(output))
+}
+
+// diffContent is d as ACP's diff content: the whole texts when d has
+// them (a question's preview), else the lines d shows; the path made
+// absolute against workDir (ACP's paths are absolute) when one is given.
+func diffContent(d *tool.Diff, workDir string) sdk.ToolCallContent {
+	path := d.Path
+	if workDir != "" && path != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(workDir, path)
+	}
+	oldText, newText := d.Before, d.After
+	if !d.Whole {
+		oldText, newText = diffTexts(d)
+	}
+	if d.Created {
+		return sdk.ToolDiffContent(path, newText)
+	}
+	return sdk.ToolDiffContent(path, newText, oldText)
 }
 
 // diffTexts are the old and new sides of the lines a diff shows: the
@@ -308,9 +321,15 @@ func (p permissioner) Ask(ctx context.Context, q agent.Question) agent.Answer {
 		options = append(options, sdk.PermissionOption{OptionId: "allow_always", Name: "Always allow " + q.Always, Kind: sdk.PermissionOptionKindAllowAlways})
 	}
 	options = append(options, sdk.PermissionOption{OptionId: "reject_once", Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
+	call := sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Title: &title}
+	if q.Diff != nil {
+		// The change itself, as the TUI's question shows it: the diff of
+		// the input that will run (after every rewrite in the hook chain).
+		call.Content = []sdk.ToolCallContent{diffContent(q.Diff, ss.app.WorkDir)}
+	}
 	resp, err := ss.srv.peer().RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: ss.id,
-		ToolCall:  sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Title: &title},
+		ToolCall:  call,
 		Options:   options,
 	})
 	if err != nil {

@@ -31,6 +31,13 @@ type Diff struct {
 	// to diff within DiffMaxChanges): Added and Removed are then the
 	// sizes of the changed region.
 	TooLarge bool `json:"too_large,omitempty"`
+	// Whole is set by a Previewer (a permission question's diff) with
+	// Before and After, the file's whole text before and after: ACP's
+	// session/request_permission sends them as its diff content, which
+	// takes whole texts. Never serialised, so a Diff on events and in
+	// stream-json stays bounded.
+	Whole         bool   `json:"-"`
+	Before, After string `json:"-"`
 }
 
 // DiffLine is one line of a Diff.

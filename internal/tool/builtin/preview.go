@@ -35,7 +35,14 @@ func (e *editTool) Preview(ctx context.Context, input json.RawMessage) *tool.Dif
 	if in.ReplaceAll {
 		n = -1
 	}
-	return tool.NewDiff(in.Path, content, strings.Replace(content, oldS, newS, n))
+	after := strings.Replace(content, oldS, newS, n)
+	return whole(tool.NewDiff(in.Path, content, after), content, after)
+}
+
+// whole is d with the file's whole text before and after it.
+func whole(d *tool.Diff, before, after string) *tool.Diff {
+	d.Whole, d.Before, d.After = true, before, after
+	return d
 }
 
 // Preview is the diff the write would make: the new file's lines, or
@@ -49,13 +56,13 @@ func (w *writeTool) Preview(ctx context.Context, input json.RawMessage) *tool.Di
 		return nil
 	}
 	if _, err := os.Stat(w.o.resolve(in.Path)); os.IsNotExist(err) {
-		return tool.NewFileDiff(in.Path, *in.Content)
+		return whole(tool.NewFileDiff(in.Path, *in.Content), "", *in.Content)
 	}
 	before, ok := previewText(ctx, w.o, in.Path)
 	if !ok {
 		return nil
 	}
-	return tool.NewDiff(in.Path, before, *in.Content)
+	return whole(tool.NewDiff(in.Path, before, *in.Content), before, *in.Content)
 }
 
 // previewText is a text file's content as edit and write read it (the

@@ -47,10 +47,20 @@ func TestPreview(t *testing.T) {
 				}
 				return
 			}
+			var in struct{ Path string }
+			json.Unmarshal([]byte(tc.input), &in)
+			path, before := filepath.Join(dir, in.Path), tc.files[in.Path]
 			res, err := tl.Run(context.Background(), json.RawMessage(tc.input))
 			if err != nil || res.IsError {
 				t.Fatalf("run: %v %+v", err, res)
 			}
+			// The whole texts (ACP's question sends them) are the file
+			// before and after the run.
+			after, _ := os.ReadFile(path)
+			if !got.Whole || got.Before != before || got.After != string(after) {
+				t.Errorf("preview's whole texts %v %q → %q, want %q → %q", got.Whole, got.Before, got.After, before, after)
+			}
+			got.Whole, got.Before, got.After = false, "", ""
 			if d := cmp.Diff(res.Diff, got); d != "" {
 				t.Errorf("preview differs from the diff the run made (-run +preview):\n%s", d)
 			}

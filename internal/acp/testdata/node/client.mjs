@@ -6,7 +6,8 @@
 //
 // SYNAPS_CMD_JSON is the argv of the agent for the first connection and
 // of the one that loads the session again, as a JSON object
-// {"first":[…], "again":[…]}.
+// {"first":[…], "again":[…]}; or {"edit":[…]}: one prompt whose edit the
+// agent asks about, allowed, its permission request's content shown.
 import { client, methods, ndJsonStream } from "@agentclientprotocol/sdk";
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
@@ -25,7 +26,7 @@ async function connect(argv, answers, op) {
     })
     .onRequest(methods.client.session.requestPermission, async ({ params }) => {
       const optionId = answers.shift();
-      seen.permissions.push({ title: params.toolCall.title, toolCallId: params.toolCall.toolCallId, options: params.options.map((o) => o.optionId), answer: optionId });
+      seen.permissions.push({ title: params.toolCall.title, toolCallId: params.toolCall.toolCallId, options: params.options.map((o) => o.optionId), answer: optionId, content: params.toolCall.content });
       return { outcome: { outcome: "selected", optionId } };
     });
   try {
@@ -53,6 +54,17 @@ function summary(seen, from, stopReason) {
 }
 
 const out = {};
+if (cmds.edit) {
+  await connect(cmds.edit, ["allow_once"], async (ctx, seen) => {
+    await ctx.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+    const { sessionId } = await ctx.request(methods.agent.session.new, { cwd, mcpServers: [] });
+    const r = await ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "edit the notes" }] });
+    out.edit = summary(seen, 0, r.stopReason);
+    out.permissions = seen.permissions;
+  });
+  process.stdout.write(JSON.stringify(out) + "\n");
+  process.exit(0);
+}
 await connect(cmds.first, ["allow_once", "reject_once"], async (ctx, seen) => {
   const init = await ctx.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
   out.init = { protocolVersion: init.protocolVersion, loadSession: init.agentCapabilities.loadSession, agent: init.agentInfo.name };
