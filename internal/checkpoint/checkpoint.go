@@ -6,8 +6,9 @@
 //
 // The record of a session is a directory, <base>/checkpoints/<session-id>/:
 // log.jsonl, an append-only log of what happened (a point begun, a file
-// recorded, points dropped; log.go), and objects/, the files' contents
-// kept by their SHA-256 (objects.go). Each change appends one line; the
+// recorded, points dropped; log.go), objects/, the files' contents kept
+// by their SHA-256 (objects.go), and packs/, the contents a bash index
+// keeps while the session runs (pack.go). Each change appends one line; the
 // log is rewritten whole only when it has grown to several times what it
 // holds. The record is bounded: a file larger than MaxFileBytes is not
 // kept (its point says so, and rewinding leaves it alone), and when the
@@ -74,6 +75,7 @@ type Store struct {
 	points []Point
 	log    *logFile
 	objs   objects
+	packs  packs
 	// snap is the project's index taken at the current turn's first
 	// bash command; gen counts the changes of points that make it stale.
 	snap    *snapshot
@@ -84,10 +86,10 @@ type Store struct {
 // Open reads the record of session id under base (none yet: empty).
 func Open(base, id string) *Store {
 	dir := filepath.Join(base, "checkpoints", id)
-	s := &Store{dir: dir, objs: objects{dir: filepath.Join(dir, "objects")}}
+	s := &Store{dir: dir, objs: objects{dir: filepath.Join(dir, "objects")}, packs: packs{dir: filepath.Join(dir, "packs")}}
 	s.points, s.log = openLog(filepath.Join(dir, "log.jsonl"), filepath.Join(base, "checkpoints", id+".json"))
-	// Contents kept for a snapshot of a session that ended are no use.
-	s.objs.prune(s.referenced())
+	// The packs of a bash index of a session that ended are no use.
+	s.packs.prune(nil)
 	return s
 }
 
@@ -98,7 +100,7 @@ func (s *Store) Begin(prompt string, messages int) {
 	p := Point{Prompt: prompt, Messages: messages, Time: time.Now()}
 	s.points = append(s.points, p)
 	s.gen++
-	s.log.add(entry{Op: opPoint, Point: &p}, s.points)
+	s.log.add(s.points, entry{Op: opPoint, Point: &p})
 }
 
 // Record keeps path as it is now, before a tool changes it, unless the
@@ -138,11 +140,19 @@ func (s *Store) has(path string) bool {
 	return false
 }
 
-// add appends f to the current point and the log; mu held.
-func (s *Store) add(f File) {
+// add appends files to the current point and the log, in one write;
+// mu held.
+func (s *Store) add(files ...File) {
+	if len(files) == 0 {
+		return
+	}
 	p := &s.points[len(s.points)-1]
-	p.Files = append(p.Files, f)
-	s.log.add(entry{Op: opFile, File: &f}, s.points)
+	p.Files = append(p.Files, files...)
+	es := make([]entry, len(files))
+	for i := range files {
+		es[i] = entry{Op: opFile, File: &files[i]}
+	}
+	s.log.add(s.points, es...)
 	s.bound()
 }
 
@@ -175,26 +185,19 @@ func (s *Store) bound() {
 	if n > 0 {
 		s.points = s.points[n:]
 		s.gen++
-		s.log.add(entry{Op: opDrop, N: n}, s.points)
+		s.log.add(s.points, entry{Op: opDrop, N: n})
 		s.objs.prune(s.referenced())
 	}
 }
 
-// referenced are the objects the points and the snapshot use; mu held
-// (or not yet shared).
+// referenced are the objects the points use; mu held (or not yet
+// shared).
 func (s *Store) referenced() map[string]bool {
 	keep := map[string]bool{}
 	for _, p := range s.points {
 		for _, f := range p.Files {
 			if f.Object != "" {
 				keep[f.Object] = true
-			}
-		}
-	}
-	if s.snap != nil {
-		for _, st := range s.snap.files {
-			if st.obj != "" {
-				keep[st.obj] = true
 			}
 		}
 	}
@@ -282,8 +285,7 @@ func (s *Store) RestoreCode(i int) (Outcome, error) {
 func (s *Store) cut(i int) {
 	s.points = s.points[:i]
 	s.gen++
-	s.snap = nil // the files changed under it
-	s.log.add(entry{Op: opCut, N: i}, s.points)
+	s.log.add(s.points, entry{Op: opCut, N: i})
 	s.objs.prune(s.referenced())
 }
 
@@ -314,11 +316,11 @@ func (s *Store) Truncate(i int) {
 	}
 }
 
-// Close lets go of the snapshot's kept contents that no point uses (the
-// session ends; the next one indexes the project again).
+// Close lets go of the bash index's kept contents (the session ends;
+// the next one indexes the project again).
 func (s *Store) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.snap = nil
-	s.objs.prune(s.referenced())
+	s.packs.prune(nil)
 }

@@ -97,10 +97,10 @@ func apply(points []Point, e entry) []Point {
 	return points
 }
 
-// add appends e; points is the record after it, written whole instead
-// when the log has grown well past it. A failure leaves the record in
-// memory.
-func (l *logFile) add(e entry, points []Point) {
+// add appends es; points is the record after them, written whole
+// instead when the log has grown well past it. A failure leaves the
+// record in memory.
+func (l *logFile) add(points []Point, es ...entry) {
 	if l.path == "" {
 		return
 	}
@@ -108,13 +108,17 @@ func (l *logFile) add(e entry, points []Point) {
 	for _, p := range points {
 		live += len(p.Files)
 	}
-	if l.entries+1 > 2*live+compactAfter {
+	if l.entries+len(es) > 2*live+compactAfter {
 		l.rewrite(points)
 		return
 	}
-	b, err := json.Marshal(e)
-	if err != nil {
-		return
+	var buf bytes.Buffer
+	for _, e := range es {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return
+		}
+		buf.Write(append(b, '\n'))
 	}
 	if os.MkdirAll(filepath.Dir(l.path), 0o700) != nil {
 		return
@@ -124,8 +128,8 @@ func (l *logFile) add(e entry, points []Point) {
 		return
 	}
 	defer f.Close()
-	if _, err := f.Write(append(b, '\n')); err == nil {
-		l.entries++
+	if _, err := f.Write(buf.Bytes()); err == nil {
+		l.entries += len(es)
 	}
 }
 

@@ -15,10 +15,10 @@ import (
 //
 //   - Before the turn's first command, the project is indexed (each
 //     file's size, modification time, inode and mode) and the files'
-//     contents are kept as objects, newest first, each of at most
-//     MaxFileBytes, MaxBytes in all. A file whose stamp is the same as in
-//     the previous turn's index reuses its object without being read, so
-//     a turn after the first reads only what changed.
+//     contents are kept in a pack (pack.go), newest first, each of at
+//     most MaxFileBytes, MaxBytes in all. A file whose stamp is the same
+//     as in the previous turn's index reuses its kept content without
+//     being read, so a turn after the first reads only what changed.
 //   - After each command the project is indexed again (stat only): a file
 //     whose stamp changed, or that is gone, is recorded as it was (its
 //     object; past the bounds "not restorable"), a new file as created.
@@ -60,7 +60,7 @@ type stamp struct {
 	size, mtime int64
 	ino         uint64
 	mode        uint32
-	obj         string // the kept content; "" when not kept
+	kept        packRef // the kept content; pack "" when not kept
 }
 
 func (a stamp) same(b stamp) bool {
@@ -137,6 +137,20 @@ func (s *Store) BeforeCommand(ctx context.Context, root string, walk Walker) err
 		}
 		return paths[i] < paths[j]
 	})
+	// A pack less than half used is not reused: its files are read again.
+	reuse := map[string]bool{}
+	if prev != nil {
+		used := map[string]int64{}
+		for p, old := range prev.files {
+			if st, ok := cur.files[p]; ok && old.kept.pack != "" && old.same(st) {
+				used[old.kept.pack] += old.kept.n
+			}
+		}
+		for name, n := range used {
+			reuse[name] = 2*n >= s.packs.size(name)
+		}
+	}
+	var w *packWriter
 	var kept int64
 	for _, p := range paths {
 		st := cur.files[p]
@@ -144,25 +158,53 @@ func (s *Store) BeforeCommand(ctx context.Context, root string, walk Walker) err
 			continue // not kept: recorded as not restorable if changed
 		}
 		if prev != nil {
-			if old, ok := prev.files[p]; ok && old.obj != "" && old.same(st) {
-				st.obj = old.obj
+			if old, ok := prev.files[p]; ok && reuse[old.kept.pack] && old.same(st) {
+				st.kept = old.kept
 			}
 		}
-		if st.obj == "" {
+		if st.kept.pack == "" {
 			b, err := os.ReadFile(p)
 			if err != nil || int64(len(b)) != st.size {
 				continue // unreadable, or changing while read
 			}
-			if st.obj, err = s.objs.put(b); err != nil {
+			if w == nil {
+				if w, err = s.packs.create(); err != nil {
+					break
+				}
+			}
+			var ok bool
+			if st.kept, ok = w.add(b); !ok {
 				continue
 			}
 		}
 		kept += st.size
 		cur.files[p] = st
 	}
+	if w != nil && !w.close() {
+		// The turn's pack is not all there: what it was to hold is not kept.
+		for p, st := range cur.files {
+			if st.kept.pack == w.name {
+				st.kept = packRef{}
+				cur.files[p] = st
+			}
+		}
+	}
 	s.snap, s.snapGen = cur, s.gen
-	s.objs.prune(s.referenced())
+	s.packs.prune(s.snap.packsUsed())
 	return nil
+}
+
+// packsUsed are the packs the index's entries lie in.
+func (sn *snapshot) packsUsed() map[string]bool {
+	used := map[string]bool{}
+	if sn != nil {
+		for _, st := range sn.files {
+			if st.kept.pack != "" {
+				used[st.kept.pack] = true
+			}
+		}
+	}
+	return used
 }
 
 // AfterCommand records in the current point what the command changed in
@@ -201,18 +243,31 @@ func (s *Store) AfterCommand(ctx context.Context, walk Walker) error {
 	}
 	sort.Strings(changed)
 	sort.Strings(created)
+	had := map[string]bool{}
+	for _, f := range s.points[len(s.points)-1].Files {
+		had[f.Path] = true
+	}
+	var files []File
 	for _, p := range changed {
-		if s.has(p) {
-			continue
+		if !had[p] {
+			old := before.files[p]
+			f := File{Path: p, Existed: true, Size: old.size, Mode: old.mode, TooLarge: true, By: "bash"}
+			if old.kept.pack != "" {
+				if b, err := s.packs.read(old.kept); err == nil {
+					if f.Object, err = s.objs.put(b); err == nil {
+						f.TooLarge = false
+					}
+				}
+			}
+			files = append(files, f)
 		}
-		old := before.files[p]
-		s.add(File{Path: p, Existed: true, Object: old.obj, Size: old.size, Mode: old.mode, TooLarge: old.obj == "", By: "bash"})
 	}
 	for _, p := range created {
-		if !s.has(p) {
-			s.add(File{Path: p, By: "bash"})
+		if !had[p] {
+			files = append(files, File{Path: p, By: "bash"})
 		}
 	}
+	s.add(files...)
 	return nil
 }
 

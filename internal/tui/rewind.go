@@ -63,7 +63,11 @@ func (m *model) openRewind() tea.Cmd {
 	opts := make([]agent.ChoiceOption, len(points))
 	for i, p := range points {
 		first, _, _ := strings.Cut(strings.TrimSpace(p.Prompt), "\n")
-		opts[i] = agent.ChoiceOption{Label: oneLine(first, 60), Description: fmt.Sprintf("%s · %d file(s) changed after", p.Time.Format("15:04:05"), len(p.Files))}
+		desc := fmt.Sprintf("%s · %d file(s) changed after", p.Time.Format("15:04:05"), len(p.Files))
+		if n := p.NotRestorable(); n > 0 {
+			desc += fmt.Sprintf(" (%d not restorable)", n)
+		}
+		opts[i] = agent.ChoiceOption{Label: oneLine(first, 60), Description: desc}
 	}
 	return m.askRewind(agent.Choice{Header: "Rewind", Question: "Go back to before which prompt?", Options: opts}, len(opts)-1,
 		func(ans agent.ChoiceAnswer) tea.Msg { return rewindMsg{step: 1, ans: ans, points: points} })
