@@ -56,17 +56,23 @@ func openLog(path, legacy string) ([]Point, *logFile) {
 		}
 		return points, l
 	}
-	defer f.Close()
 	var points []Point
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 64<<20)
+	cut := false
 	for sc.Scan() {
 		var e entry
 		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			break // a line cut short by a crash ends the log
+			cut = true // a line cut short by a crash ends the log
+			break
 		}
 		l.entries++
 		points = apply(points, e)
+	}
+	f.Close()
+	if cut || sc.Err() != nil {
+		// Lines appended after the damage would never be read.
+		l.rewrite(points)
 	}
 	return points, l
 }

@@ -174,3 +174,56 @@ func TestLegacyRecord(t *testing.T) {
 		t.Errorf("old.txt = %q, want %q", b, "original")
 	}
 }
+
+// TestAdoptAndClose: a session forked by a rewind of the conversation
+// adopts the earlier points with their kept contents (restorable from
+// the new session's own record after the old one's packs are gone), and
+// closing a store removes its bash index's packs.
+func TestAdoptAndClose(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	f := filepath.Join(work, "f.txt")
+	os.WriteFile(f, []byte("v0"), 0o644)
+	old := Open(base, "old")
+	old.Begin("one", 0)
+	bashTurn(t, old, work, func() { os.WriteFile(f, []byte("v1"), 0o644) })
+	packs := filepath.Join(base, "checkpoints", "old", "packs")
+	if entries, _ := os.ReadDir(packs); len(entries) != 1 {
+		t.Fatalf("%d packs while the session runs, want 1", len(entries))
+	}
+	old.Close()
+	if entries, _ := os.ReadDir(packs); len(entries) != 0 {
+		t.Errorf("%d packs left after Close, want 0", len(entries))
+	}
+	forked := Open(base, "new")
+	forked.Adopt(old, old.Points())
+	os.RemoveAll(filepath.Join(base, "checkpoints", "old"))
+	if _, err := Open(base, "new").RestoreCode(0); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(f); string(b) != "v0" {
+		t.Errorf("f.txt = %q from the forked session's record, want %q", b, "v0")
+	}
+}
+
+// TestLogCutShort: a last line cut short (synaps killed mid-write) ends
+// the log; what came before it is read, and the record goes on.
+func TestLogCutShort(t *testing.T) {
+	base := t.TempDir()
+	s := Open(base, "sess")
+	s.Begin("one", 0)
+	s.Begin("two", 2)
+	lf, err := os.OpenFile(filepath.Join(base, "checkpoints", "sess", "log.jsonl"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf.WriteString(`{"op":"point","point":{"prom`)
+	lf.Close()
+	s = Open(base, "sess")
+	if got := len(s.Points()); got != 2 {
+		t.Errorf("%d points read from a log whose last line was cut, want 2", got)
+	}
+	s.Begin("three", 4)
+	if got := len(Open(base, "sess").Points()); got != 3 {
+		t.Errorf("%d points after one more, want 3", got)
+	}
+}
