@@ -72,6 +72,7 @@ type File struct {
 type Store struct {
 	mu     sync.Mutex
 	dir    string // "" keeps it in memory only
+	base   string // synaps's base directory, never indexed
 	points []Point
 	log    *logFile
 	objs   objects
@@ -86,7 +87,7 @@ type Store struct {
 // Open reads the record of session id under base (none yet: empty).
 func Open(base, id string) *Store {
 	dir := filepath.Join(base, "checkpoints", id)
-	s := &Store{dir: dir, objs: objects{dir: filepath.Join(dir, "objects")}, packs: packs{dir: filepath.Join(dir, "packs")}}
+	s := &Store{dir: dir, base: filepath.Clean(base), objs: objects{dir: filepath.Join(dir, "objects")}, packs: packs{dir: filepath.Join(dir, "packs")}}
 	s.points, s.log = openLog(filepath.Join(dir, "log.jsonl"), filepath.Join(base, "checkpoints", id+".json"))
 	// The packs of a bash index of a session that ended are no use.
 	s.packs.prune(nil)

@@ -23,7 +23,8 @@ import (
 //     whose stamp changed, or that is gone, is recorded as it was (its
 //     object; past the bounds "not restorable"), a new file as created.
 //
-// Directories named in skipDirs and what the walker leaves out (the app's
+// Directories named in skipDirs, synaps's base directory, and what the
+// walker leaves out (the app's
 // walks as git sees the project: ignored files are not indexed) are not
 // recorded, nor is anything past MaxIndexFiles files.
 
@@ -76,12 +77,14 @@ type snapshot struct {
 
 var errFull = errors.New("index full")
 
-// index stats the project's regular files.
-func index(ctx context.Context, root string, walk Walker) (*snapshot, error) {
+// index stats the project's regular files, leaving out the tree at
+// skip (synaps's base directory, when the project holds it: its record
+// and sessions change as synaps works, not by the command).
+func index(ctx context.Context, root, skip string, walk Walker) (*snapshot, error) {
 	s := &snapshot{root: root, files: map[string]stamp{}, full: true}
 	err := walk(ctx, root, func(rel string, d fs.DirEntry) error {
 		if d.IsDir() {
-			if skipDirs[d.Name()] {
+			if skipDirs[d.Name()] || skip != "" && filepath.Join(root, filepath.FromSlash(rel)) == skip {
 				return fs.SkipDir
 			}
 			return nil
@@ -117,7 +120,7 @@ func (s *Store) BeforeCommand(ctx context.Context, root string, walk Walker) err
 	if len(s.points) == 0 || s.snap != nil && s.snapGen == s.gen && s.snap.root == root {
 		return nil
 	}
-	cur, err := index(ctx, root, walk)
+	cur, err := index(ctx, root, s.base, walk)
 	if err != nil {
 		return err
 	}
@@ -217,7 +220,7 @@ func (s *Store) AfterCommand(ctx context.Context, walk Walker) error {
 		return nil
 	}
 	before := s.snap
-	after, err := index(ctx, before.root, walk)
+	after, err := index(ctx, before.root, s.base, walk)
 	if err != nil {
 		return err
 	}

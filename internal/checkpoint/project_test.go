@@ -227,3 +227,33 @@ func TestLogCutShort(t *testing.T) {
 		t.Errorf("%d points after one more, want 3", got)
 	}
 }
+
+// TestBaseInsideProject: when the project holds synaps's base directory
+// (a project that is the home directory), the record's own files and
+// the sessions, which change as synaps works, are not taken for the
+// command's changes (a rewind would put an old record back over the
+// live one).
+func TestBaseInsideProject(t *testing.T) {
+	work := t.TempDir()
+	base := filepath.Join(work, ".synaps-cli")
+	f := filepath.Join(work, "f.txt")
+	os.WriteFile(f, []byte("v0"), 0o644)
+	session := filepath.Join(base, "sessions", "s.jsonl")
+	os.MkdirAll(filepath.Dir(session), 0o700)
+	os.WriteFile(session, []byte("{}\n"), 0o600)
+	s := Open(base, "sess")
+	s.Begin("one", 0)
+	bashTurn(t, s, work, func() {
+		os.WriteFile(f, []byte("v1"), 0o644)
+		s.Record(filepath.Join(work, "g.txt")) // an edit's record, in the log
+		os.WriteFile(session, []byte("{}\n{}\n"), 0o600)
+	})
+	var got []string
+	for _, f := range s.Points()[0].Files {
+		rel, _ := filepath.Rel(work, f.Path)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	if d := cmp.Diff([]string{"g.txt", "f.txt"}, got); d != "" {
+		t.Errorf("recorded (-want +got):\n%s", d)
+	}
+}
