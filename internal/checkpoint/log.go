@@ -159,9 +159,3 @@ func (l *logFile) rewrite(points []Point) bool {
 	l.entries = 1
 	return true
 }
-
-// lines counts the entries of the log on disk (tests).
-func (l *logFile) lines() int {
-	b, _ := os.ReadFile(l.path)
-	return bytes.Count(b, []byte("\n"))
-}

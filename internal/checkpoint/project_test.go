@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -256,4 +257,10 @@ func TestBaseInsideProject(t *testing.T) {
 	if d := cmp.Diff([]string{"g.txt", "f.txt"}, got); d != "" {
 		t.Errorf("recorded (-want +got):\n%s", d)
 	}
+}
+
+// lines counts the entries of the log on disk.
+func (l *logFile) lines() int {
+	b, _ := os.ReadFile(l.path)
+	return bytes.Count(b, []byte("\n"))
 }
