@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -12,6 +13,11 @@ import (
 // and Python.
 var refusalWords = []string{"permission denied", "operation not permitted", "read-only file system"}
 
+// maskedWords are what a program prints for a credential store a mask
+// hides (mask_linux.go): an empty directory stands in its place. They
+// count only for a store that exists.
+const maskedWords = "no such file or directory"
+
 // pathToken finds the path-like words of a line: absolute, ./ ../ ~/ or
 // with a slash, without the quotes and colons around them.
 var pathToken = sync.OnceValue(func() *regexp.Regexp {
@@ -20,7 +26,7 @@ var pathToken = sync.OnceValue(func() *regexp.Regexp {
 
 // beforeError is the word just before ": Permission denied" and the like.
 var beforeError = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(?:^|[\s'"])([^\s'":]+)['"]?: (?:permission denied|operation not permitted|read-only file system)`)
+	return regexp.MustCompile(`(?i)(?:^|[\s'"])([^\s'":]+)['"]?: (?:permission denied|operation not permitted|read-only file system|no such file or directory)`)
 })
 
 // Blocked reads a confined process's output and returns, for each file
@@ -41,7 +47,8 @@ func (p Policy) Blocked(dir, output string) []string {
 				refused = true
 			}
 		}
-		if !refused {
+		masked := !refused && strings.Contains(low, maskedWords)
+		if !refused && !masked {
 			continue
 		}
 		matches := pathToken().FindAllStringSubmatchIndex(line, -1)
@@ -54,6 +61,9 @@ func (p Policy) Blocked(dir, output string) []string {
 			}
 			if strings.HasPrefix(path, "~/") {
 				continue // a shell's own spelling; the expanded path follows
+			}
+			if masked && !p.hiddenStore(dir, path) {
+				continue // a path that is not there, not one hidden
 			}
 			why := p.Explain(dir, path, false)
 			if why == "" {
@@ -77,4 +87,18 @@ func isProgramName(line string, start, end int) bool {
 	}
 	fi, err := os.Stat(line[start:end])
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+// hiddenStore reports whether path is a credential store the policy
+// hides and that exists (for synaps, outside the sandbox).
+func (p Policy) hiddenStore(dir, path string) bool {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	real := realPath(path)
+	if !under(real, p.Hidden) || under(real, p.Reveal) {
+		return false
+	}
+	_, err := os.Lstat(real)
+	return err == nil
 }
