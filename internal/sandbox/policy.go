@@ -86,6 +86,7 @@ type Settings struct {
 	ReadOnly string // a write to a read-only path inside the project
 	Read     string // a read outside the readable directories (strict)
 	Network  string // a host not allowed
+	Syscall  string // a system call the filter refuses (ptrace)
 }
 
 // Allows reports whether host ("name" or "name:port") may be reached.
