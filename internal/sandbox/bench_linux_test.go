@@ -98,3 +98,37 @@ func benchConfined(b *testing.B, c Config, start func(*exec.Cmd, Policy, func(st
 		release()
 	}
 }
+
+// BenchmarkSpawnConfinedHomeProjectSparse: the project is a home
+// directory holding ~/.ssh (a key, known_hosts) and ~/.netrc, so each
+// new spawner thread also mounts the masks (mask_linux.go); spawns are
+// sparse, so every one pays them.
+func BenchmarkSpawnConfinedHomeProjectSparse(b *testing.B) {
+	home := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range []string{".ssh/id_rsa", ".ssh/known_hosts", ".netrc"} {
+		if err := os.WriteFile(filepath.Join(home, f), []byte("x\n"), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	e := Env{Project: home, Home: home, Temp: os.TempDir(), Getenv: func(string) string { return "" }}
+	p := BashPolicy(e, DefaultConfig())
+	Detect()
+	defer reportCPU(b)()
+	for b.Loop() {
+		b.StopTimer()
+		time.Sleep(spawnerIdle + 50*time.Millisecond)
+		b.StartTimer()
+		cmd := exec.Command("/bin/true")
+		release, err := Start(cmd, p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		release()
+	}
+}

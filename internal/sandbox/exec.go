@@ -42,7 +42,16 @@ type spec struct {
 	// ReadOnly are the paths the helper mounts read-only (existing ones,
 	// computed by synaps).
 	ReadOnly []string `json:"read_only_mounts,omitempty"`
+	// Masks hide the credential stores inside writable trees (with
+	// MountNS; mask_linux.go).
+	Masks []mask `json:"masks,omitempty"`
+	// Around are the hidden paths Landlock grants read around (see
+	// Policy.grants).
+	Around []string `json:"around,omitempty"`
 }
+
+// grants are the Landlock rules of the spec.
+func (s spec) grants() []grant { return s.Policy.grants(s.Around) }
 
 // Warn is where the sandbox says, once per session for each missing
 // kernel feature, that it runs without it. cmd/synaps leaves it writing

@@ -59,7 +59,16 @@ func plan(p Policy) (*spec, error) {
 	if !s.Seccomp {
 		missing = append(missing, "seccomp (system calls stay unfiltered)")
 	}
-	s.ReadOnly = readOnlyMounts(p)
+	masks, kept := planMasks(p)
+	masking := len(masks) > 0 && f.MountNS
+	if len(masks) > 0 && !f.MountNS {
+		missing = append(missing, "mount namespaces (a credential store inside a writable directory is hidden by Landlock alone: a file created directly in that directory cannot be read back)")
+	}
+	if masking {
+		s.Masks = masks
+	}
+	s.Around = aroundHidden(p, masking, kept)
+	s.ReadOnly = readOnlyMounts(p, masking, kept)
 	if len(s.ReadOnly) > 0 {
 		if f.MountNS {
 			s.MountNS = true
@@ -67,6 +76,7 @@ func plan(p Policy) (*spec, error) {
 			missing = append(missing, "mount namespaces (.git/hooks and .synaps stay writable)")
 		}
 	}
+	s.MountNS = s.MountNS || masking
 	if p.Network.Restricted {
 		if f.NetNS {
 			s.NetNS = true
@@ -143,10 +153,11 @@ func userNamespace(attr *syscall.SysProcAttr) {
 }
 
 // readOnlyMounts are the existing paths the helper mounts read-only:
-// Policy.ReadOnly, and the hidden paths inside a writable tree (which
-// Landlock keeps unreadable but, granted write-class rights by the tree,
-// not unwritable).
-func readOnlyMounts(p Policy) []string {
+// Policy.ReadOnly, and the hidden paths inside a writable tree that are
+// not masked (which Landlock keeps unreadable but, granted write-class
+// rights by the tree, not unwritable): all of them without masks, the
+// kept ones with.
+func readOnlyMounts(p Policy, masking bool, kept []string) []string {
 	var out []string
 	add := func(path string) {
 		r := realPath(path)
@@ -160,6 +171,9 @@ func readOnlyMounts(p Policy) []string {
 	writes := resolveAll(p.Write) // resolved once: under would resolve them again for every hidden path
 	for _, h := range p.Hidden {
 		rh := realPath(h)
+		if masking && !containsPath(kept, rh) {
+			continue
+		}
 		for _, w := range writes {
 			if within(rh, w) {
 				add(h)
@@ -188,7 +202,7 @@ func runHelper(args []string) int {
 	}
 	os.Unsetenv(specEnv)
 	if s.MountNS {
-		if err := mountReadOnly(s.ReadOnly); err != nil {
+		if err := mountAll(s); err != nil {
 			return fail(err)
 		}
 	}
@@ -210,7 +224,7 @@ func runHelper(args []string) int {
 		return fail(fmt.Errorf("no_new_privs: %w", err))
 	}
 	if s.Landlock {
-		if err := applyLandlock(s.Policy); err != nil {
+		if err := applyLandlock(s); err != nil {
 			return fail(err)
 		}
 	}
@@ -227,35 +241,18 @@ func runHelper(args []string) int {
 	return fail(fmt.Errorf("%s: command not found", filepath.Base(path)))
 }
 
-// mountReadOnly makes the mount namespace a slave of synaps's (nothing
+// mountAll makes the mount namespace a slave of synaps's (nothing
 // mounted here reaches synaps's; what is mounted there later, a USB
-// drive, still reaches a spawner thread kept for a whole session) and
-// bind-mounts each path read-only,
-// keeping the flags of the mount it sits on (a user namespace may not
-// drop nosuid, nodev…).
-func mountReadOnly(paths []string) error {
+// drive, still reaches a spawner thread kept for a whole session),
+// bind-mounts each read-only path read-only and mounts the masks.
+func mountAll(s spec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("mount namespace: %w", err)
 	}
-	for _, p := range paths {
-		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("read-only mount of %s: %w", p, err)
-		}
-		var st unix.Statfs_t
-		flags := uintptr(0)
-		if unix.Statfs(p, &st) == nil {
-			for _, f := range []struct{ st, ms uintptr }{
-				{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC},
-				{unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME},
-			} {
-				if uintptr(st.Flags)&f.st != 0 {
-					flags |= f.ms
-				}
-			}
-		}
-		if err := unix.Mount("", p, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|flags, ""); err != nil {
+	for _, p := range s.ReadOnly {
+		if err := bindReadOnly(p, p); err != nil {
 			return fmt.Errorf("read-only mount of %s: %w", p, err)
 		}
 	}
-	return nil
+	return applyMasks(s.Masks)
 }

@@ -41,9 +41,15 @@ const (
 // list on the ancestors. Write-class rights are granted on the Write
 // trees whole: a hidden path inside one gets no read right (the read
 // class comes only from the enumeration) and is mounted read-only by the
-// helper so it cannot be written either.
-func (p Policy) grants() []grant {
-	hidden := resolveAll(p.Hidden)
+// helper so it cannot be written either — or, where a mount namespace
+// allows, masked, and the tree granted read whole.
+//
+// around are the hidden paths read is granted around: all of them
+// (resolved) without masks; with masks (mask_linux.go), only those
+// outside the writable trees or kept unmasked there, so that a writable
+// tree whose stores are masked is granted read whole.
+func (p Policy) grants(around []string) []grant {
+	hidden := around
 	var out []grant
 	if p.ReadAll {
 		out = append(out, grantBeneath("/", accessRead, hidden)...)

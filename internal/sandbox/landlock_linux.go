@@ -59,8 +59,8 @@ func handledAt(abi int) uint64 {
 // applyLandlock restricts the calling thread — the helper's locked one,
 // which then execve's — to the policy's files. no_new_privs must be set
 // (applySeccomp's caller does it first).
-func applyLandlock(p Policy) error {
-	fd, err := buildRuleset(p.grants())
+func applyLandlock(s spec) error {
+	fd, err := buildRuleset(s.grants())
 	if err != nil {
 		return err
 	}

@@ -142,6 +142,42 @@ func TestUnprivilegedChild(t *testing.T) {
 			}
 		})
 	}
+	// The project is the home directory, which holds ~/.ssh: with a
+	// user namespace the store is masked and a new file reads back;
+	// without one the store is still refused (by per-child grants).
+	eh := f.env
+	eh.Project = f.home
+	ph := BashPolicy(eh, DefaultConfig())
+	home := []struct {
+		name, script string
+		ok           bool
+	}{
+		{"read a key", "cat .ssh/id_rsa", false},
+		{"write the credential store", "echo x >> .ssh/authorized_keys", false},
+		{"read known_hosts", "cat .ssh/known_hosts", true},
+	}
+	if feat.MountNS {
+		home = append(home, struct {
+			name, script string
+			ok           bool
+		}{"write then read back", "echo x > new-in-home.txt && cat new-in-home.txt", true})
+	}
+	for _, m := range []struct {
+		name string
+		mode startMode
+	}{{"start", viaStart}, {"helper", viaHelper}} {
+		for _, tc := range home {
+			t.Run("home-project/"+m.name+"/"+tc.name, func(t *testing.T) {
+				out, err := runVia(t, m.mode, ph, f.home, tc.script)
+				if (err == nil) != tc.ok {
+					t.Fatalf("%s: err %v, want ok=%v; output:\n%s", tc.script, err, tc.ok, out)
+				}
+				if strings.Contains(out, "SECRET") {
+					t.Fatalf("the key was read:\n%s", out)
+				}
+			})
+		}
+	}
 }
 
 // fixtureAt makes newFixture's home, project and outside directory under

@@ -42,6 +42,7 @@ func BashPolicy(e Env, c Config) Policy {
 			Hidden:   "sandbox.filesystem.allow_read in the synaps config allows it",
 			ReadOnly: "kept read-only so a command cannot plant hooks; sandbox.bash = off in the synaps config allows it",
 			Network:  "sandbox.network.allow in the synaps config allows it",
+			Syscall:  "sandbox.bash = off in the synaps config allows it",
 		},
 	}
 	if sec := secretFiles(e); len(sec) > 0 {
@@ -144,6 +145,7 @@ func PluginPolicy(e Env, s PluginSpec, c Config) Policy {
 			Read:    "declare it in the manifest's sandbox.read",
 			Hidden:  "declare it in the manifest's sandbox.read",
 			Network: "declare the host in the manifest's sandbox.network",
+			Syscall: "sandbox.plugins = off in the synaps config allows it",
 		},
 	}
 	own := nonEmpty(s.DataDir, s.TempDir)
@@ -330,6 +332,6 @@ func ForUnowned(c Config, baseDir, project, name string, getenv func(string) str
 	p.Name = name
 	// It has no manifest to declare more in: the only way to more is off.
 	off := "sandbox.plugins = off in the synaps config runs it unconfined"
-	p.Settings = Settings{Write: off, Hidden: off, ReadOnly: off, Read: off, Network: off}
+	p.Settings = Settings{Write: off, Hidden: off, ReadOnly: off, Read: off, Network: off, Syscall: off}
 	return p
 }

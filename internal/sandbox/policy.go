@@ -16,9 +16,10 @@
 //
 //   - Files: Landlock. Landlock only grants, so "read everywhere but the
 //     credential stores" is granted by enumerating the siblings of each
-//     hidden path (see grants); a hidden path inside a writable directory
-//     gets write-class rights from its ancestor but no read rights, and a
-//     read-only bind mount stops the writes.
+//     hidden path (see grants). A hidden path inside a writable directory
+//     is masked in the process's own mount namespace (mask_linux.go), and
+//     the directory granted whole; without a mount namespace it gets
+//     write-class rights from its ancestor but no read rights.
 //   - System calls: seccomp, EPERM for ptrace, process_vm_readv/writev,
 //     mount, namespaces, kernel modules, keyrings, bpf.
 //   - Network: a network namespace whose only way out is a proxy synaps
@@ -85,6 +86,7 @@ type Settings struct {
 	ReadOnly string // a write to a read-only path inside the project
 	Read     string // a read outside the readable directories (strict)
 	Network  string // a host not allowed
+	Syscall  string // a system call the filter refuses (ptrace)
 }
 
 // Allows reports whether host ("name" or "name:port") may be reached.
@@ -258,4 +260,9 @@ func CredentialStores(home string) []string {
 // the user's agent: no key, only where and whom to trust.
 func sshReveal(home string) []string {
 	return []string{filepath.Join(home, ".ssh", "known_hosts"), filepath.Join(home, ".ssh", "config")}
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

@@ -89,7 +89,7 @@ func prepare(p Policy) (*prepared, error) {
 	}
 	pr := &prepared{spec: *s}
 	if s.Landlock && fastEligible(*s) {
-		grants := p.grants()
+		grants := s.grants()
 		for i := range grants {
 			var st unix.Stat_t
 			switch {

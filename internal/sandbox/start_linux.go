@@ -113,7 +113,7 @@ func confineThread(pr *prepared) error {
 		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 			return fmt.Errorf("mount namespace: %w", err)
 		}
-		if err := mountReadOnly(s.ReadOnly); err != nil {
+		if err := mountAll(s); err != nil {
 			return err
 		}
 	}
