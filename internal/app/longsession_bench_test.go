@@ -109,7 +109,10 @@ const longSessionEnv = "SYNAPS_TEST_LONG_SESSION"
 type longSession struct {
 	Base, Work, URL string
 	Calls, Per      int
-	Profile         string // a CPU profile of the session, if set
+	// BashIf is the PreToolUse hook's `if` filter; "" is one that never
+	// matches (Bash(git push:*)).
+	BashIf  string
+	Profile string // a CPU profile of the session, if set
 }
 
 // longSessionMain is the child of BenchmarkLongSessionCPU: it runs the
@@ -132,12 +135,15 @@ func runLongSession(data string) error {
 		return err
 	}
 	env := map[string]string{"ANTHROPIC_API_KEY": "bench", "ANTHROPIC_BASE_URL": ls.URL}
+	if ls.BashIf == "" {
+		ls.BashIf = "Bash(git push:*)"
+	}
 	hooks := `{"hooks":{
-		"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 2","if":"Bash(git push:*)"}]}],
+		"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 2","if":` + strconv.Quote(ls.BashIf) + `}]}],
 		"PostToolUse":[{"matcher":"Read|Bash","hooks":[{"type":"command","command":"exit 2","if":"Read(secret/**)"}]}]}}`
 	ctx := context.Background()
 	a, err := Open(ctx, Options{BaseDir: ls.Base, WorkDir: ls.Work, Model: "anthropic/claude-loop",
-		Getenv: func(k string) string { return env[k] }, Version: "bench", NoExtensions: true,
+		Getenv: func(k string) string { return env[k] }, Version: "bench",
 		PermissionMode: permission.AcceptEdits,
 		ClaudeSettings: []ClaudeSettings{{File: "bench-settings.json", Data: []byte(hooks)}}})
 	if err != nil {
@@ -215,14 +221,15 @@ func loopModel(path string, calls, per int) http.Handler {
 
 // TestLongSessionRuns runs a short long session, so that the benchmark's
 // child is known to work: every call is made, the figures come out in
-// order, and the session saved every tool result.
+// order, the session saved every tool result, and the Claude hooks are
+// in force (here the bash hook's filter matches, and it blocks the call).
 func TestLongSessionRuns(t *testing.T) {
 	work, base := t.TempDir(), t.TempDir()
 	file := filepath.Join(work, "f.txt")
 	write(t, file, "a small file\n")
 	srv := httptest.NewServer(loopModel(file, 12, 5))
 	defer srv.Close()
-	data, _ := json.Marshal(longSession{Base: base, Work: work, URL: srv.URL, Calls: 12, Per: 5})
+	data, _ := json.Marshal(longSession{Base: base, Work: work, URL: srv.URL, Calls: 12, Per: 5, BashIf: "Bash(true)"})
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), longSessionEnv+"="+string(data))
@@ -245,6 +252,9 @@ func TestLongSessionRuns(t *testing.T) {
 	body, _ := os.ReadFile(sessions[0])
 	if n := strings.Count(string(body), "a small file"); n != 11 {
 		t.Errorf("%d read results saved, want 11 (12 calls, every tenth a bash)", n)
+	}
+	if !strings.Contains(string(body), `"tool_use_id":"toolu_000010","content":"Tool call blocked by Claude Code hook`) {
+		t.Errorf("the bash call was not blocked by the hook:\n%s", body)
 	}
 }
 
