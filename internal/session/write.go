@@ -72,6 +72,9 @@ func (s *Session) AppendUsed(m llm.Message, u llm.Usage) error {
 	}
 	s.mu.Lock()
 	s.messages = append(s.messages, m)
+	if s.pictureFree == len(s.messages)-1 {
+		s.pictureFree += pictureFree(s.messages[s.pictureFree:])
+	}
 	s.used = s.used.Add(u)
 	if s.parent == nil {
 		s.entry.Messages = len(s.messages)
