@@ -42,7 +42,8 @@ import (
 //
 //	go test ./internal/app -run '^$' -bench LongSessionCPU -benchtime 1x -count 5
 //
-// SYNAPS_BENCH_CALLS shortens the session (at least 350 calls).
+// SYNAPS_BENCH_CALLS shortens the session (at least 400 calls, a
+// multiple of 50).
 func BenchmarkLongSessionCPU(b *testing.B) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -50,11 +51,11 @@ func BenchmarkLongSessionCPU(b *testing.B) {
 	}
 	calls := 1500
 	if s := os.Getenv("SYNAPS_BENCH_CALLS"); s != "" {
-		if calls, err = strconv.Atoi(s); err != nil || calls < 350 {
-			b.Fatalf("SYNAPS_BENCH_CALLS=%q: want a number of calls of at least 350", s)
+		if calls, err = strconv.Atoi(s); err != nil || calls < 400 || calls%50 != 0 {
+			b.Fatalf("SYNAPS_BENCH_CALLS=%q: want a number of calls of at least 400, a multiple of 50", s)
 		}
 	}
-	late := calls - 500
+	late := max(calls-500, 300) // the last 500 calls, or those after 300
 	for b.Loop() {
 		work := b.TempDir()
 		file := filepath.Join(work, "f.txt")
