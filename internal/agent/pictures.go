@@ -40,19 +40,23 @@ const droppedNote = "[an earlier picture is left out: one request holds at most 
 // picture.RequestBytes of them, the newest kept: each older one becomes a
 // note. The session's messages are not changed (copy on write). Every
 // picture of the first refused messages is dropped: the API refused a
-// request holding them for its content (refusedForPictures).
-func boundPictures(msgs []llm.Message, refused int) []llm.Message {
+// request holding them for its content (refusedForPictures). The first
+// free messages are known to hold no picture, and are not looked at.
+func boundPictures(msgs []llm.Message, refused, free int) []llm.Message {
 	count, size := 0, 0
 	var out []llm.Message
-	for i := len(msgs) - 1; i >= 0; i-- {
-		m := msgs[i]
+	for i := len(msgs) - 1; i >= free; i-- {
+		m := &msgs[i]
 		all := i < refused
 		var blocks []llm.Block
 		for j := len(m.Content) - 1; j >= 0; j-- {
-			b := m.Content[j]
-			if len(b.Images) == 0 || b.Type == llm.BlockDocument {
+			// Looked at in place: a Block is large, and a long session's
+			// thousands have no picture (a copy of each was most of this
+			// walk's cost, every request).
+			if len(m.Content[j].Images) == 0 || m.Content[j].Type == llm.BlockDocument {
 				continue
 			}
+			b := m.Content[j]
 			var kept []llm.Image
 			dropped := 0
 			for _, im := range b.Images {
@@ -101,7 +105,7 @@ func boundPictures(msgs []llm.Message, refused int) []llm.Message {
 // leaves pictures out, the prefix's encodings (which may hold them) are
 // forgotten: the prefix knows a changed message only by the last one.
 func (a *Agent) boundPictures(view []llm.Message) []llm.Message {
-	msgs := boundPictures(view, a.refusedPictures)
+	msgs := boundPictures(view, a.refusedPictures, min(a.cfg.Session.PictureFree(), len(view)))
 	if len(msgs) > 0 && &msgs[0] != &view[0] {
 		a.prefix.Reset()
 	}
@@ -135,9 +139,9 @@ func (a *Agent) retryWithoutPictures(err error, n int) bool {
 }
 
 func hasPictures(msgs []llm.Message) bool {
-	for _, m := range msgs {
-		for _, b := range m.Content {
-			if len(b.Images) > 0 && b.Type != llm.BlockDocument {
+	for i := range msgs {
+		for j := range msgs[i].Content {
+			if b := &msgs[i].Content[j]; len(b.Images) > 0 && b.Type != llm.BlockDocument {
 				return true
 			}
 		}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -100,7 +101,7 @@ func TestBoundPicturesDropsTheOldest(t *testing.T) {
 	for i := 0; i < picture.PerRequest+5; i++ {
 		msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockImage, Images: []llm.Image{{MediaType: "image/png", Data: tinyPNG}}}}})
 	}
-	got := boundPictures(msgs, 0)
+	got := boundPictures(msgs, 0, 0)
 	var kinds []llm.BlockType
 	for _, m := range got {
 		kinds = append(kinds, m.Content[0].Type)
@@ -121,7 +122,7 @@ func TestBoundPicturesDropsTheOldest(t *testing.T) {
 		{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockToolResult, Content: "old", Images: []llm.Image{{MediaType: "image/png", Data: big}}}}},
 		{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockToolResult, Content: "new", Images: []llm.Image{{MediaType: "image/png", Data: big}}}}},
 	}
-	got = boundPictures(two, 0)
+	got = boundPictures(two, 0, 0)
 	if len(got[0].Content[0].Images) != 0 || len(got[1].Content[0].Images) != 1 || !strings.Contains(got[0].Content[0].Content, "24 MB") {
 		t.Errorf("by size: old %d pictures (%q), new %d", len(got[0].Content[0].Images), got[0].Content[0].Content, len(got[1].Content[0].Images))
 	}
@@ -133,4 +134,41 @@ func slicesRepeat(t llm.BlockType, n int) []llm.BlockType {
 		out[i] = t
 	}
 	return out
+}
+
+// BenchmarkBoundPictures is the walk every request makes over a long
+// session with no picture: 1500 tool calls and their results.
+func BenchmarkBoundPictures(b *testing.B) {
+	var msgs []llm.Message
+	for range 1500 {
+		msgs = append(msgs,
+			llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockText, Text: "reading"}, {Type: llm.BlockToolUse, ID: "t", Name: "read"}}},
+			llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockToolResult, ToolUseID: "t", Content: "a file"}}})
+	}
+	for _, free := range []int{0, len(msgs)} {
+		b.Run(fmt.Sprintf("known-free=%d", free), func(b *testing.B) {
+			for b.Loop() {
+				if out := boundPictures(msgs, 0, free); &out[0] != &msgs[0] {
+					b.Fatal("copied")
+				}
+			}
+		})
+	}
+}
+
+// Messages known to hold no picture are not looked at, and what is
+// after them is bounded as before: with the newest pictures past the
+// bound, the same notes replace the oldest whether or not the text
+// before them was walked.
+func TestBoundPicturesSkipsKnownFree(t *testing.T) {
+	msgs := []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "long text"}}}}
+	for range picture.PerRequest + 2 {
+		msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockImage, Images: []llm.Image{{MediaType: "image/png", Data: "AAAA"}}}}})
+	}
+	if d := cmp.Diff(boundPictures(msgs, 0, 0), boundPictures(msgs, 0, 1)); d != "" {
+		t.Errorf("skipping the text changed the request (-walked +skipped):\n%s", d)
+	}
+	if got := boundPictures(msgs, 0, 1); got[1].Content[0].Type != llm.BlockText || got[3].Content[0].Type != llm.BlockImage {
+		t.Errorf("the two oldest pictures should be notes, the rest kept: %+v", got[1:4])
+	}
 }

@@ -174,7 +174,7 @@ func (a *Agent) Send(ctx context.Context, text string, images ...llm.Image) erro
 		if err := a.cfg.Session.Append(llm.Message{Role: llm.RoleUser, Content: results}); err != nil {
 			return err
 		}
-		if err := a.cfg.Session.Sync(); err != nil {
+		if err := a.cfg.Session.SyncTurn(); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {

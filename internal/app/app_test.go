@@ -21,6 +21,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	longSessionMain()
 	exttest.Main()
 	mcptest.Main()
 	goleak.VerifyTestMain(m)

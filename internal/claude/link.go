@@ -223,7 +223,7 @@ func (l *Link) covers(rule string, ev *hook.Event) bool {
 	if err != nil {
 		return true
 	}
-	_, builtin := toClaudeName[ev.ToolRuntimeName]
+	_, builtin := permission.ClaudeToolName(ev.ToolRuntimeName)
 	return r.Covers(permission.Call{Name: ev.ToolName, RuntimeName: ev.ToolRuntimeName, Builtin: builtin, Input: ev.ToolInput}, l.ProjectDir, "")
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -17,33 +18,12 @@ import (
 // Tools with no Claude twin (extension tools, mcp__ tools) keep their
 // name and input both ways.
 
-// toClaudeName maps synaps built-in names to Claude's.
-var toClaudeName = map[string]string{
-	"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit",
-	"find": "Glob", "grep": "Grep", "ls": "LS",
-	// The subagent tool: Agent since Claude Code 2.1.63, Task before
-	// (a matcher naming Task still selects it; see Event.Selects).
-	"agent": "Agent",
-	// The tools the user answers (agent/userask.go).
-	"ask_user_question": "AskUserQuestion", "exit_plan_mode": "ExitPlanMode",
-	// The tools Claude plugins assume: their inputs are Claude's already.
-	"todo_write": "TodoWrite", "web_fetch": "WebFetch", "web_search": "WebSearch",
-}
-
-// fromClaudeName is the reverse, and also reads the names Claude tools
-// had before (MultiEdit is an Edit to synaps only in name: it is not
-// mapped).
-var fromClaudeName = map[string]string{
-	"Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit",
-	"Glob": "find", "Grep": "grep", "LS": "ls",
-	"Agent": "agent", "Task": "agent",
-	"AskUserQuestion": "ask_user_question", "ExitPlanMode": "exit_plan_mode",
-	"TodoWrite": "todo_write", "WebFetch": "web_fetch", "WebSearch": "web_search",
-}
+// The names themselves are permission's table (permission/claudetools.go),
+// which Claude permission rules read too.
 
 // ClaudeName is the name a Claude hook knows the tool by.
 func ClaudeName(synapsName string) string {
-	if n, ok := toClaudeName[synapsName]; ok {
+	if n, ok := permission.ClaudeToolName(synapsName); ok {
 		return n
 	}
 	return synapsName
@@ -51,7 +31,7 @@ func ClaudeName(synapsName string) string {
 
 // SynapsName is the synaps tool a Claude tool name stands for.
 func SynapsName(claudeName string) string {
-	if n, ok := fromClaudeName[claudeName]; ok {
+	if n, ok := permission.SynapsToolName(claudeName); ok {
 		return n
 	}
 	return claudeName

@@ -166,6 +166,6 @@ func (r Rule) Covers(c Call, workDir, home string) bool {
 	if cmd == "" {
 		return r.matches(c, "", workDir, home)
 	}
-	ok, _ := r.namesLine(c, cmd, analyzeShell(cmd))
+	ok, _ := r.namesLine(c, cmd, parsedShell(cmd))
 	return ok
 }

@@ -206,7 +206,7 @@ func (p *Policy) Decide(c Call) Decision {
 	cmd := c.command()
 	var line *shellLine
 	if cmd != "" {
-		line = analyzeShell(cmd)
+		line = parsedShell(cmd)
 	}
 	// A bash line that only looks (readonly.go) is judged as a read-only
 	// tool: it needs no question, and plan mode runs it.
@@ -365,7 +365,7 @@ func (r Rule) describe() string {
 func Suggest(c Call, workDir string) string {
 	if cmd := c.command(); cmd != "" {
 		exact := "Bash(" + cmd + ")"
-		l := analyzeShell(cmd)
+		l := parsedShell(cmd)
 		if l.unknown != "" || l.unknownWrite != "" || len(l.writes) > 0 || len(l.cmds) != 1 || strings.ContainsAny(cmd, "()") {
 			return exact
 		}

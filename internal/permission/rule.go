@@ -12,7 +12,6 @@ package permission
 import (
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // Rule is one permission rule: a tool, and for the tools that take one, a
@@ -151,28 +150,6 @@ const (
 	kindRead       // Read, Grep, Glob, LS and their synaps names: a path pattern
 	kindEdit       // Edit, Write, MultiEdit, edit, write: a path pattern
 )
-
-// claudeNames maps Claude Code's tool names to the synaps built-ins each
-// rule covers. As in Claude Code, an Edit rule covers every tool that
-// edits files and a Read rule every tool that reads them.
-var claudeNames = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"Bash":      {"bash"},
-		"Read":      {"read", "grep", "find", "ls"},
-		"Edit":      {"edit", "write"},
-		"MultiEdit": {"edit"},
-		"Write":     {"write"},
-		"Glob":      {"find"},
-		"Grep":      {"grep"},
-		"LS":        {"ls"},
-		// The tools the user answers (agent/userask.go).
-		"AskUserQuestion": {"ask_user_question"},
-		"ExitPlanMode":    {"exit_plan_mode"},
-		"TodoWrite":       {"todo_write"},
-		"WebFetch":        {"web_fetch"},
-		"WebSearch":       {"web_search"},
-	}
-})
 
 // claudeOnly are Claude Code tools synaps does not have: rules naming them
 // are accepted (a shared settings file keeps working) and match nothing.

@@ -16,6 +16,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -78,6 +79,32 @@ const maxShellDepth = 8
 func analyzeShell(line string) *shellLine {
 	l := &shellLine{}
 	(&shellWalker{l: l}).script(line, 0)
+	return l
+}
+
+// lastShell is the newest line parsed by parsedShell. One bash call's
+// line is judged by Policy.Decide and then by every Claude hook whose
+// `if` filter names Bash (Rule.Covers), each of which parsed it again:
+// with the last line kept, they share one parse. A shellLine is not
+// changed once analysed, so sharing it is safe.
+var lastShell struct {
+	sync.Mutex
+	line string
+	l    *shellLine
+}
+
+// parsedShell is analyzeShell(line), parsed once for consecutive asks.
+func parsedShell(line string) *shellLine {
+	lastShell.Lock()
+	if l := lastShell.l; l != nil && lastShell.line == line {
+		lastShell.Unlock()
+		return l
+	}
+	lastShell.Unlock()
+	l := analyzeShell(line)
+	lastShell.Lock()
+	lastShell.line, lastShell.l = line, l
+	lastShell.Unlock()
 	return l
 }
 

@@ -313,10 +313,55 @@ func BenchmarkDecideBash(b *testing.B) {
 	}
 	deny, _ := ParseRules("Bash(rm:*), Bash(git push:*)")
 	p := New(Config{Rules: Rules{Allow: rs, Deny: deny}, WorkDir: "/proj", Home: "/home/u"})
-	call := bash(`cd internal/permission && go test -run 'TestDecide' ./... 2>&1 | grep -v "^ok" | head -50`)
+	// Two lines in turn, so that each Decide parses its line (the last
+	// line parsed is kept: parsedShell).
+	calls := []Call{
+		bash(`cd internal/permission && go test -run 'TestDecide' ./... 2>&1 | grep -v "^ok" | head -50`),
+		bash(`cd internal/permission && go test -run 'TestCovers' ./... 2>&1 | grep -v "^ok" | head -50`),
+	}
 	b.ReportAllocs()
+	i := 0
 	for b.Loop() {
-		p.Decide(call)
+		p.Decide(calls[i%2])
+		i++
+	}
+}
+
+// BenchmarkDecideAndHookFilters is one bash call as a session with two
+// Claude hooks filtered by `if` judges it: Policy.Decide, then each
+// filter's Rule.Covers. They share the line's parse.
+func BenchmarkDecideAndHookFilters(b *testing.B) {
+	rs, _ := ParseRules("Bash(git status:*), Bash(go test:*), Edit(docs/**)")
+	p := New(Config{Rules: Rules{Allow: rs}, WorkDir: "/proj", Home: "/home/u"})
+	filters, _ := ParseRules("Bash(git push:*), Bash(rm:*)")
+	calls := []Call{
+		bash(`cd internal/permission && go test -run 'TestDecide' ./... 2>&1 | grep -v "^ok" | head -50`),
+		bash(`cd internal/permission && go test -run 'TestCovers' ./... 2>&1 | grep -v "^ok" | head -50`),
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		c := calls[i%2]
+		i++
+		p.Decide(c)
+		for _, f := range filters {
+			f.Covers(c, "/proj", "/home/u")
+		}
+	}
+}
+
+// The line kept by parsedShell is the line asked for: the same analysis
+// as a fresh parse, for a line asked again and for one asked after
+// another.
+func TestParsedShellIsTheLinesOwn(t *testing.T) {
+	lines := []string{"git status", "rm -rf x > out", "git status", "git status", "echo $X | sh"}
+	for _, l := range lines {
+		if d := cmp.Diff(analyzeShell(l), parsedShell(l), cmp.AllowUnexported(shellLine{}, shellCmd{})); d != "" {
+			t.Errorf("parsedShell(%q) (-fresh +kept):\n%s", l, d)
+		}
+	}
+	if parsedShell("ls") != parsedShell("ls") {
+		t.Error("a line asked twice in a row was parsed twice")
 	}
 }
 

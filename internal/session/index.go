@@ -75,15 +75,19 @@ func readIndex(baseDir, id string) (*indexEntry, error) {
 // leaves an old entry, which the size check catches.
 func writeIndex(baseDir string, e *indexEntry) error {
 	dir := IndexDir(baseDir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
 	e.V = indexVersion
 	data, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
+	// The directory is made when it is missing, not checked every time.
 	f, err := os.CreateTemp(dir, e.ID+".*.tmp")
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		f, err = os.CreateTemp(dir, e.ID+".*.tmp")
+	}
 	if err != nil {
 		return err
 	}

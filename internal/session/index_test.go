@@ -172,3 +172,44 @@ func TestIndexKeptCurrentAtSync(t *testing.T) {
 		}
 	}
 }
+
+// SyncTurn (between the model turns of one user message) leaves the entry
+// as the last Sync wrote it, and a listing meanwhile still sees every
+// message, from the entry and the tail after it; the next Sync brings the
+// entry up to date.
+func TestSyncTurnLeavesTheIndex(t *testing.T) {
+	base := t.TempDir()
+	s, _ := Create(base, "m", "/w")
+	defer s.Close()
+	s.Append(text(llm.RoleUser, "the title"))
+	s.Sync()
+	for range 2 {
+		s.Append(text(llm.RoleAssistant, "a tool call"))
+		if err := s.SyncTurn(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	messages := func() int {
+		e, err := readIndex(base, s.ID)
+		if err != nil || e == nil {
+			t.Fatalf("entry %+v, %v", e, err)
+		}
+		return e.Messages
+	}
+	if n := messages(); n != 1 {
+		t.Errorf("after SyncTurn the entry holds %d messages, want the 1 of the last Sync", n)
+	}
+	list, warnings, err := ListWarn(base)
+	if err != nil || len(warnings) != 0 || len(list) != 1 {
+		t.Fatalf("ListWarn = %+v, %q, %v", list, warnings, err)
+	}
+	want := Info{ID: s.ID, Model: "m", Cwd: "/w", Messages: 3, Title: "the title"}
+	if d := cmp.Diff(want, list[0], ignoreTime()); d != "" {
+		t.Errorf("listed mid-message (-want +got):\n%s", d)
+	}
+	s.Append(text(llm.RoleAssistant, "done"))
+	s.Sync()
+	if n := messages(); n != 4 {
+		t.Errorf("after Sync the entry holds %d messages, want 4", n)
+	}
+}

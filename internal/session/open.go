@@ -50,7 +50,7 @@ func Open(baseDir, id string) (s *Session, err error) {
 		}
 	}
 	s = &Session{ID: id, Path: path, f: f, messages: data.Messages, used: data.Usage, Warnings: data.Warnings(),
-		baseDir: baseDir, entry: *entryFromData(id, data), dirty: true, lock: l}
+		baseDir: baseDir, entry: *entryFromData(id, data), dirty: true, lock: l, pictureFree: pictureFree(data.Messages)}
 	if data.Compaction != nil {
 		s.Summary = data.Compaction.Summary
 	}

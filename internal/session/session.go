@@ -117,6 +117,9 @@ type Session struct {
 	closed bool
 	// messages are the conversation so far; guarded by mu.
 	messages []llm.Message
+	// pictureFree is how many of the first messages carry no picture or
+	// document (PictureFree); guarded by mu.
+	pictureFree int
 	// used is the usage saved with the messages; guarded by mu.
 	used llm.Usage
 	// baseDir is where the session's index entry goes (see index.go).
@@ -265,6 +268,28 @@ func (s *Session) View() []llm.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.messages[:len(s.messages):len(s.messages)]
+}
+
+// PictureFree is how many of the first messages of View carry no picture
+// and no document: a request bounding the pictures it sends looks only
+// at the messages after them, so that the walk does not grow with a long
+// session of text. (Messages are only appended, so the count only grows.)
+func (s *Session) PictureFree() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pictureFree
+}
+
+// pictureFree counts msgs' leading messages with no image or document.
+func pictureFree(msgs []llm.Message) int {
+	for i := range msgs {
+		for j := range msgs[i].Content {
+			if len(msgs[i].Content[j].Images) > 0 {
+				return i
+			}
+		}
+	}
+	return len(msgs)
 }
 
 // Messages returns a copy of the conversation so far.

@@ -484,3 +484,28 @@ func TestSetModelIsWhatResumeSees(t *testing.T) {
 		t.Errorf("Open: Model() = %q, want c", r.Model())
 	}
 }
+
+// PictureFree counts the leading messages with no picture or document,
+// as they are appended and when a session is opened again.
+func TestPictureFree(t *testing.T) {
+	base := t.TempDir()
+	s, _ := Create(base, "m", "/w")
+	picture := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockImage, Images: []llm.Image{{MediaType: "image/png", Data: "AAAA"}}}}}
+	var got []int
+	for _, m := range []llm.Message{text(llm.RoleUser, "a"), text(llm.RoleAssistant, "b"), picture, text(llm.RoleAssistant, "c")} {
+		s.Append(m)
+		got = append(got, s.PictureFree())
+	}
+	if want := []int{1, 2, 2, 2}; !cmp.Equal(got, want) {
+		t.Errorf("PictureFree after each append = %v, want %v", got, want)
+	}
+	s.Close()
+	r, err := Open(base, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if n := r.PictureFree(); n != 2 {
+		t.Errorf("reopened: PictureFree = %d, want 2", n)
+	}
+}

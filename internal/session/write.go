@@ -72,6 +72,9 @@ func (s *Session) AppendUsed(m llm.Message, u llm.Usage) error {
 	}
 	s.mu.Lock()
 	s.messages = append(s.messages, m)
+	if s.pictureFree == len(s.messages)-1 {
+		s.pictureFree += pictureFree(s.messages[s.pictureFree:])
+	}
 	s.used = s.used.Add(u)
 	if s.parent == nil {
 		s.entry.Messages = len(s.messages)
@@ -154,9 +157,20 @@ func (s *Session) writeIndex() {
 	}
 }
 
-// Sync makes everything written so far durable; the agent calls it at turn
-// boundaries.
-func (s *Session) Sync() error {
+// Sync makes everything written so far durable and brings the session's
+// index entry up to date; the agent calls it when a user message's work
+// ends.
+func (s *Session) Sync() error { return s.sync(true) }
+
+// SyncTurn makes everything written so far durable, as Sync, but leaves
+// the index entry as it is: the agent calls it between the model turns
+// of one user message, where rewriting the entry (a temporary file,
+// write, rename: a third of synaps's own CPU per tool call) bought
+// nothing a listing needs — a listing reads what was appended since the
+// entry (readTail), at most one user message's records.
+func (s *Session) SyncTurn() error { return s.sync(false) }
+
+func (s *Session) sync(index bool) error {
 	if s.parent != nil {
 		// A subagent's records are made durable with the parent's turn:
 		// the parent syncs once the agent call's result is saved, so a
@@ -169,6 +183,8 @@ func (s *Session) Sync() error {
 		return nil
 	}
 	err := s.f.Sync()
-	s.writeIndex()
+	if index {
+		s.writeIndex()
+	}
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -95,14 +96,15 @@ func Post(ctx context.Context, client *http.Client, provider, endpoint string, h
 
 // defaultClient sends the requests of a caller that gives no client:
 // net/http's default transport (proxies from the environment, HTTP/2,
-// keep-alive) with a 256 KiB write buffer instead of 4 KiB. A long
-// conversation's body is megabytes, and net/http copies a body with a
-// known length through that buffer: with 4 KiB it costs a system call
-// per 4 KiB, the larger part of synaps's own CPU per request at a
-// thousand tool calls. Built on first use, not at start-up.
+// keep-alive) with a 256 KiB write buffer instead of 4 KiB, for what
+// goes through it, and each plain-TCP connection under a gatherConn,
+// which sends a request's head and body (megabytes in a long
+// conversation) in one gathered write (gather.go). Built on first use,
+// not at start-up.
 var defaultClient = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.WriteBufferSize = 256 << 10
+	t.DialContext = dialGather(t.DialContext)
 	return &http.Client{Transport: t}
 })
 
@@ -145,6 +147,33 @@ func (r *partsReader) WriteTo(w io.Writer) (int64, error) {
 }
 
 func (r *partsReader) Close() error { return nil }
+
+// rest is what is left to read, up to n bytes, as slices of the parts.
+func (r *partsReader) rest(n int64) net.Buffers {
+	var out net.Buffers
+	for i, off := r.i, r.off; i < len(r.parts) && n > 0; i, off = i+1, 0 {
+		p := r.parts[i][off:]
+		if int64(len(p)) > n {
+			p = p[:n]
+		}
+		if len(p) > 0 {
+			out = append(out, p)
+		}
+		n -= int64(len(p))
+	}
+	return out
+}
+
+// advance marks n more bytes read.
+func (r *partsReader) advance(n int64) {
+	for n > 0 && r.i < len(r.parts) {
+		c := min(n, int64(len(r.parts[r.i])-r.off))
+		n -= c
+		if r.off += int(c); r.off == len(r.parts[r.i]) {
+			r.i, r.off = r.i+1, 0
+		}
+	}
+}
 
 // ParseError reads an error body in any of the shapes the services and
 // OpenAI-compatible servers send:
