@@ -71,6 +71,17 @@ type Options struct {
 	// extension subscribe to (Claude command hooks), for Statuses' Hooks;
 	// nil: only the extension's are listed.
 	PartHooks func(p *plugin.Plugin) []string
+	// Discovered, when set, is a discovery already made with this host's
+	// options (the session's start shares one): Start or Begin uses it
+	// instead of discovering again. Reload always discovers afresh.
+	Discovered *Discovery
+}
+
+// Discovery is one plugin.Discover result: the plugins and the error
+// naming the plugins directories that could not be read.
+type Discovery struct {
+	Plugins []*plugin.Plugin
+	Err     error
 }
 
 // hostEnv is the immutable part of the host that extensions share.
@@ -219,7 +230,7 @@ func (h *Host) Registry() *tool.Registry { return h.registry }
 // plugins it could read. The error is always nil; it is kept for callers
 // that may one day need it.
 func (h *Host) Start(ctx context.Context) error {
-	plugins, err := plugin.Discover(h.discoverOptions())
+	plugins, err := h.firstDiscovery()
 	h.startWith(ctx, plugins, unjoinStrings(err), true)
 	return nil
 }
@@ -235,8 +246,20 @@ func (h *Host) Start(ctx context.Context) error {
 // terminal UI uses it: the user types and the first request goes out
 // while guards that only watch tool calls are still starting.
 func (h *Host) Begin(ctx context.Context) {
-	plugins, err := plugin.Discover(h.discoverOptions())
+	plugins, err := h.firstDiscovery()
 	h.startWith(ctx, plugins, unjoinStrings(err), false)
+}
+
+// firstDiscovery is Options.Discovered, once, or a discovery.
+func (h *Host) firstDiscovery() ([]*plugin.Plugin, error) {
+	h.mu.Lock()
+	d := h.opts.Discovered
+	h.opts.Discovered = nil
+	h.mu.Unlock()
+	if d != nil {
+		return d.Plugins, d.Err
+	}
+	return plugin.Discover(h.discoverOptions())
 }
 
 func (h *Host) discoverOptions() plugin.DiscoverOptions {
