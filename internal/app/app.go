@@ -289,6 +289,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		plugins, discoverErr := a.startPlugins()
 		a.Host = extension.NewHost(extension.Options{
 			Discovered: &extension.Discovery{Plugins: plugins, Err: discoverErr},
+			InitCache:  true,
 			BaseDir:    base, ProjectDir: work, TrustProject: o.TrustProject, Config: cfg,
 			Getenv: getenv, Version: o.Version, Registry: a.Tools, HookTimeout: hookTimeout(cfg),
 			// A hung or vanished guard is news during the session, in the

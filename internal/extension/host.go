@@ -75,6 +75,12 @@ type Options struct {
 	// options (the session's start shares one): Start or Begin uses it
 	// instead of discovering again. Reload always discovers afresh.
 	Discovered *Discovery
+	// InitCache lets a tools-only extension whose initialize answer is
+	// cached wait for its first call instead of starting now
+	// (initcache.go). A session sets it; a listing, which exists to see
+	// every extension start, leaves it off. SYNAPS_EXTENSIONS_INIT_CACHE=0
+	// turns it off for a session too.
+	InitCache bool
 }
 
 // Discovery is one plugin.Discover result: the plugins and the error
@@ -108,6 +114,8 @@ type hostEnv struct {
 	// replies to its own requests unread before it is failed (tests
 	// shorten it).
 	stall time.Duration
+	// initCache is Options.InitCache.
+	initCache bool
 }
 
 // defaultStall is hostEnv.stall. Reaching the in-flight bound already
@@ -170,6 +178,7 @@ func NewHost(o Options) *Host {
 		memory:      memory.Open(filepath.Join(o.BaseDir, "memory")),
 		stop:        defaultStop,
 		stall:       defaultStall,
+		initCache:   o.InitCache,
 	}
 	if env.hookTimeout <= 0 {
 		env.hookTimeout = contract.MethodDeadlines[contract.MethodHookHandle]
@@ -495,6 +504,9 @@ type Status struct {
 	// extensions with tools or providers are asked once after initialize).
 	Info json.RawMessage `json:"info,omitempty"`
 	PID  int             `json:"pid,omitempty"`
+	// Deferred: its tools came from the initialize cache and its process
+	// starts at the first call of one of them (initcache.go).
+	Deferred bool `json:"deferred,omitempty"`
 	// Pin is the plugin against its install record (plugin.CheckPin),
 	// filled in by the listings that show it (app.CheckPins), not by
 	// Statuses, which the terminal UI calls on every redraw.
@@ -565,6 +577,7 @@ func (h *Host) Statuses() []Status {
 		default:
 			state, reason, problems, restarts, pid := e.snapshot()
 			st.State, st.Restarts, st.PID = state, restarts, pid
+			st.Deferred = e.isDeferred()
 			switch state {
 			case StateFailed:
 				st.Error = reason
