@@ -35,7 +35,6 @@ const (
 	MaxPinBytes = 512 << 20
 )
 
-
 // PinSource is where an installed plugin came from.
 type PinSource struct {
 	// Kind is "dir", "git", "link" or "marketplace".
