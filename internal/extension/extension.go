@@ -214,10 +214,10 @@ func (e *Extension) start(ctx context.Context) {
 		e.fail(err.Error())
 		return
 	}
-	if e.cacheKey != "" {
-		e.storeInit(e.cacheKey, res)
-	}
 	problems := e.adopt(res)
+	if e.cacheKey != "" {
+		e.storeInit(e.cacheKey, res, e.subs)
+	}
 	e.mu.Lock()
 	if e.stopping {
 		e.mu.Unlock()
@@ -291,8 +291,11 @@ func (e *Extension) launchDeferred(done chan struct{}) {
 	e.mu.Unlock()
 	e.log.note("started for its first call")
 	if !bytes.Equal(res.Raw, e.cached.Raw) {
-		e.log.note("its initialize answer differs from the cached one; the cache is updated, and the next start registers what it declares now")
-		e.storeInit(e.cacheKey, res)
+		// This session keeps what the cache declared (its tools and hook
+		// places are registered); the next start spawns it at once and
+		// caches what it declares then.
+		e.log.note("its initialize answer differs from the cached one; the entry is dropped, and the next start registers what it declares now")
+		e.dropInit()
 	}
 	go e.watch(p)
 	if e.wantsInfo(res) {
@@ -304,6 +307,25 @@ func (e *Extension) launchDeferred(done chan struct{}) {
 			defer close(infoDone)
 			e.fetchInfo(p)
 		}()
+	}
+}
+
+// beginDeferred starts a deferred extension's process unless it runs or
+// is starting; the returned channel is closed when that start ends (nil:
+// nothing to wait for).
+func (e *Extension) beginDeferred() chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.beginDeferredLocked()
+	return e.restarting
+}
+
+// beginDeferredLocked is beginDeferred with e.mu held.
+func (e *Extension) beginDeferredLocked() {
+	if e.deferred && e.proc == nil && e.restarting == nil && !e.stopping && e.state == StateLoaded {
+		e.deferred = false
+		e.restarting = make(chan struct{})
+		go e.launchDeferred(e.restarting)
 	}
 }
 

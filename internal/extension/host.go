@@ -116,6 +116,9 @@ type hostEnv struct {
 	stall time.Duration
 	// initCache is Options.InitCache.
 	initCache bool
+	// startDeferredGuards starts every deferred extension of the running
+	// set that hooks tool calls (Host.startDeferredGuards).
+	startDeferredGuards func()
 }
 
 // defaultStall is hostEnv.stall. Reaching the in-flight bound already
@@ -193,6 +196,7 @@ func NewHost(o Options) *Host {
 		reg = tool.NewRegistry()
 	}
 	h := &Host{opts: o, env: env, registry: reg, toolNames: map[string][]string{}}
+	env.startDeferredGuards = h.startDeferredGuards
 	h.chain = hook.NewChain(hook.Options{Timeout: env.hookTimeout, Record: env.intercept.record, Notify: env.notify.say,
 		HideSessionID: sessionIDOff(getenv(HookSessionIDEnv))})
 	return h
@@ -396,6 +400,19 @@ func (h *Host) register(e *Extension) {
 	h.mu.Lock()
 	h.toolNames[e.ID()] = names
 	h.mu.Unlock()
+}
+
+// startDeferredGuards starts the process of every deferred extension
+// that hooks tool calls, without waiting.
+func (h *Host) startDeferredGuards() {
+	h.mu.Lock()
+	exts := h.exts
+	h.mu.Unlock()
+	for _, e := range exts {
+		if e.started() && len(e.subs) > 0 && e.isDeferred() {
+			e.beginDeferred()
+		}
+	}
 }
 
 // AwaitTools waits until every extension still starting that may register

@@ -1,14 +1,21 @@
 package extension
 
-// The initialize cache. An extension that only registers tools (no hook,
-// no provider) does nothing before its first tool call but answer
-// initialize, yet a start used to wait for every such answer: a Python
-// extension costs some 16 ms of CPU to start, so start-up grew with
-// every plugin installed. Its answer is kept, keyed by everything that
-// could change it, and the next start registers its tools from the cache
-// without spawning it; its process starts at the first call of one of
-// its tools (Extension.current). An extension that hooks anything starts
-// at once, as before: a guard must be running to judge the first call.
+// The initialize cache. An extension that registers tools and guards tool
+// calls (before_tool_call, after_tool_call), and nothing else, does
+// nothing before the first tool call but answer initialize, yet a start
+// used to wait for every such answer: a Python extension costs some 16
+// ms of CPU to start, so start-up grew with every plugin installed. Its
+// answer is kept, keyed by everything that could change it, and the next
+// start registers its tools and hook places from the cache without
+// spawning it. Its process starts at the first call of one of its tools
+// (Extension.current), or at the first tool call it must judge: that
+// hook waits for the start (within the hook's deadline), and starts every
+// other deferred guard with it, in parallel, so a chain of guards is not
+// started one after another. A guard that fails to start then is failed
+// as at a session's start, so a fail-closed one blocks the call. An
+// extension that hooks anything else (the session's or a message's
+// events, which every session fires) or brings a provider starts at
+// once, as before.
 
 import (
 	"bytes"
@@ -84,18 +91,25 @@ func (h *hostEnv) cacheOn() bool {
 }
 
 // deferrable reports whether the manifest lets the extension wait for
-// its first call: it subscribes to no hook itself (a manifest hook needs
-// the process from the start).
+// its first call: every hook it declares is a tool call's.
 func (e *Extension) deferrable() bool {
-	m := e.plugin.Manifest.Extension
-	return e.env.cacheOn() && len(m.Hooks) == 0
+	return e.env.cacheOn() && toolHooksOnly(e.plugin.Manifest.Extension.Hooks)
 }
 
-// toolsOnly reports whether an initialize answer declares nothing that
-// needs the process before a call: no hooks, no providers.
-func toolsOnly(res *InitResult) bool {
-	return hook.IsNull(res.Capabilities.Hooks) && hook.IsNull(res.Capabilities.Providers)
+// toolHooksOnly reports whether every subscription is to a tool call's
+// hook, which fires only when the model calls a tool.
+func toolHooksOnly(subs []hook.Subscription) bool {
+	for _, s := range subs {
+		if s.Hook != contract.HookBeforeToolCall && s.Hook != contract.HookAfterToolCall {
+			return false
+		}
+	}
+	return true
 }
+
+// noProvider reports whether an initialize answer declares no provider
+// (a model provider is asked for at start).
+func noProvider(res *InitResult) bool { return hook.IsNull(res.Capabilities.Providers) }
 
 // initKey digests everything an initialize answer may depend on: synaps's
 // version and protocol, the plugin's id and directory, the fingerprint of
@@ -154,18 +168,19 @@ func (e *Extension) cachedInit(key string) *InitResult {
 		return nil
 	}
 	res, err := DecodeInitResult(ent.Result, e.plugin.Manifest.Extension.ProtocolVersion)
-	if err != nil || !toolsOnly(res) {
+	if err != nil || !noProvider(res) {
 		return nil
 	}
 	return res
 }
 
-// storeInit keeps res for key when the extension could be deferred with
-// it, and drops a stale entry otherwise. A write that fails costs only
-// the next start's time, so it is a log note.
-func (e *Extension) storeInit(key string, res *InitResult) {
+// storeInit keeps res, adopted as subs, for key when the extension could
+// be deferred with it (no provider, tool hooks only), and drops a stale
+// entry otherwise. A write that fails costs only the next start's time,
+// so it is a log note.
+func (e *Extension) storeInit(key string, res *InitResult, subs []hook.Subscription) {
 	path := e.cacheFile()
-	if key == "" || !toolsOnly(res) || len(res.Raw) == 0 {
+	if key == "" || !noProvider(res) || !toolHooksOnly(subs) || len(res.Raw) == 0 {
 		os.Remove(path)
 		return
 	}

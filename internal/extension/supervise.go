@@ -143,12 +143,7 @@ func (e *Extension) restart(why string) {
 func (e *Extension) current(ctx context.Context) (*process, int, error) {
 	for {
 		e.mu.Lock()
-		if e.deferred && e.proc == nil && e.restarting == nil && !e.stopping && e.state == StateLoaded {
-			// A deferred extension's first call: spawn it now.
-			e.deferred = false
-			e.restarting = make(chan struct{})
-			go e.launchDeferred(e.restarting)
-		}
+		e.beginDeferredLocked() // a deferred extension's first call
 		p, gen, wait, state, reason := e.proc, e.gen, e.restarting, e.state, e.reason
 		e.mu.Unlock()
 		if p != nil {
