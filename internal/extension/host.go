@@ -83,13 +83,6 @@ type Options struct {
 	InitCache bool
 }
 
-// Discovery is one plugin.Discover result: the plugins and the error
-// naming the plugins directories that could not be read.
-type Discovery struct {
-	Plugins []*plugin.Plugin
-	Err     error
-}
-
 // hostEnv is the immutable part of the host that extensions share.
 type hostEnv struct {
 	getenv      func(string) string
@@ -263,18 +256,6 @@ func (h *Host) Begin(ctx context.Context) {
 	h.startWith(ctx, plugins, unjoinStrings(err), false)
 }
 
-// firstDiscovery is Options.Discovered, once, or a discovery.
-func (h *Host) firstDiscovery() ([]*plugin.Plugin, error) {
-	h.mu.Lock()
-	d := h.opts.Discovered
-	h.opts.Discovered = nil
-	h.mu.Unlock()
-	if d != nil {
-		return d.Plugins, d.Err
-	}
-	return plugin.Discover(h.discoverOptions())
-}
-
 func (h *Host) discoverOptions() plugin.DiscoverOptions {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -400,19 +381,6 @@ func (h *Host) register(e *Extension) {
 	h.mu.Lock()
 	h.toolNames[e.ID()] = names
 	h.mu.Unlock()
-}
-
-// startDeferredGuards starts the process of every deferred extension
-// that hooks tool calls, without waiting.
-func (h *Host) startDeferredGuards() {
-	h.mu.Lock()
-	exts := h.exts
-	h.mu.Unlock()
-	for _, e := range exts {
-		if e.started() && len(e.subs) > 0 && e.isDeferred() {
-			e.beginDeferred()
-		}
-	}
 }
 
 // AwaitTools waits until every extension still starting that may register

@@ -223,3 +223,16 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return werr
 }
+
+// startDeferredGuards starts the process of every deferred extension
+// that hooks tool calls, without waiting.
+func (h *Host) startDeferredGuards() {
+	h.mu.Lock()
+	exts := h.exts
+	h.mu.Unlock()
+	for _, e := range exts {
+		if e.started() && len(e.subs) > 0 && e.isDeferred() {
+			e.beginDeferred()
+		}
+	}
+}
