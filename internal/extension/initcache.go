@@ -31,6 +31,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/treesum"
 )
 
@@ -118,6 +119,9 @@ func noProvider(res *InitResult) bool { return hook.IsNull(res.Capabilities.Prov
 // size or times), the process's environment and its resolved config.
 // "" when something cannot be measured: then nothing is cached.
 func (e *Extension) initKey() string {
+	if plugin.CheckID(e.ID()) != nil {
+		return "" // its id could not name a file of the cache
+	}
 	m := e.plugin.Manifest.Extension
 	env := childEnv(e.env.getenv, e.plugin, e.env.baseDir)
 	argv, _, err := m.Argv(envLookup(env))
@@ -159,6 +163,9 @@ func (e *Extension) cacheFile() string {
 
 // cachedInit is the cached answer for key, or nil.
 func (e *Extension) cachedInit(key string) *InitResult {
+	if key == "" {
+		return nil
+	}
 	data, err := os.ReadFile(e.cacheFile())
 	if err != nil {
 		return nil
@@ -179,8 +186,11 @@ func (e *Extension) cachedInit(key string) *InitResult {
 // entry otherwise. A write that fails costs only the next start's time,
 // so it is a log note.
 func (e *Extension) storeInit(key string, res *InitResult, subs []hook.Subscription) {
+	if key == "" {
+		return
+	}
 	path := e.cacheFile()
-	if key == "" || !noProvider(res) || !toolHooksOnly(subs) || len(res.Raw) == 0 {
+	if !noProvider(res) || !toolHooksOnly(subs) || len(res.Raw) == 0 {
 		os.Remove(path)
 		return
 	}
