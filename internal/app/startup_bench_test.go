@@ -17,13 +17,25 @@ import (
 // answers initialize before the request) and warm ("cached": none is
 // spawned; each would start at its first tool call).
 func BenchmarkStartToolsOnly(b *testing.B) {
+	benchStart(b, []int{0, 1, 4, 16}, map[string]any{"permissions": []string{"tools.register"}},
+		exttest.Spec{Init: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Says hello","input_schema":{"type":"object"}}]}}`)})
+}
+
+// BenchmarkStartToolGuards is BenchmarkStartToolsOnly with guards of
+// bash calls (before_tool_call): a request that calls no tool starts
+// none of them when they are cached.
+func BenchmarkStartToolGuards(b *testing.B) {
+	benchStart(b, []int{4, 16}, map[string]any{"permissions": []string{"tools.intercept"},
+		"hooks": []map[string]any{{"hook": "before_tool_call", "tool": "bash"}}}, exttest.Spec{})
+}
+
+func benchStart(b *testing.B, counts []int, manifest map[string]any, spec exttest.Spec) {
 	for _, cache := range []string{"cold", "cached"} {
-		for _, n := range []int{0, 1, 4, 16} {
+		for _, n := range counts {
 			b.Run(fmt.Sprintf("%s/extensions=%d", cache, n), func(b *testing.B) {
 				base, work := b.TempDir(), b.TempDir()
 				for i := 0; i < n; i++ {
-					exttest.Plugin(b, base, fmt.Sprintf("t%02d", i), map[string]any{"permissions": []string{"tools.register"}},
-						exttest.Spec{Init: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Says hello","input_schema":{"type":"object"}}]}}`)})
+					exttest.Plugin(b, base, fmt.Sprintf("t%02d", i), manifest, spec)
 				}
 				writeFile(b, filepath.Join(work, "turns.jsonl"), `{"text":"hi"}`+"\n")
 				getenv := func(k string) string {
