@@ -151,6 +151,8 @@ type App struct {
 	Host             *extension.Host // nil with --no-extensions
 	// claude finds the Claude Code command hooks the Host's chain runs.
 	claude *claudeHooks
+	// started is Open's one plugin discovery (discovery.go).
+	started startDiscovery
 	// trust is what of the project trust lets load, item by item
 	// (openTrust).
 	trust *trust.State
@@ -232,6 +234,8 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	a := &App{BaseDir: base, WorkDir: work, Config: cfg, Tools: tool.NewRegistry(), opts: o}
 	a.claude = &claudeHooks{a: a}
+	a.beginStart()
+	defer a.endStart()
 	a.openTrust()
 	// A setting that would silently do nothing is said at the start.
 	a.Notes = append(a.Notes, cfg.Check()...)
@@ -282,8 +286,11 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		a.Notes = append(a.Notes, n)
 	}
 	if !o.NoExtensions {
+		plugins, discoverErr := a.startPlugins()
 		a.Host = extension.NewHost(extension.Options{
-			BaseDir: base, ProjectDir: work, TrustProject: o.TrustProject, Config: cfg,
+			Discovered: &extension.Discovery{Plugins: plugins, Err: discoverErr},
+			InitCache:  true,
+			BaseDir:    base, ProjectDir: work, TrustProject: o.TrustProject, Config: cfg,
 			Getenv: getenv, Version: o.Version, Registry: a.Tools, HookTimeout: hookTimeout(cfg),
 			// A hung or vanished guard is news during the session, in the
 			// same stream as the tool calls it concerns.
@@ -419,11 +426,7 @@ func (a *App) findSkills() []skill.Skill {
 	if !a.opts.NoExtensions {
 		// A plugins directory that cannot be read is said once, by the
 		// extension host's warnings; the skills of the others still load.
-		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
-			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-			Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
-		})
-		for _, p := range plugins {
+		for _, p := range a.discover() {
 			if p.Err == nil && !p.Disabled && !p.Untrusted {
 				dirs, _ := p.SkillDirs() // skills/ and a Claude manifest's "skills"
 				vars := a.pluginVars(p)

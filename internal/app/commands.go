@@ -37,10 +37,7 @@ func (a *App) openCommands() {
 	}
 	var declared []command.Command
 	if !a.opts.NoExtensions {
-		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
-			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-			Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
-		})
+		plugins := a.discover()
 		a.keysMu.Lock()
 		a.Help, a.Keys = nil, nil
 		a.keysMu.Unlock()

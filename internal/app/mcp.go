@@ -27,6 +27,15 @@ import (
 // only when it is trusted (as project plugins), and every enabled plugin's
 // .mcp.json.
 func MCPSources(baseDir, workDir string, getenv func(string) string, trustProject bool) mcp.Sources {
+	return mcpSources(baseDir, workDir, getenv, trustProject, func(o plugin.DiscoverOptions) []*plugin.Plugin {
+		plugins, _ := plugin.Discover(o)
+		return plugins
+	})
+}
+
+// mcpSources is MCPSources with the plugins from discover (a session's
+// start shares its one discovery).
+func mcpSources(baseDir, workDir string, getenv func(string) string, trustProject bool, discover func(plugin.DiscoverOptions) []*plugin.Plugin) mcp.Sources {
 	trusted := trustProject
 	if !trusted {
 		trusted, _ = plugin.IsTrusted(baseDir, workDir)
@@ -39,7 +48,7 @@ func MCPSources(baseDir, workDir string, getenv func(string) string, trustProjec
 	if cfg != nil {
 		disabled = cfg.List("disabled_plugins")
 	}
-	plugins, _ := plugin.Discover(plugin.DiscoverOptions{
+	plugins := discover(plugin.DiscoverOptions{
 		BaseDir: baseDir, ProjectDir: workDir, TrustProject: trustProject, Disabled: disabled, Verify: verifyMode(cfg),
 	})
 	for _, p := range plugins {
@@ -59,7 +68,7 @@ func MCPSources(baseDir, workDir string, getenv func(string) string, trustProjec
 // file that cannot be read, and project files waiting for trust, are
 // notes; a server that fails is a notice when it fails.
 func (a *App) startMCP() {
-	src := MCPSources(a.BaseDir, a.WorkDir, a.opts.Getenv, a.opts.TrustProject)
+	src := mcpSources(a.BaseDir, a.WorkDir, a.opts.Getenv, a.opts.TrustProject, func(plugin.DiscoverOptions) []*plugin.Plugin { return a.discover() })
 	cfg := mcp.Load(src)
 	for _, err := range cfg.Errors {
 		a.Notes = append(a.Notes, "mcp: "+err.Error())

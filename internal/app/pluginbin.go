@@ -20,11 +20,7 @@ func (a *App) bashEnv(env []string) []string {
 	if a.opts.NoExtensions {
 		return env
 	}
-	plugins, _ := plugin.Discover(plugin.DiscoverOptions{
-		BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-		Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
-	})
-	return withPluginBins(env, plugins)
+	return withPluginBins(env, a.discover())
 }
 
 // withPluginBins prepends the bin/ directories of plugins that load to

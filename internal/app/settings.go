@@ -130,10 +130,7 @@ func FormatSettings(vals []SettingValue) string {
 
 // settingsPlugins are the session's plugins that may have settings.
 func (a *App) settingsPlugins() []*plugin.Plugin {
-	plugins, _ := plugin.Discover(plugin.DiscoverOptions{
-		BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-		Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
-	})
+	plugins := a.discover()
 	return slices.DeleteFunc(plugins, func(p *plugin.Plugin) bool { return p.Err != nil || p.Disabled || p.Untrusted })
 }
 

@@ -46,6 +46,7 @@ and, for trusted projects, in ./.synaps/plugins/<id>/. Each has a manifest at
 		extLogsCmd(stdio),
 		extTestCmd(stdio),
 		extNewCmd(stdio),
+		extCacheCmd(stdio),
 	)
 	return cmd
 }

@@ -1,6 +1,7 @@
 package extension
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -124,6 +125,15 @@ type Extension struct {
 	// restarting is closed when the restart under way ends; nil when none.
 	// Guarded by mu.
 	restarting chan struct{}
+	// deferred: its initialize answer came from the cache and its
+	// process has not been spawned yet; the first call spawns it
+	// (current). Guarded by mu.
+	deferred bool
+	// cacheKey is the initialize cache key of this start ("" when
+	// nothing is cached), and cached the answer the cache gave. Set by
+	// start before anything reads them.
+	cacheKey string
+	cached   *InitResult
 	// stopping is set by stop; crashes after it are expected. Guarded by mu.
 	stopping bool
 	// seenNotes are the unsupported notifications already warned about.
@@ -193,12 +203,21 @@ func (e *Extension) start(ctx context.Context) {
 		return
 	}
 	e.config = cfg
+	if e.deferrable() {
+		e.cacheKey = e.initKey()
+		if res := e.cachedInit(e.cacheKey); res != nil && e.startDeferred(res) {
+			return
+		}
+	}
 	p, res, err := e.launch(ctx)
 	if err != nil {
 		e.fail(err.Error())
 		return
 	}
 	problems := e.adopt(res)
+	if e.cacheKey != "" {
+		e.storeInit(e.cacheKey, res, e.subs)
+	}
 	e.mu.Lock()
 	if e.stopping {
 		e.mu.Unlock()
@@ -222,6 +241,99 @@ func (e *Extension) start(ctx context.Context) {
 			e.fetchInfo(p)
 		}()
 	}
+}
+
+// startDeferred takes a cached initialize answer instead of spawning:
+// the extension counts as loaded, its tools register, and its process
+// starts at the first call (current). False when it was stopped first.
+func (e *Extension) startDeferred(res *InitResult) bool {
+	problems := e.adopt(res)
+	e.mu.Lock()
+	if e.stopping {
+		e.mu.Unlock()
+		return true
+	}
+	e.cached, e.deferred, e.state = res, true, StateLoaded
+	e.problems = append(e.problems, problems...)
+	e.mu.Unlock()
+	for _, pr := range problems {
+		e.log.note("%s", pr)
+	}
+	e.log.note("initialize answer taken from the cache (%s); the process starts at the first call of one of its tools", InitCacheDir(e.env.baseDir))
+	return true
+}
+
+// launchDeferred spawns a deferred extension for its first call; done is
+// e.restarting, which callers wait on meanwhile. A start that fails
+// leaves the extension failed, as a failed start at the session's start
+// would, and drops the cache entry, so the next start spawns it at once
+// and says why. An answer that differs from the cached one replaces it.
+func (e *Extension) launchDeferred(done chan struct{}) {
+	defer close(done)
+	p, res, err := e.launch(e.life)
+	e.mu.Lock()
+	e.restarting = nil
+	if e.stopping {
+		e.mu.Unlock()
+		if p != nil {
+			p.stop(e.env.stop, true)
+		}
+		return
+	}
+	if err != nil {
+		e.state, e.reason = StateFailed, err.Error()
+		e.mu.Unlock()
+		e.log.note("failed to start for its first call: %s", err)
+		e.dropInit()
+		return
+	}
+	e.proc, e.gen = p, 1
+	e.mu.Unlock()
+	e.log.note("started for its first call")
+	if !bytes.Equal(res.Raw, e.cached.Raw) {
+		// This session keeps what the cache declared (its tools and hook
+		// places are registered); the next start spawns it at once and
+		// caches what it declares then.
+		e.log.note("its initialize answer differs from the cached one; the entry is dropped, and the next start registers what it declares now")
+		e.dropInit()
+	}
+	go e.watch(p)
+	if e.wantsInfo(res) {
+		infoDone := make(chan struct{})
+		e.mu.Lock()
+		e.infoDone = infoDone
+		e.mu.Unlock()
+		go func() {
+			defer close(infoDone)
+			e.fetchInfo(p)
+		}()
+	}
+}
+
+// beginDeferred starts a deferred extension's process unless it runs or
+// is starting; the returned channel is closed when that start ends (nil:
+// nothing to wait for).
+func (e *Extension) beginDeferred() chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.beginDeferredLocked()
+	return e.restarting
+}
+
+// beginDeferredLocked is beginDeferred with e.mu held.
+func (e *Extension) beginDeferredLocked() {
+	if e.deferred && e.proc == nil && e.restarting == nil && !e.stopping && e.state == StateLoaded {
+		e.deferred = false
+		e.restarting = make(chan struct{})
+		go e.launchDeferred(e.restarting)
+	}
+}
+
+// isDeferred reports whether the process waits for its first call.
+func (e *Extension) isDeferred() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.deferred && e.proc == nil && e.state == StateLoaded
 }
 
 // wantsInfo reports whether to ask info.get after initialize: SynapsCLI

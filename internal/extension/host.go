@@ -71,6 +71,16 @@ type Options struct {
 	// extension subscribe to (Claude command hooks), for Statuses' Hooks;
 	// nil: only the extension's are listed.
 	PartHooks func(p *plugin.Plugin) []string
+	// Discovered, when set, is a discovery already made with this host's
+	// options (the session's start shares one): Start or Begin uses it
+	// instead of discovering again. Reload always discovers afresh.
+	Discovered *Discovery
+	// InitCache lets a tools-only extension whose initialize answer is
+	// cached wait for its first call instead of starting now
+	// (initcache.go). A session sets it; a listing, which exists to see
+	// every extension start, leaves it off. SYNAPS_EXTENSIONS_INIT_CACHE=0
+	// turns it off for a session too.
+	InitCache bool
 }
 
 // hostEnv is the immutable part of the host that extensions share.
@@ -97,6 +107,11 @@ type hostEnv struct {
 	// replies to its own requests unread before it is failed (tests
 	// shorten it).
 	stall time.Duration
+	// initCache is Options.InitCache.
+	initCache bool
+	// startDeferredGuards starts every deferred extension of the running
+	// set that hooks tool calls (Host.startDeferredGuards).
+	startDeferredGuards func()
 }
 
 // defaultStall is hostEnv.stall. Reaching the in-flight bound already
@@ -159,6 +174,7 @@ func NewHost(o Options) *Host {
 		memory:      memory.Open(filepath.Join(o.BaseDir, "memory")),
 		stop:        defaultStop,
 		stall:       defaultStall,
+		initCache:   o.InitCache,
 	}
 	if env.hookTimeout <= 0 {
 		env.hookTimeout = contract.MethodDeadlines[contract.MethodHookHandle]
@@ -173,6 +189,7 @@ func NewHost(o Options) *Host {
 		reg = tool.NewRegistry()
 	}
 	h := &Host{opts: o, env: env, registry: reg, toolNames: map[string][]string{}}
+	env.startDeferredGuards = h.startDeferredGuards
 	h.chain = hook.NewChain(hook.Options{Timeout: env.hookTimeout, Record: env.intercept.record, Notify: env.notify.say,
 		HideSessionID: sessionIDOff(getenv(HookSessionIDEnv))})
 	return h
@@ -219,7 +236,7 @@ func (h *Host) Registry() *tool.Registry { return h.registry }
 // plugins it could read. The error is always nil; it is kept for callers
 // that may one day need it.
 func (h *Host) Start(ctx context.Context) error {
-	plugins, err := plugin.Discover(h.discoverOptions())
+	plugins, err := h.firstDiscovery()
 	h.startWith(ctx, plugins, unjoinStrings(err), true)
 	return nil
 }
@@ -235,7 +252,7 @@ func (h *Host) Start(ctx context.Context) error {
 // terminal UI uses it: the user types and the first request goes out
 // while guards that only watch tool calls are still starting.
 func (h *Host) Begin(ctx context.Context) {
-	plugins, err := plugin.Discover(h.discoverOptions())
+	plugins, err := h.firstDiscovery()
 	h.startWith(ctx, plugins, unjoinStrings(err), false)
 }
 
@@ -472,6 +489,9 @@ type Status struct {
 	// extensions with tools or providers are asked once after initialize).
 	Info json.RawMessage `json:"info,omitempty"`
 	PID  int             `json:"pid,omitempty"`
+	// Deferred: its tools came from the initialize cache and its process
+	// starts at the first call of one of them (initcache.go).
+	Deferred bool `json:"deferred,omitempty"`
 	// Pin is the plugin against its install record (plugin.CheckPin),
 	// filled in by the listings that show it (app.CheckPins), not by
 	// Statuses, which the terminal UI calls on every redraw.
@@ -542,6 +562,7 @@ func (h *Host) Statuses() []Status {
 		default:
 			state, reason, problems, restarts, pid := e.snapshot()
 			st.State, st.Restarts, st.PID = state, restarts, pid
+			st.Deferred = e.isDeferred()
 			switch state {
 			case StateFailed:
 				st.Error = reason

@@ -23,6 +23,8 @@ type InitResult struct {
 	Name            string
 	Version         string
 	Capabilities    Capabilities
+	// Raw is the answer as it came, which the initialize cache keeps.
+	Raw json.RawMessage
 	// Warnings are what the decoder let pass but an author should hear
 	// about: a capabilities value of an odd type, an extra capability
 	// that asks for a permission not granted.
@@ -67,7 +69,7 @@ func DecodeInitResult(raw json.RawMessage, version int) (*InitResult, error) {
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, fmt.Errorf(`result: expected an object such as {"protocol_version": %d, "capabilities": {...}}, got %s`, version, jsonKind(raw))
 	}
-	res := &InitResult{}
+	res := &InitResult{Raw: raw}
 	if v, ok := top["protocol_version"]; ok && !hook.IsNull(v) {
 		var n float64
 		if err := json.Unmarshal(v, &n); err != nil || n != float64(int(n)) {

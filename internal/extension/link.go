@@ -53,6 +53,12 @@ func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 		e.log.note("%s: %v", spec.Name, err)
 		return hook.Result{}, err
 	}
+	if e.isDeferred() && e.env.startDeferredGuards != nil {
+		// The first tool call a deferred guard must judge: every deferred
+		// guard starts now, side by side, rather than one after another
+		// as the chain reaches each.
+		e.env.startDeferredGuards()
+	}
 	start := time.Now()
 	raw, err := e.call(ctx, contract.MethodHookHandle, jsonrpc.Encoded(params), callOpts{doing: "handling", what: spec.Name, retry: true})
 	elapsed := time.Since(start)

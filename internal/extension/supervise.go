@@ -143,6 +143,7 @@ func (e *Extension) restart(why string) {
 func (e *Extension) current(ctx context.Context) (*process, int, error) {
 	for {
 		e.mu.Lock()
+		e.beginDeferredLocked() // a deferred extension's first call
 		p, gen, wait, state, reason := e.proc, e.gen, e.restarting, e.state, e.reason
 		e.mu.Unlock()
 		if p != nil {

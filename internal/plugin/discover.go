@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -87,6 +88,16 @@ func (p *Plugin) Spawnable() bool {
 	return p.Err == nil && !p.Disabled && !p.Untrusted && p.Manifest != nil && p.Manifest.Extension != nil
 }
 
+// discoveries counts Discover calls (Discoveries).
+var discoveries atomic.Int64
+
+// Discoveries is how many times this process has discovered plugins. A
+// discovery reads every manifest and, for a trusted project or
+// plugins.verify = strict, takes every plugin's digest, so a session
+// start does it once and shares the list (TestOpenDiscoversPluginsOnce
+// reads this count).
+func Discoveries() int64 { return discoveries.Load() }
+
 // DiscoverOptions says where to look.
 type DiscoverOptions struct {
 	// BaseDir is $SYNAPS_BASE_DIR; plugins are in BaseDir/plugins.
@@ -117,6 +128,7 @@ type DiscoverOptions struct {
 // entries in its .synaps/plugins are listed, and if even that fails the
 // project simply has no plugins to list.
 func Discover(o DiscoverOptions) ([]*Plugin, error) {
+	discoveries.Add(1)
 	byID := map[string]*Plugin{}
 	var extra []*Plugin // untrusted project plugins that share a user plugin's id
 	var problems []error

@@ -1,12 +1,9 @@
 package plugin
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +12,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/safefile"
+	"github.com/synaps-cli/synaps/internal/treesum"
 )
 
 // Pins: `synaps plugins install` records what it installed — a digest of
@@ -36,13 +34,6 @@ const (
 	MaxPinFiles = 20000
 	MaxPinBytes = 512 << 20
 )
-
-// pinSkipped are names never measured: VCS metadata install leaves out,
-// and the byte-code caches interpreters write beside the scripts they
-// run (python3 writes __pycache__ into the plugin the first time it
-// imports a module), which would otherwise make every Python plugin
-// "modified" after its first start.
-var pinSkipped = map[string]bool{".git": true, "__pycache__": true, ".DS_Store": true}
 
 // PinSource is where an installed plugin came from.
 type PinSource struct {
@@ -180,105 +171,17 @@ func RemovePin(baseDir, id string) error {
 	return err
 }
 
-// Digest measures the tree at dir (a symlinked plugin is measured where
-// it points): every entry's relative path and mode, each file's bytes,
-// each symlink's target (not followed). It stops with an error past
+// Digest measures the tree at dir (treesum.Tree, the digest project
+// trust records too): every entry's relative path and mode, each file's
+// bytes, each symlink's target (not followed), leaving out VCS metadata
+// and the byte-code caches interpreters write beside the scripts they
+// run (python3 writes __pycache__ into the plugin the first time it
+// imports a module, which would otherwise make every Python plugin
+// "modified" after its first start). It stops with an error past
 // MaxPinFiles entries or MaxPinBytes bytes, or at anything that is not a
 // file, directory or symlink.
 func Digest(dir string) (digest string, files map[string]string, err error) {
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return "", nil, err
-	}
-	files = map[string]string{}
-	var total int64
-	buf := make([]byte, 64<<10)
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if path == root {
-			return nil
-		}
-		if pinSkipped[d.Name()] {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		if len(files) >= MaxPinFiles {
-			return fmt.Errorf("%s holds more than %d files, too many to pin", dir, MaxPinFiles)
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		mode := fmt.Sprintf("%o", info.Mode().Perm())
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(path)
-			if err != nil {
-				return err
-			}
-			files[rel] = "l" + mode + " -> " + target
-		case d.IsDir():
-			files[rel] = "d" + mode
-		case info.Mode().IsRegular():
-			total += info.Size()
-			if total > MaxPinBytes {
-				return fmt.Errorf("%s holds more than %s, too much to pin", dir, safefile.Size(MaxPinBytes))
-			}
-			sum, err := hashFile(path, buf)
-			if err != nil {
-				return err
-			}
-			files[rel] = "f" + mode + " " + sum
-		default:
-			return fmt.Errorf("%s is %s, which a plugin cannot hold", path, safefile.Kind(info.Mode()))
-		}
-		return nil
-	})
-	if err != nil {
-		return "", nil, err
-	}
-	return treeDigest(files), files, nil
-}
-
-func hashFile(path string, buf []byte) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.CopyBuffer(h, f, buf); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// treeDigest is the digest of the entries, in path order, each
-// "<path>\x00<entry>\n": a path or entry cannot hold a NUL, so no two
-// trees share one.
-func treeDigest(files map[string]string) string {
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	h := sha256.New()
-	for _, p := range paths {
-		io.WriteString(h, p)
-		h.Write([]byte{0})
-		io.WriteString(h, files[p])
-		h.Write([]byte{'\n'})
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return treesum.Tree(dir, treesum.Limits{MaxEntries: MaxPinFiles, MaxBytes: MaxPinBytes})
 }
 
 // CheckPin compares the user plugin p with its install record. Project
@@ -302,16 +205,17 @@ func CheckPin(baseDir string, p *Plugin) PinCheck {
 	if err != nil {
 		return PinCheck{State: PinUnknown, Problem: err.Error()}
 	}
-	return memoCheck(root, r.Digest, func() PinCheck {
-		digest, files, err := Digest(root)
-		if err != nil {
-			return PinCheck{State: PinUnknown, Problem: err.Error()}
-		}
-		if digest == r.Digest {
-			return PinCheck{State: PinPinned}
-		}
-		return PinCheck{State: PinModified, Changed: DiffFiles(r.Files, files)}
-	})
+	// A session checks pins at every discovery: treesum remembers each
+	// file's sum while the file's identity and times stand, so a check
+	// after the first costs a walk of the tree, not a read of it.
+	digest, files, err := Digest(root)
+	if err != nil {
+		return PinCheck{State: PinUnknown, Problem: err.Error()}
+	}
+	if digest == r.Digest {
+		return PinCheck{State: PinPinned}
+	}
+	return PinCheck{State: PinModified, Changed: DiffFiles(r.Files, files)}
 }
 
 // DiffFiles lists what differs between two file maps of Digest.

@@ -174,7 +174,7 @@ func TestDigestBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if _, _, err := Digest(dir); err == nil || !strings.Contains(err.Error(), "too much to pin") {
+	if _, _, err := Digest(dir); err == nil || !strings.Contains(err.Error(), "too much to measure") {
 		t.Errorf("Digest of a tree past MaxPinBytes: %v, want the bound named", err)
 	}
 	if err := os.Remove(filepath.Join(dir, "big")); err != nil {
@@ -183,15 +183,15 @@ func TestDigestBounds(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	if _, _, err := Digest(dir); err == nil || !strings.Contains(err.Error(), "which a plugin cannot hold") {
+	if _, _, err := Digest(dir); err == nil || !strings.Contains(err.Error(), "not a file, directory or symlink") {
 		t.Errorf("Digest of a tree with a FIFO: %v, want it refused (not opened)", err)
 	}
 }
 
-// TestCheckPinMemoSeesInPlaceRewrite: the remembered check is not reused
+// TestCheckPinSeesInPlaceRewrite: a remembered file sum is not reused
 // for a file rewritten in place with its size and modification time put
 // back (its ctime moved).
-func TestCheckPinMemoSeesInPlaceRewrite(t *testing.T) {
+func TestCheckPinSeesInPlaceRewrite(t *testing.T) {
 	base := t.TempDir()
 	dir := pinTree(t)
 	p := &Plugin{ID: "p", Dir: dir, Scope: ScopeUser}

@@ -22,17 +22,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-	"syscall"
-	"time"
 
 	"github.com/synaps-cli/synaps/internal/safefile"
+	"github.com/synaps-cli/synaps/internal/treesum"
 )
 
 // Kinds of items trust gates.
@@ -115,7 +112,7 @@ func Inventory(dir string) ([]Item, []string) {
 			if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
 				continue
 			}
-			d, err := TreeDigest(path)
+			d, err := treesum.Digest(path)
 			if err != nil {
 				warn(err)
 				d = "unreadable"
@@ -360,113 +357,3 @@ func mcpEntries(rel string, data []byte) ([]Item, error) {
 	}
 	return out, nil
 }
-
-// TreeDigest is the digest of a directory's file tree: every entry's
-// path, type and (for regular files) content, in path order, so a file
-// edited, added, removed, renamed or made executable changes it. Links
-// count by their target text; the root may be a link (a dev-mode plugin).
-func TreeDigest(root string) (string, error) {
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	err = filepath.WalkDir(real, func(path string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(real, path)
-		rel = filepath.ToSlash(rel)
-		info, err := e.Info()
-		if err != nil {
-			return err
-		}
-		switch m := info.Mode(); {
-		case m.IsDir():
-			fmt.Fprintf(h, "d %s\x00", rel)
-		case m&fs.ModeSymlink != 0:
-			t, err := os.Readlink(path)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "l %s %s\x00", rel, t)
-		case m.IsRegular():
-			fmt.Fprintf(h, "f %s %o\x00", rel, m.Perm()&0o111)
-			sum, err := fileSum(path, info)
-			if err != nil {
-				return err
-			}
-			h.Write(sum[:])
-		default:
-			fmt.Fprintf(h, "o %s %s\x00", rel, safefile.Kind(m))
-		}
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("cannot read %s to take its digest: %w", root, err)
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// fileSum is a regular file's sha256, from the cache when the file's
-// inode, size, modification and change times are those it was hashed
-// with: discovery runs several times at start and on every reload, and
-// a plugin may hold thousands of files. The change time is set by the
-// kernel on every write, so a touch -d that restores the modification
-// time does not keep an edited file's old sum.
-func fileSum(path string, info fs.FileInfo) ([sha256.Size]byte, error) {
-	key, ok := statKey(info)
-	if ok {
-		sumsMu.Lock()
-		c, hit := sums[path]
-		sumsMu.Unlock()
-		if hit && c.key == key {
-			return c.sum, nil
-		}
-	}
-	var sum [sha256.Size]byte
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return sum, err
-	}
-	defer f.Close()
-	// The open does not block, so a file swapped for a FIFO is refused
-	// here instead of hanging.
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return sum, fmt.Errorf("%s: not a regular file", path)
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return sum, err
-	}
-	copy(sum[:], h.Sum(nil))
-	// A file changed in the last moments may change again within the
-	// same (coarse) timestamp tick: it is not cached, as git treats a
-	// "racily clean" file.
-	if ok && time.Since(time.Unix(key.ctime, key.ctimeNs)) > racyWindow {
-		sumsMu.Lock()
-		sums[path] = cachedSum{key, sum}
-		sumsMu.Unlock()
-	}
-	return sum, nil
-}
-
-// racyWindow is how old a file's change time must be for its sum to be
-// cached.
-const racyWindow = 2 * time.Second
-
-type statID struct {
-	ino, size        int64
-	mtime, ctime     int64
-	mtimeNs, ctimeNs int64
-}
-
-type cachedSum struct {
-	key statID
-	sum [sha256.Size]byte
-}
-
-var (
-	sumsMu sync.Mutex
-	sums   = map[string]cachedSum{}
-)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/safefile"
+	"github.com/synaps-cli/synaps/internal/treesum"
 )
 
 // PinsDir holds one JSON file per trusted project, under the base dir:
@@ -275,7 +276,7 @@ func HeldPlugins(base, project string) map[string]Reason {
 			out[n] = New
 			continue
 		}
-		if d, err := TreeDigest(path); err != nil || d != p.Digest {
+		if d, err := treesum.Digest(path); err != nil || d != p.Digest {
 			out[n] = Changed
 		}
 	}

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/synaps-cli/synaps/internal/extension"
+	"github.com/synaps-cli/synaps/internal/plural"
+)
+
+// extCacheCmd is `synaps extensions cache clear`: the initialize cache
+// lets a session start without spawning the extensions of tool calls; clearing
+// it makes the next session spawn every extension and cache its answer
+// afresh (the cache notices edits by itself; this is for the doubter).
+func extCacheCmd(stdio Stdio) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cache",
+		Short: "Manage the cache of extensions' initialize answers",
+		Long: `A session keeps the initialize answer of each extension that only
+registers tools and hooks tool calls in $SYNAPS_BASE_DIR/extensions/init-cache,
+so the next session registers its tools and hooks without starting it: its
+process starts at the first tool call it serves or judges. An edit to the plugin, its command or its config is noticed and
+the extension starts at once. SYNAPS_EXTENSIONS_INIT_CACHE=0 turns it off.`,
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "clear",
+		Short: "Forget every cached initialize answer",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			base, err := baseDir()
+			if err != nil {
+				return err
+			}
+			n, err := extension.ClearInitCache(base)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdio.Out, "cleared %s from %s\n", plural.Count(n, "cached answer"), extension.InitCacheDir(base))
+			return nil
+		},
+	})
+	return cmd
+}

@@ -1,0 +1,248 @@
+package extension
+
+// The initialize cache. An extension that registers tools and guards tool
+// calls (before_tool_call, after_tool_call), and nothing else, does
+// nothing before the first tool call but answer initialize, yet a start
+// used to wait for every such answer: a Python extension costs some 16
+// ms of CPU to start, so start-up grew with every plugin installed. Its
+// answer is kept, keyed by everything that could change it, and the next
+// start registers its tools and hook places from the cache without
+// spawning it. Its process starts at the first call of one of its tools
+// (Extension.current), or at the first tool call it must judge: that
+// hook waits for the start (within the hook's deadline), and starts every
+// other deferred guard with it, in parallel, so a chain of guards is not
+// started one after another. A guard that fails to start then is failed
+// as at a session's start, so a fail-closed one blocks the call. An
+// extension that hooks anything else (the session's or a message's
+// events, which every session fires) or brings a provider starts at
+// once, as before.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/plugin"
+	"github.com/synaps-cli/synaps/internal/treesum"
+)
+
+// InitCacheEnv set to 0 (or false, no, off) turns the initialize cache
+// off: every extension is spawned at start, as before the cache.
+const InitCacheEnv = "SYNAPS_EXTENSIONS_INIT_CACHE"
+
+// maxCacheEntries bounds the plugin tree a fingerprint walks: a plugin
+// past it is never deferred (nothing is cached for it).
+const maxCacheEntries = 20000
+
+// InitCacheDir is where the cached initialize answers live, one file a
+// plugin id.
+func InitCacheDir(baseDir string) string {
+	return filepath.Join(baseDir, "extensions", "init-cache")
+}
+
+// ClearInitCache removes every cached initialize answer (`synaps
+// extensions cache clear`) and reports how many there were.
+func ClearInitCache(baseDir string) (int, error) {
+	dir := InitCacheDir(baseDir)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("cannot read the initialize cache %s: %w", dir, err)
+	}
+	n := 0
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".json") {
+			n++
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return 0, fmt.Errorf("cannot remove the initialize cache %s: %w", dir, err)
+	}
+	return n, nil
+}
+
+// initEntry is one cached answer.
+type initEntry struct {
+	// Key is initKey's digest of what the answer was given for.
+	Key    string          `json:"key"`
+	Result json.RawMessage `json:"result"`
+}
+
+// cacheOn reports whether the initialize cache is in use.
+func (h *hostEnv) cacheOn() bool {
+	if !h.initCache {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(h.getenv(InitCacheEnv))) {
+	case "0", "false", "no", "off":
+		return false
+	}
+	return true
+}
+
+// deferrable reports whether the manifest lets the extension wait for
+// its first call: every hook it declares is a tool call's.
+func (e *Extension) deferrable() bool {
+	return e.env.cacheOn() && toolHooksOnly(e.plugin.Manifest.Extension.Hooks)
+}
+
+// toolHooksOnly reports whether every subscription is to a tool call's
+// hook, which fires only when the model calls a tool.
+func toolHooksOnly(subs []hook.Subscription) bool {
+	for _, s := range subs {
+		if s.Hook != contract.HookBeforeToolCall && s.Hook != contract.HookAfterToolCall {
+			return false
+		}
+	}
+	return true
+}
+
+// noProvider reports whether an initialize answer declares no provider
+// (a model provider is asked for at start).
+func noProvider(res *InitResult) bool { return hook.IsNull(res.Capabilities.Providers) }
+
+// initKey digests everything an initialize answer may depend on: synaps's
+// version and protocol, the plugin's id and directory, the fingerprint of
+// its files (treesum.Fingerprint: any write moves it), the launch command
+// and the binary it resolves to (a Python upgraded in place changes its
+// size or times), the process's environment and its resolved config.
+// "" when something cannot be measured: then nothing is cached.
+func (e *Extension) initKey() string {
+	if plugin.CheckID(e.ID()) != nil {
+		return "" // its id could not name a file of the cache
+	}
+	m := e.plugin.Manifest.Extension
+	env := childEnv(e.env.getenv, e.plugin, e.env.baseDir)
+	argv, _, err := m.Argv(envLookup(env))
+	if err != nil || len(argv) == 0 {
+		return ""
+	}
+	bin, err := resolveCommand(argv[0], e.plugin.Dir)
+	if err != nil {
+		return ""
+	}
+	binInfo, err := os.Stat(bin)
+	if err != nil {
+		return ""
+	}
+	fp, err := treesum.Fingerprint(e.plugin.Dir, maxCacheEntries)
+	if err != nil {
+		return ""
+	}
+	cfg, err := json.Marshal(e.config)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	for _, part := range []string{
+		e.env.version, fmt.Sprint(contract.ProtocolVersion, m.ProtocolVersion),
+		e.plugin.ID, e.plugin.Dir, fp,
+		strings.Join(argv, "\x01"), bin, fmt.Sprint(binInfo.Size(), binInfo.ModTime().UnixNano(), binInfo.Mode()),
+		strings.Join(env, "\x01"), string(cfg),
+	} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (e *Extension) cacheFile() string {
+	return filepath.Join(InitCacheDir(e.env.baseDir), e.ID()+".json")
+}
+
+// cachedInit is the cached answer for key, or nil.
+func (e *Extension) cachedInit(key string) *InitResult {
+	if key == "" {
+		return nil
+	}
+	data, err := os.ReadFile(e.cacheFile())
+	if err != nil {
+		return nil
+	}
+	var ent initEntry
+	if json.Unmarshal(data, &ent) != nil || ent.Key != key {
+		return nil
+	}
+	res, err := DecodeInitResult(ent.Result, e.plugin.Manifest.Extension.ProtocolVersion)
+	if err != nil || !noProvider(res) {
+		return nil
+	}
+	return res
+}
+
+// storeInit keeps res, adopted as subs, for key when the extension could
+// be deferred with it (no provider, tool hooks only), and drops a stale
+// entry otherwise. A write that fails costs only the next start's time,
+// so it is a log note.
+func (e *Extension) storeInit(key string, res *InitResult, subs []hook.Subscription) {
+	if key == "" {
+		return
+	}
+	path := e.cacheFile()
+	if !noProvider(res) || !toolHooksOnly(subs) || len(res.Raw) == 0 {
+		os.Remove(path)
+		return
+	}
+	if old, err := os.ReadFile(path); err == nil {
+		var ent initEntry
+		if json.Unmarshal(old, &ent) == nil && ent.Key == key && bytes.Equal(ent.Result, res.Raw) {
+			return
+		}
+	}
+	data, _ := json.Marshal(initEntry{Key: key, Result: res.Raw})
+	if err := writeAtomic(path, data); err != nil {
+		e.log.note("initialize cache: %v", err)
+	}
+}
+
+// dropInit removes the extension's cache entry (its deferred start
+// failed: the next start spawns it at once and says why).
+func (e *Extension) dropInit() { os.Remove(e.cacheFile()) }
+
+// writeAtomic writes data to path through a temporary file and a rename,
+// so a reader never sees half an entry.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
+}
+
+// startDeferredGuards starts the process of every deferred extension
+// that hooks tool calls, without waiting.
+func (h *Host) startDeferredGuards() {
+	h.mu.Lock()
+	exts := h.exts
+	h.mu.Unlock()
+	for _, e := range exts {
+		if e.started() && len(e.subs) > 0 && e.isDeferred() {
+			e.beginDeferred()
+		}
+	}
+}

@@ -1,0 +1,254 @@
+package extension
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/contract"
+	"github.com/synaps-cli/synaps/internal/extension/exttest"
+)
+
+const helloInit = `{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Says hello","input_schema":{"type":"object"}}]}}`
+
+// cacheState is what a status says of an extension's start.
+type cacheState struct {
+	Deferred bool
+	Running  bool
+	Tools    []string
+}
+
+func stateOf(t *testing.T, h *Host, id string) cacheState {
+	t.Helper()
+	st := statusOf(t, h, id)
+	return cacheState{Deferred: st.Deferred, Running: st.PID != 0, Tools: st.Tools}
+}
+
+// TestInitCacheDefersToolsOnly: a tools-only extension is spawned at the
+// first start and its answer cached; the next start registers its tool
+// from the cache without spawning it, and the first call spawns it. An
+// extension that hooks the session's events is spawned at every start.
+// A plugin whose files
+// changed is spawned again at start, and SYNAPS_EXTENSIONS_INIT_CACHE=0
+// turns the cache off.
+func TestInitCacheDefersToolsOnly(t *testing.T) {
+	base := t.TempDir()
+	tools := fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
+	fakePlugin(t, base, "guard", map[string]any{"permissions": []string{"session.lifecycle"}, "hooks": []map[string]any{{"hook": contract.HookOnSessionStart}}}, fakeSpec{})
+	start := func(env map[string]string) *Host {
+		return startHost(t, base, func(o *Options) {
+			o.Getenv = func(k string) string { return env[k] }
+			o.InitCache = true
+		})
+	}
+	running := cacheState{Running: true, Tools: []string{"tools_hello"}}
+	deferred := cacheState{Deferred: true, Tools: []string{"tools_hello"}}
+	guard := cacheState{Running: true}
+
+	h := start(nil)
+	check := func(step string, want, wantGuard cacheState) {
+		t.Helper()
+		if d := cmp.Diff(want, stateOf(t, h, "tools")); d != "" {
+			t.Errorf("%s: tools (-want +got):\n%s", step, d)
+		}
+		if d := cmp.Diff(wantGuard, stateOf(t, h, "guard")); d != "" {
+			t.Errorf("%s: guard (-want +got):\n%s", step, d)
+		}
+	}
+	check("first start", running, guard)
+	if _, err := os.Stat(filepath.Join(InitCacheDir(base), "guard.json")); err == nil {
+		t.Error("the answer of an extension hooking the session's start was cached")
+	}
+	h.Shutdown()
+
+	h = start(nil)
+	check("cached start", deferred, guard)
+	if res := callTool(t, h, "tools:hello", `{}`); res.IsError || res.Output != "ok" {
+		t.Fatalf("first call of a deferred tool = %+v", res)
+	}
+	check("after its first call", running, guard)
+	h.Shutdown()
+
+	if err := os.WriteFile(filepath.Join(tools, "notes.txt"), []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h = start(nil)
+	check("after an edit", running, guard)
+	h.Shutdown()
+
+	h = start(map[string]string{InitCacheEnv: "0"})
+	check("cache off", running, guard)
+	h.Shutdown()
+
+	n, err := ClearInitCache(base)
+	if err != nil || n != 1 {
+		t.Fatalf("ClearInitCache = %d, %v; want 1 entry", n, err)
+	}
+	h = start(nil)
+	check("after clear", running, guard)
+}
+
+// TestInitCacheStaleAnswer: a cached answer that the extension no longer
+// gives (the cache was written by another build of it) serves the start;
+// the first call spawns the extension, and the entry is dropped so the
+// next start spawns it and caches its real answer.
+func TestInitCacheStaleAnswer(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
+	h := startHost(t, base, withCache)
+	h.Shutdown()
+	path := filepath.Join(InitCacheDir(base), "tools.json")
+	var ent initEntry
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &ent); err != nil {
+		t.Fatal(err)
+	}
+	stale := initEntry{Key: ent.Key, Result: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Old words","input_schema":{"type":"object"}}]}}`)}
+	data, _ = json.Marshal(stale)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h = startHost(t, base, withCache)
+	if st := stateOf(t, h, "tools"); !st.Deferred {
+		t.Fatalf("not deferred with a stale entry of the right key: %+v", st)
+	}
+	if res := callTool(t, h, "tools:hello", `{}`); res.IsError {
+		t.Fatalf("call = %+v", res)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("a cache entry the extension no longer answers was kept")
+	}
+	h.Shutdown()
+	h = startHost(t, base, withCache)
+	if st := stateOf(t, h, "tools"); st.Deferred || !st.Running {
+		t.Errorf("the start after a stale entry: %+v, want it spawned", st)
+	}
+	data, _ = os.ReadFile(path)
+	var now initEntry
+	json.Unmarshal(data, &now)
+	if string(now.Result) != helloInit {
+		t.Errorf("cache entry after that start = %s, want the extension's answer %s", now.Result, helloInit)
+	}
+}
+
+// TestInitCacheDeferredStartFails: a deferred extension whose process
+// cannot start any more fails its first call with the reason, is failed,
+// and its entry is dropped so the next start spawns it at once.
+func TestInitCacheDeferredStartFails(t *testing.T) {
+	base := t.TempDir()
+	dir := fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
+	h := startHost(t, base, withCache)
+	h.Shutdown()
+	h = startHost(t, base, withCache)
+	// fake.json gone: the process exits before answering initialize.
+	// The edit comes after the start took its key, as a plugin removed
+	// while a session runs would.
+	if err := os.Rename(filepath.Join(dir, "fake.json"), filepath.Join(dir, "fake.json.off")); err != nil {
+		t.Fatal(err)
+	}
+	res := callTool(t, h, "tools:hello", `{}`)
+	if !res.IsError {
+		t.Fatalf("call of an extension that cannot start = %+v", res)
+	}
+	if st := statusOf(t, h, "tools"); st.State != StateFailed {
+		t.Errorf("state = %s, want failed", st.State)
+	}
+	if _, err := os.Stat(filepath.Join(InitCacheDir(base), "tools.json")); err == nil {
+		t.Error("the entry of an extension that failed to start is still cached")
+	}
+}
+
+func withCache(o *Options) { o.InitCache = true }
+
+// TestInitCacheOffByDefault: a host not asked for the cache (a listing)
+// spawns every extension, cached or not.
+func TestInitCacheOffByDefault(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
+	h := startHost(t, base, withCache)
+	h.Shutdown()
+	h = startHost(t, base, nil)
+	if st := stateOf(t, h, "tools"); st.Deferred || !st.Running {
+		t.Errorf("a host without InitCache deferred an extension: %+v", st)
+	}
+}
+
+// TestInitCacheDefersToolGuards: guards of tool calls are deferred too;
+// the first tool call they must judge starts every deferred guard (the
+// one for bash and the one for every tool alike) and is judged by them;
+// a fail-closed guard that cannot start then blocks the call, as at a
+// session's start.
+func TestInitCacheDefersToolGuards(t *testing.T) {
+	base := t.TempDir()
+	guard := func(id string, policy string, spec fakeSpec) string {
+		return fakePlugin(t, base, id, map[string]any{"permissions": []string{"tools.intercept"}, "failure_policy": policy,
+			"hooks": []map[string]any{{"hook": contract.HookBeforeToolCall, "tool": "bash"}}}, spec)
+	}
+	guard("rm-guard", "open", fakeSpec{Rules: []exttest.Rule{{Hook: contract.HookBeforeToolCall, InputContains: "rm -rf", Result: json.RawMessage(`{"action":"block","reason":"no rm"}`)}}})
+	closed := guard("closed-guard", "closed", fakeSpec{})
+	fakePlugin(t, base, "watcher", map[string]any{"permissions": []string{"tools.intercept"},
+		"hooks": []map[string]any{{"hook": contract.HookAfterToolCall}}}, fakeSpec{})
+	h := startHost(t, base, withCache)
+	h.Shutdown()
+
+	h = startHost(t, base, withCache)
+	for _, id := range []string{"rm-guard", "closed-guard", "watcher"} {
+		if st := stateOf(t, h, id); !st.Deferred || st.Running {
+			t.Errorf("%s at a cached start: %+v, want deferred", id, st)
+		}
+	}
+	d := h.BeforeToolCall(t.Context(), bashSpec(), json.RawMessage(`{"command":"rm -rf /tmp/x"}`), "s", nil)
+	if !d.Blocked || !strings.Contains(d.Reason, "no rm") {
+		t.Errorf("first judged call = %+v, want blocked by rm-guard", d)
+	}
+	for _, id := range []string{"rm-guard", "closed-guard"} {
+		if st := stateOf(t, h, id); st.Deferred || !st.Running {
+			t.Errorf("%s after the first call it judges: %+v, want running", id, st)
+		}
+	}
+	// The watcher of after_tool_call was started with them, not at its
+	// own first event.
+	waitRunning(t, h, "watcher")
+	h.Shutdown()
+
+	h = startHost(t, base, withCache)
+	if err := os.Rename(filepath.Join(closed, "fake.json"), filepath.Join(closed, "fake.json.off")); err != nil {
+		t.Fatal(err)
+	}
+	d = h.BeforeToolCall(t.Context(), bashSpec(), json.RawMessage(`{"command":"ls"}`), "s", nil)
+	if !d.Blocked {
+		t.Errorf("a call judged by a fail-closed guard that cannot start = %+v, want blocked", d)
+	}
+	if st := statusOf(t, h, "closed-guard"); st.State != StateFailed {
+		t.Errorf("closed-guard = %s, want failed", st.State)
+	}
+}
+
+// waitRunning waits until id's process runs (its start was begun
+// without waiting); no deadline but the test's.
+func waitRunning(t *testing.T, h *Host, id string) {
+	t.Helper()
+	h.mu.Lock()
+	exts := h.exts
+	h.mu.Unlock()
+	for _, e := range exts {
+		if e.ID() == id {
+			e.mu.Lock()
+			wait := e.restarting
+			e.mu.Unlock()
+			if wait != nil {
+				<-wait
+			}
+		}
+	}
+	if st := stateOf(t, h, id); !st.Running {
+		t.Errorf("%s: %+v, want running", id, st)
+	}
+}
