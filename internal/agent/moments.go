@@ -42,14 +42,18 @@ func (a *Agent) permissionRequest(ctx context.Context, spec tool.Spec, input jso
 
 // permissionDenied fires on_permission_denied once a call was refused by
 // the permission rules, the mode or the user (reason: the refusal the
-// model gets). Observe only: the refusal stands.
-func (a *Agent) permissionDenied(ctx context.Context, spec tool.Spec, input json.RawMessage, reason string) {
+// model gets). The refusal stands; what links inject is added to it
+// (Claude Code's PermissionDenied retry: the model is told it may try
+// the call again).
+func (a *Agent) permissionDenied(ctx context.Context, spec tool.Spec, input json.RawMessage, reason string) (inject string) {
 	if a.cfg.Hooks == nil || reason == "" {
-		return
+		return ""
 	}
 	data, _ := json.Marshal(map[string]string{"reason": reason})
-	a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnPermissionDenied, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName,
+	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnPermissionDenied, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName,
 		ToolInput: input, SessionID: a.cfg.Session.ID, Data: data, ToolUse: hook.ToolUseOf(ctx)})
+	a.emitInjects(d, "tool result")
+	return d.InjectText()
 }
 
 // BatchCall is one call of a batch in after_tool_batch's data.

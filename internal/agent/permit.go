@@ -80,7 +80,9 @@ func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessag
 	refusal, by = a.settle(ctx, spec, input, confirms, c, grantedBy, rep, probe)
 	if refusal != "" && by == "" && !probe {
 		// Refused by the rules, the mode or the user, not a hook.
-		a.permissionDenied(ctx, spec, input, refusal)
+		if more := a.permissionDenied(ctx, spec, input, refusal); more != "" {
+			refusal += "\n\n" + more
+		}
 	}
 	return refusal, by
 }

@@ -257,6 +257,14 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 				o.Stop, o.StopReason = true, o.Reason
 			}
 		}
+	case "PermissionDenied":
+		// Only retry is read (Claude Code reads no additionalContext
+		// here): the model is told, with the refusal, that it may try
+		// the call again.
+		o.Context = ""
+		if so.Retry {
+			o.Context = fmt.Sprintf("A PermissionDenied hook says this %s call may be retried: you may make it again.", e.ToolName)
+		}
 	case "UserPromptExpansion", "TaskCreated", "TaskCompleted":
 		if j.Decision == "block" {
 			o.Decision, o.Reason = Block, j.Reason

@@ -104,6 +104,8 @@ type hookSO struct {
 	// PermissionRequestDecision is PermissionRequest's
 	// {"behavior": "allow"|"deny", …} (newerOutcome).
 	PermissionRequestDecision json.RawMessage `json:"decision"`
+	// Retry is PermissionDenied's: the model may try the call again.
+	Retry bool `json:"retry"`
 }
 
 // Interpret reads a hook's run for event e as Claude Code does. command

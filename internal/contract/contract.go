@@ -188,7 +188,9 @@ var Hooks = []HookSpec{
 	// A block on on_permission_request denies the call unasked; a stop
 	// denies it and ends the turn.
 	{HookOnPermissionRequest, PermToolsIntercept, true, []Action{ActionBlock, ActionStop}, 1},
-	{HookOnPermissionDenied, PermToolsIntercept, true, nil, 1},
+	// An inject on on_permission_denied joins the refusal the model gets
+	// (Claude Code's PermissionDenied retry: the model may try again).
+	{HookOnPermissionDenied, PermToolsIntercept, true, []Action{ActionInject}, 1},
 	// An inject on after_tool_batch goes with the batch's results.
 	{HookAfterToolBatch, PermToolsIntercept, false, []Action{ActionInject}, 1},
 	{HookOnSubagentStart, PermPrivacyLLMContent, false, []Action{ActionInject}, 1},
