@@ -193,6 +193,9 @@ func (l *Link) handlersOf(e *Event, ev *hook.Event, spend bool) []Handler {
 				if slices.ContainsFunc(handlers, func(o Handler) bool { return o.key() == h.key() }) {
 					continue // identical commands run once
 				}
+				if l.pwshMissing(h, spend) {
+					continue // said once; not a failure
+				}
 				if spend && !l.spend(h) {
 					continue
 				}
