@@ -233,10 +233,11 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 		// {"decision": {"behavior": "allow" | "deny", "message": …,
 		// "updatedInput": …}}
 		var d struct {
-			Behavior     string          `json:"behavior"`
-			Message      string          `json:"message"`
-			Interrupt    bool            `json:"interrupt"`
-			UpdatedInput json.RawMessage `json:"updatedInput"`
+			Behavior           string          `json:"behavior"`
+			Message            string          `json:"message"`
+			Interrupt          bool            `json:"interrupt"`
+			UpdatedInput       json.RawMessage `json:"updatedInput"`
+			UpdatedPermissions []claudeUpdate  `json:"updatedPermissions"`
 		}
 		if len(so.PermissionRequestDecision) == 0 || json.Unmarshal(so.PermissionRequestDecision, &d) != nil {
 			return
@@ -246,6 +247,9 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 			o.Decision = Allow
 			if len(d.UpdatedInput) > 0 && !isNull(d.UpdatedInput) {
 				o.UpdatedInput = d.UpdatedInput
+			}
+			for _, u := range d.UpdatedPermissions {
+				o.Permissions = append(o.Permissions, u.update())
 			}
 		case "deny":
 			o.Decision, o.Reason = Block, d.Message

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // Run is what a hook process did.
@@ -69,6 +71,9 @@ type Outcome struct {
 	// ReloadSkills is SessionStart's reloadSkills: skills are looked
 	// for again once the event's hooks are done.
 	ReloadSkills bool
+	// Permissions are PermissionRequest's updatedPermissions, with an
+	// allow: changes to the session's permissions.
+	Permissions []hook.PermissionUpdate
 	// Notes are shown to the user and never to the model: systemMessage,
 	// a non-blocking stderr, plain stdout of other events.
 	Notes []string

@@ -186,8 +186,9 @@ var Hooks = []HookSpec{
 	{HookOnNotification, PermSessionLifecycle, false, nil, 1},
 	// The moments of Claude Code 2.1.332's newer events (docs/claude.md).
 	// A block on on_permission_request denies the call unasked; a stop
-	// denies it and ends the turn.
-	{HookOnPermissionRequest, PermToolsIntercept, true, []Action{ActionBlock, ActionStop}, 1},
+	// denies it and ends the turn; a modify changes the input the
+	// question is about (Claude Code's updatedInput).
+	{HookOnPermissionRequest, PermToolsIntercept, true, []Action{ActionBlock, ActionModify, ActionStop}, 1},
 	// An inject on on_permission_denied joins the refusal the model gets
 	// (Claude Code's PermissionDenied retry: the model may try again).
 	{HookOnPermissionDenied, PermToolsIntercept, true, []Action{ActionInject}, 1},
