@@ -59,6 +59,9 @@ type Options struct {
 	Confirmer hook.Confirmer
 	// OnEvent receives agent events.
 	OnEvent func(agent.Event)
+	// OnWake, when set, hears the text a background hook wakes the model
+	// with while no turn runs, to send it as a message (wakeFromHook).
+	OnWake func(text string)
 	// Version is synaps's version, sent to extensions.
 	Version string
 	// NoModelOK opens the session even when no model is configured or
