@@ -606,6 +606,7 @@ func (a *App) agentConfig() agent.Config {
 func (a *App) Send(ctx context.Context, text string, images ...llm.Image) error {
 	if a.claude != nil {
 		a.claude.newPrompt()
+		a.configChanges(ctx) // configchange.go
 	}
 	a.checkpointPrompt(text) // checkpoints.go
 	err := a.Agent.Send(ctx, text, images...)

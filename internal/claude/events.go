@@ -45,7 +45,7 @@ var Catalog = []EventSpec{
 	{Name: "PostCompact", Hook: contract.HookOnCompaction, Matcher: "trigger"},
 	{Name: "PreModelSwitch", Hook: contract.HookBeforeModelSwitch, Matcher: "to_model"},
 	{Name: "PostModelSwitch", Hook: contract.HookAfterModelSwitch, Matcher: "to_model"},
-	{Name: "ConfigChange", Why: "not yet: synaps reads its settings files at start and does not watch them"},
+	{Name: "ConfigChange", Hook: contract.HookOnConfigChange, Matcher: "source"},
 	{Name: "CwdChanged", Why: "no moment: synaps's working directory is fixed for the session (a bash `cd` does not carry over)"},
 	{Name: "FileChanged", Why: "no moment: synaps watches no files (Claude's watchPaths)"},
 	{Name: "DirectoryAdded", Why: "no moment: synaps has no `/add-dir`"},

@@ -91,6 +91,10 @@ const (
 	// before the list changes: Claude Code's TaskCompleted. A block keeps
 	// the task open and tells the model why.
 	HookOnTaskCompleted = "on_task_completed"
+	// HookOnConfigChange fires when a settings file the session read
+	// changed since (noticed at the next prompt): Claude Code's
+	// ConfigChange. A block keeps the change out of the session.
+	HookOnConfigChange = "on_config_change"
 )
 
 // Action is what a hook handler asks the runtime to do. "allow", "{}" and
@@ -207,6 +211,9 @@ var Hooks = []HookSpec{
 	// as it was; the reason goes to the model as the tool's error.
 	{HookOnTaskCreated, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
 	{HookOnTaskCompleted, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
+	// A block on on_config_change keeps the session on the settings as
+	// they were.
+	{HookOnConfigChange, PermSessionLifecycle, false, []Action{ActionBlock}, 1},
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.
