@@ -48,7 +48,7 @@ var Catalog = []EventSpec{
 	{Name: "ConfigChange", Hook: contract.HookOnConfigChange, Matcher: "source"},
 	{Name: "CwdChanged", Why: "no moment: synaps's working directory is fixed for the session (a bash `cd` does not carry over)"},
 	{Name: "FileChanged", Why: "no moment: synaps watches no files (Claude's watchPaths)"},
-	{Name: "DirectoryAdded", Why: "no moment: synaps has no `/add-dir`"},
+	{Name: "DirectoryAdded", Why: "no moment: synaps has no `/add-dir`; `--add-dir` (with `-p`) gives a session's further directories at its start"},
 	{Name: "TaskCreated", Hook: contract.HookOnTaskCreated},
 	{Name: "TaskCompleted", Hook: contract.HookOnTaskCompleted},
 	{Name: "Elicitation", Why: "no moment: synaps does not answer MCP elicitation requests yet"},
