@@ -46,3 +46,12 @@ func (l *Link) pwshMissing(h Handler, warn bool) bool {
 	}
 	return true
 }
+
+// NotRunWhy says why handler h is skipped on this machine ("" when it
+// runs): a listing (synaps hooks) shows it as the session skips it.
+func NotRunWhy(h Handler) string {
+	if h.Type != "command" || h.Shell != "powershell" || len(h.Args) > 0 || lookPwsh() == nil {
+		return ""
+	}
+	return `its shell is "powershell" and pwsh is not on PATH: install PowerShell 7 (pwsh) to run it`
+}

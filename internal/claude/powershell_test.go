@@ -45,4 +45,11 @@ func TestPowershellWithoutPwsh(t *testing.T) {
 	if b, _ := os.ReadFile(dir + "/bash.log"); strings.Count(string(b), "ran") != 2 {
 		t.Errorf("the bash hook ran %q; want twice", b)
 	}
+	// A listing says so too.
+	if why := NotRunWhy(h.Events["PreToolUse"][0].Handlers[0]); !strings.Contains(why, "pwsh is not on PATH") {
+		t.Errorf("NotRunWhy of the powershell hook: %q", why)
+	}
+	if why := NotRunWhy(h.Events["PreToolUse"][0].Handlers[1]); why != "" {
+		t.Errorf("NotRunWhy of the bash hook: %q", why)
+	}
 }
