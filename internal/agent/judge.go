@@ -99,7 +99,12 @@ func (a *Agent) judge(ctx context.Context, use llm.Block, call *ToolCall, c hook
 		}
 		call.Input = input
 	}
-	if refusal, by := a.permit(ctx, spec, input, confirms, c, grantedBy, rep, probe); refusal != "" {
+	refusal, by, final := a.permit(ctx, spec, input, confirms, c, grantedBy, rep, probe)
+	if final != nil {
+		// A permission hook wrote the input that runs (or was refused).
+		input, call.Input = final, final
+	}
+	if refusal != "" {
 		call.BlockedBy, call.Refused = by, by == ""
 		return judged{refusal: a.capped(refusal)}
 	}

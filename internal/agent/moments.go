@@ -20,10 +20,13 @@ import (
 // the user's permission (why: the permission's reason), before the
 // question — or, with nobody to ask, before the refusal. A block denies
 // the call unasked (refusal, by); granted: a link answered the question
-// with allow (a Claude PermissionRequest hook's behavior "allow").
-func (a *Agent) permissionRequest(ctx context.Context, spec tool.Spec, input json.RawMessage, why string) (refusal, by string, granted bool) {
+// with allow (a Claude PermissionRequest hook's behavior "allow");
+// input: the input a link wrote instead (updatedInput), nil for none.
+// The permission changes a granting link asked for (updatedPermissions)
+// are applied here.
+func (a *Agent) permissionRequest(ctx context.Context, spec tool.Spec, input json.RawMessage, why string) (refusal, by string, granted bool, newInput json.RawMessage) {
 	if a.cfg.Hooks == nil {
-		return "", "", false
+		return "", "", false, nil
 	}
 	data, _ := json.Marshal(map[string]string{"reason": why})
 	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnPermissionRequest, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName,
@@ -33,23 +36,30 @@ func (a *Agent) permissionRequest(ctx context.Context, spec tool.Spec, input jso
 		// Denied, and the turn ends here (Claude Code's deny with
 		// interrupt, or continue:false).
 		a.stop.set(d.StoppedBy, d.StopReason)
-		return fmt.Sprintf("not run: %s stopped the turn: %s", d.StoppedBy, d.StopReason), d.StoppedBy, false
+		return fmt.Sprintf("not run: %s stopped the turn: %s", d.StoppedBy, d.StopReason), d.StoppedBy, false, nil
 	case d.Blocked:
-		return d.Reason, d.BlockedBy, false
+		return d.Reason, d.BlockedBy, false, nil
 	}
-	return "", "", d.AllowedBy != ""
+	if d.AllowedBy != "" {
+		a.applyPermissionUpdates(d.Permissions)
+	}
+	return "", "", d.AllowedBy != "", d.Input
 }
 
 // permissionDenied fires on_permission_denied once a call was refused by
 // the permission rules, the mode or the user (reason: the refusal the
-// model gets). Observe only: the refusal stands.
-func (a *Agent) permissionDenied(ctx context.Context, spec tool.Spec, input json.RawMessage, reason string) {
+// model gets). The refusal stands; what links inject is added to it
+// (Claude Code's PermissionDenied retry: the model is told it may try
+// the call again).
+func (a *Agent) permissionDenied(ctx context.Context, spec tool.Spec, input json.RawMessage, reason string) (inject string) {
 	if a.cfg.Hooks == nil || reason == "" {
-		return
+		return ""
 	}
 	data, _ := json.Marshal(map[string]string{"reason": reason})
-	a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnPermissionDenied, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName,
+	d := a.cfg.Hooks.RunHook(ctx, hook.Event{Kind: contract.HookOnPermissionDenied, ToolName: spec.Name, ToolRuntimeName: spec.RuntimeName,
 		ToolInput: input, SessionID: a.cfg.Session.ID, Data: data, ToolUse: hook.ToolUseOf(ctx)})
+	a.emitInjects(d, "tool result")
+	return d.InjectText()
 }
 
 // BatchCall is one call of a batch in after_tool_batch's data.

@@ -76,17 +76,24 @@ func (deferConfirms) Confirm(context.Context, string, []hook.Confirm) bool { ret
 // rep hears the policy's verdict and the outcome; probe (hooks test)
 // asks nobody: a call that would be asked about ends there, with rep's
 // verdict ask.
-func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string, rep *CallReport, probe bool) (refusal, by string) {
-	refusal, by = a.settle(ctx, spec, input, confirms, c, grantedBy, rep, probe)
+// final, when set, is the input that runs instead of input: one an
+// on_permission_request link wrote (Claude's updatedInput).
+func (a *Agent) permit(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string, rep *CallReport, probe bool) (refusal, by string, final json.RawMessage) {
+	refusal, by, final = a.settle(ctx, spec, input, confirms, c, grantedBy, rep, probe)
+	if final != nil {
+		input = final
+	}
 	if refusal != "" && by == "" && !probe {
 		// Refused by the rules, the mode or the user, not a hook.
-		a.permissionDenied(ctx, spec, input, refusal)
+		if more := a.permissionDenied(ctx, spec, input, refusal); more != "" {
+			refusal += "\n\n" + more
+		}
 	}
-	return refusal, by
+	return refusal, by, final
 }
 
 // settle is permit without on_permission_denied.
-func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string, rep *CallReport, probe bool) (refusal, by string) {
+func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessage, confirms []hook.Confirm, c hook.Confirmer, grantedBy string, rep *CallReport, probe bool) (refusal, by string, final json.RawMessage) {
 	verdict, why := permission.Allow, ""
 	var call permission.Call
 	p := a.cfg.Permissions
@@ -105,7 +112,7 @@ func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessag
 				refusal = fmt.Sprintf("Permission to run %s was denied by %s.", spec.Name, why)
 			}
 			rep.block(rep.Links[len(rep.Links)-1].ID, refusal)
-			return refusal, ""
+			return refusal, "", final
 		}
 	}
 	if len(confirms) > 0 {
@@ -135,33 +142,43 @@ func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessag
 		case len(rep.Links) > 0 && p != nil:
 			rep.By = rep.Links[len(rep.Links)-1].ID // the rule or mode
 		}
-		return "", ""
+		return "", "", final
 	}
 	if ask {
 		// Claude Code's PermissionRequest: a hook may answer the
 		// question before the user sees it (or -p refuses the call).
-		refusal, by, granted := a.permissionRequest(ctx, spec, input, why)
+		refusal, by, granted, written := a.permissionRequest(ctx, spec, input, why)
 		if refusal != "" {
 			rep.block(by, refusal)
-			return refusal, by
+			return refusal, by, final
+		}
+		if written != nil {
+			// The call runs (or is asked about) with the input the hook
+			// wrote, judged again first.
+			in, refusal, by, more := a.rejudge(ctx, spec, written, rep)
+			if refusal != "" {
+				return refusal, by, written
+			}
+			input, final, confirms = in, in, more
+			call.Input = in
 		}
 		if granted {
 			ask = false
 			if len(confirms) == 0 {
-				return "", ""
+				return "", "", final
 			}
 		}
 	}
 	rep.Verdict, rep.By = VerdictAsk, rep.askedBy(confirms)
 	if probe {
-		return "not run: it would be asked about", ""
+		return "not run: it would be asked about", "", final
 	}
 	if c == nil {
 		rep.Asked = "nobody"
 		if len(confirms) > 0 {
-			return hook.Blocked(confirms[0].Subject(), "confirmation required but there is no interactive user to ask ("+confirms[0].Message+"); run interactively or pass --auto-approve-confirms"), confirms[0].Extension
+			return hook.Blocked(confirms[0].Subject(), "confirmation required but there is no interactive user to ask ("+confirms[0].Message+"); run interactively or pass --auto-approve-confirms"), confirms[0].Extension, final
 		}
-		return headlessRefusal(spec, why, p.Suggest(call)), ""
+		return headlessRefusal(spec, why, p.Suggest(call)), "", final
 	}
 	q := Question{Tool: spec.Name, Input: input, Messages: confirms}
 	if t, _, ok := a.lookupTool(spec.Name); ok {
@@ -189,13 +206,13 @@ func (a *Agent) settle(ctx context.Context, spec tool.Spec, input json.RawMessag
 			if r, ok := a.cfg.Hooks.(declineRecorder); ok {
 				r.RecordDeclined(spec, a.cfg.Session.ID, confirms[0].Extension)
 			}
-			return hook.Blocked(confirms[0].Subject(), "the user declined: "+confirms[0].Message), confirms[0].Extension
+			return hook.Blocked(confirms[0].Subject(), "the user declined: "+confirms[0].Message), confirms[0].Extension, final
 		}
-		return fmt.Sprintf("The user declined to run %s (%s).", spec.Name, why), ""
+		return fmt.Sprintf("The user declined to run %s (%s).", spec.Name, why), "", final
 	case AnswerAlways:
 		a.saveRule(q.Always)
 	}
-	return "", ""
+	return "", "", final
 }
 
 // askUser asks c; an Asker may answer always, a plain Confirmer yes or no.

@@ -59,6 +59,9 @@ type Options struct {
 	Confirmer hook.Confirmer
 	// OnEvent receives agent events.
 	OnEvent func(agent.Event)
+	// OnWake, when set, hears the text a background hook wakes the model
+	// with while no turn runs, to send it as a message (wakeFromHook).
+	OnWake func(text string)
 	// Version is synaps's version, sent to extensions.
 	Version string
 	// NoModelOK opens the session even when no model is configured or
@@ -606,6 +609,7 @@ func (a *App) agentConfig() agent.Config {
 func (a *App) Send(ctx context.Context, text string, images ...llm.Image) error {
 	if a.claude != nil {
 		a.claude.newPrompt()
+		a.configChanges(ctx) // configchange.go
 	}
 	a.checkpointPrompt(text) // checkpoints.go
 	err := a.Agent.Send(ctx, text, images...)

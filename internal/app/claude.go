@@ -17,7 +17,6 @@ import (
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/plugin"
-	"github.com/synaps-cli/synaps/internal/safefile"
 	"github.com/synaps-cli/synaps/internal/trust"
 )
 
@@ -64,6 +63,10 @@ type claudeHooks struct {
 	// promptID names the user prompt being answered (newPrompt).
 	promptID   string
 	promptKept bool
+	// seen are the settings files as the session last looked at them,
+	// held those whose change a ConfigChange hook blocked, as the
+	// session keeps them (configchange.go).
+	seen, held map[string]settingsFile
 }
 
 // claudeSource is one file of Claude hooks.
@@ -121,7 +124,7 @@ func (c *claudeHooks) sources(plugins []*plugin.Plugin, all bool) []claudeSource
 		}
 	}
 	settings := func(id, key, file, skip string, filter func([]byte) []byte) {
-		data, err := safefile.ReadAll(file, plugin.MaxManifestSize)
+		data, err := c.readSettings(key, file, !all && skip == "")
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil && skip == "":

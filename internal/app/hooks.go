@@ -314,6 +314,10 @@ func claudeRows(spec contract.HookSpec, e *hook.Entry, l *claude.Link, src *clau
 		if nh.Handler.If != "" {
 			m += " if " + nh.Handler.If
 		}
+		status, why := status, why
+		if w := claude.NotRunWhy(nh.Handler); w != "" && status == HookRunning {
+			status, why = HookSkipped, w
+		}
 		out = append(out, HookInfo{
 			ID: hook.ClaudeHookID(src.key, nh.Event, src.offset[nh.Event]+nh.N), Event: spec.Name, ClaudeEvent: nh.Event,
 			Kind: "claude", Source: src.id, Matcher: m, Command: nh.Handler.Command, File: src.file,

@@ -33,6 +33,9 @@ type Newer struct {
 	// TaskCreated and TaskCompleted: the todo list's task (its 1-based
 	// place in the list, its content, its activeForm).
 	TaskID, TaskSubject, TaskDescription string
+	// ConfigChange: which settings changed (user_settings,
+	// project_settings, local_settings); FilePath is the file.
+	ConfigSource string
 }
 
 // BatchCall is one call of a PostToolBatch payload's tool_calls.
@@ -65,6 +68,8 @@ func (e *Event) newerMatch() (string, bool) {
 		return e.LoadReason, true
 	case "to_model":
 		return e.ToModel, true
+	case "source":
+		return e.ConfigSource, true
 	}
 	return "", true
 }
@@ -138,6 +143,8 @@ func (e *Event) newerPayload(f fields) fields {
 		f = append(f, field{"from_model", e.FromModel}, field{"to_model", e.ToModel}, field{"requested_model", e.RequestedModel},
 			field{"source", e.SwitchSource}, field{"context_tokens", e.ContextTokens}, field{"prompt_cache_warm", false},
 			field{"cache_ttl", "5m"}, field{"estimated_cache_write_usd", 0}, field{"pricing", "default"})
+	case "ConfigChange":
+		f = append(f, field{"source", e.ConfigSource}, field{"file_path", e.FilePath})
 	case "TaskCreated", "TaskCompleted":
 		// synaps has no agent teams: teammate_name and team_name, which
 		// Claude Code sends only for a team's tasks, are left out.
@@ -189,6 +196,8 @@ func newerEvent(hookName string, e *Event, ev *hook.Event) {
 		e.FromModel, e.ToModel, e.RequestedModel, e.SwitchSource, e.ContextTokens = d.From, d.To, d.Requested, d.SwitchFrom, d.Tokens
 	case contract.HookOnTaskCreated, contract.HookOnTaskCompleted:
 		e.TaskID, e.TaskSubject, e.TaskDescription = d.TaskID, d.Subject, d.TaskDesc
+	case contract.HookOnConfigChange:
+		e.ConfigSource, e.FilePath = d.SwitchFrom, d.FilePath
 	}
 }
 
@@ -233,10 +242,11 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 		// {"decision": {"behavior": "allow" | "deny", "message": …,
 		// "updatedInput": …}}
 		var d struct {
-			Behavior     string          `json:"behavior"`
-			Message      string          `json:"message"`
-			Interrupt    bool            `json:"interrupt"`
-			UpdatedInput json.RawMessage `json:"updatedInput"`
+			Behavior           string          `json:"behavior"`
+			Message            string          `json:"message"`
+			Interrupt          bool            `json:"interrupt"`
+			UpdatedInput       json.RawMessage `json:"updatedInput"`
+			UpdatedPermissions []claudeUpdate  `json:"updatedPermissions"`
 		}
 		if len(so.PermissionRequestDecision) == 0 || json.Unmarshal(so.PermissionRequestDecision, &d) != nil {
 			return
@@ -246,6 +256,9 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 			o.Decision = Allow
 			if len(d.UpdatedInput) > 0 && !isNull(d.UpdatedInput) {
 				o.UpdatedInput = d.UpdatedInput
+			}
+			for _, u := range d.UpdatedPermissions {
+				o.Permissions = append(o.Permissions, u.update())
 			}
 		case "deny":
 			o.Decision, o.Reason = Block, d.Message
@@ -257,7 +270,15 @@ func newerOutcome(e *Event, j *hookJSON, so hookSO, o *Outcome) {
 				o.Stop, o.StopReason = true, o.Reason
 			}
 		}
-	case "UserPromptExpansion", "TaskCreated", "TaskCompleted":
+	case "PermissionDenied":
+		// Only retry is read (Claude Code reads no additionalContext
+		// here): the model is told, with the refusal, that it may try
+		// the call again.
+		o.Context = ""
+		if so.Retry {
+			o.Context = fmt.Sprintf("A PermissionDenied hook says this %s call may be retried: you may make it again.", e.ToolName)
+		}
+	case "UserPromptExpansion", "TaskCreated", "TaskCompleted", "ConfigChange":
 		if j.Decision == "block" {
 			o.Decision, o.Reason = Block, j.Reason
 		}
@@ -284,7 +305,7 @@ func newerExit2(e *Event, stderr string, o *Outcome) (handled bool) {
 	case "PermissionRequest":
 		o.Decision, o.Reason = Block, fmt.Sprintf("PermissionRequest:%s hook denied the permission: %s", e.ToolName, stderr)
 		return true
-	case "UserPromptExpansion", "PreModelSwitch", "TaskCreated", "TaskCompleted":
+	case "UserPromptExpansion", "PreModelSwitch", "TaskCreated", "TaskCompleted", "ConfigChange":
 		o.Decision, o.Reason = Block, stderr
 		return true
 	}

@@ -193,6 +193,9 @@ func (l *Link) handlersOf(e *Event, ev *hook.Event, spend bool) []Handler {
 				if slices.ContainsFunc(handlers, func(o Handler) bool { return o.key() == h.key() }) {
 					continue // identical commands run once
 				}
+				if l.pwshMissing(h, spend) {
+					continue // said once; not a failure
+				}
 				if spend && !l.spend(h) {
 					continue
 				}
@@ -352,6 +355,7 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 	var block, ask, stop *Outcome
 	reload := false
 	var granted bool // a hook answered the permission question: allow
+	var perms []hook.PermissionUpdate
 	var input json.RawMessage
 	var output *string
 	for i := range outcomes {
@@ -374,6 +378,7 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 		}
 		if o.Decision == Allow {
 			granted = true
+			perms = append(perms, o.Permissions...)
 		}
 		switch o.Decision {
 		case Block:
@@ -417,6 +422,9 @@ func (l *Link) join(spec contract.HookSpec, ev *hook.Event, outcomes []Outcome) 
 	res, err := l.decide(spec, ev, allowed, failed, contexts, block, ask, stop, input, output, granted)
 	if err == nil {
 		res.Context = toolContext
+		if res.Grant {
+			res.Permissions = perms
+		}
 	}
 	return res, err
 }

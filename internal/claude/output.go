@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 // Run is what a hook process did.
@@ -69,6 +71,9 @@ type Outcome struct {
 	// ReloadSkills is SessionStart's reloadSkills: skills are looked
 	// for again once the event's hooks are done.
 	ReloadSkills bool
+	// Permissions are PermissionRequest's updatedPermissions, with an
+	// allow: changes to the session's permissions.
+	Permissions []hook.PermissionUpdate
 	// Notes are shown to the user and never to the model: systemMessage,
 	// a non-blocking stderr, plain stdout of other events.
 	Notes []string
@@ -104,6 +109,8 @@ type hookSO struct {
 	// PermissionRequestDecision is PermissionRequest's
 	// {"behavior": "allow"|"deny", …} (newerOutcome).
 	PermissionRequestDecision json.RawMessage `json:"decision"`
+	// Retry is PermissionDenied's: the model may try the call again.
+	Retry bool `json:"retry"`
 }
 
 // Interpret reads a hook's run for event e as Claude Code does. command

@@ -142,4 +142,6 @@ func (l *Link) spend(h Handler) bool {
 type onceState struct {
 	onceMu sync.Mutex
 	ran    map[string]bool
+	// pwshWarned: the powershell hooks already said to be skipped.
+	pwshWarned map[string]bool
 }

@@ -50,6 +50,16 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 			return line, ok
 		}}
 	}
+	// A background hook that wakes the model while chat waits for a line
+	// (Claude's asyncRewake) is sent as a message, as a line would be.
+	wakes := make(chan string, 16)
+	opts.OnWake = func(text string) {
+		select {
+		case wakes <- text:
+		default:
+			go func() { wakes <- text }()
+		}
+	}
 	// The session lives in a host, as every front-end's does; chat is
 	// its one client and prints the events as they come (OnEvent).
 	h := host.New()
@@ -68,6 +78,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 	var failed bool
 	for {
 		var line string
+		woken := false
 		select {
 		case l, ok := <-lines.ch:
 			if !ok {
@@ -77,6 +88,8 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 				return lines.err
 			}
 			line = strings.TrimSpace(l)
+		case text := <-wakes:
+			line, woken = text, true
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -84,7 +97,7 @@ func runChat(ctx context.Context, g *globals, stdio Stdio) error {
 			continue
 		}
 		var command *app.CommandPrompt
-		if app.IsSlash(line) {
+		if app.IsSlash(line) && !woken {
 			res, err := s.Slash(ctx, line)
 			if err != nil {
 				fmt.Fprintln(stdio.Out, "error:", err)

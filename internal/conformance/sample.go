@@ -75,6 +75,8 @@ func SampleEvent(s hook.Subscription) *hook.Event {
 		msg := "Commit the staged changes."
 		ev.Message = &msg
 		ev.Data = json.RawMessage(`{"expansion_type":"slash_command","command_name":"commit","command_args":"","command_source":"userSettings","prompt":"/commit"}`)
+	case contract.HookOnConfigChange:
+		ev.Data = json.RawMessage(`{"source":"user_settings","file_path":"/home/user/.claude/settings.json"}`)
 	case contract.HookBeforeModelSwitch, contract.HookAfterModelSwitch:
 		ev.Data = json.RawMessage(`{"from_model":"script:a.jsonl","to_model":"script:b.jsonl","requested_model":"script:b.jsonl","source":"command","context_tokens":120}`)
 	case contract.HookOnTaskCreated, contract.HookOnTaskCompleted:

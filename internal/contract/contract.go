@@ -91,6 +91,10 @@ const (
 	// before the list changes: Claude Code's TaskCompleted. A block keeps
 	// the task open and tells the model why.
 	HookOnTaskCompleted = "on_task_completed"
+	// HookOnConfigChange fires when a settings file the session read
+	// changed since (noticed at the next prompt): Claude Code's
+	// ConfigChange. A block keeps the change out of the session.
+	HookOnConfigChange = "on_config_change"
 )
 
 // Action is what a hook handler asks the runtime to do. "allow", "{}" and
@@ -186,9 +190,12 @@ var Hooks = []HookSpec{
 	{HookOnNotification, PermSessionLifecycle, false, nil, 1},
 	// The moments of Claude Code 2.1.332's newer events (docs/claude.md).
 	// A block on on_permission_request denies the call unasked; a stop
-	// denies it and ends the turn.
-	{HookOnPermissionRequest, PermToolsIntercept, true, []Action{ActionBlock, ActionStop}, 1},
-	{HookOnPermissionDenied, PermToolsIntercept, true, nil, 1},
+	// denies it and ends the turn; a modify changes the input the
+	// question is about (Claude Code's updatedInput).
+	{HookOnPermissionRequest, PermToolsIntercept, true, []Action{ActionBlock, ActionModify, ActionStop}, 1},
+	// An inject on on_permission_denied joins the refusal the model gets
+	// (Claude Code's PermissionDenied retry: the model may try again).
+	{HookOnPermissionDenied, PermToolsIntercept, true, []Action{ActionInject}, 1},
 	// An inject on after_tool_batch goes with the batch's results.
 	{HookAfterToolBatch, PermToolsIntercept, false, []Action{ActionInject}, 1},
 	{HookOnSubagentStart, PermPrivacyLLMContent, false, []Action{ActionInject}, 1},
@@ -204,6 +211,9 @@ var Hooks = []HookSpec{
 	// as it was; the reason goes to the model as the tool's error.
 	{HookOnTaskCreated, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
 	{HookOnTaskCompleted, PermPrivacyLLMContent, false, []Action{ActionBlock}, 1},
+	// A block on on_config_change keeps the session on the settings as
+	// they were.
+	{HookOnConfigChange, PermSessionLifecycle, false, []Action{ActionBlock}, 1},
 }
 
 // ActionPermissions lists actions that need a permission beyond the hook's.

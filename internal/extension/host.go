@@ -140,6 +140,8 @@ type Host struct {
 	mu sync.Mutex
 	// plugins is the last discovery, in id order. Guarded by mu.
 	plugins []*plugin.Plugin
+	// links are Options.Links' for plugins (Relink). Guarded by mu.
+	links hook.Table
 	// exts are the extensions of spawnable plugins, in id order. Guarded by mu.
 	exts []*Extension
 	// toolNames maps extension id to its tools' model-facing names.
@@ -288,9 +290,14 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 		links = h.opts.Links(plugins)
 	}
 	off := h.disabledHooks()
-	table := func() hook.Table { return assemble(exts, plugins, links, off) }
+	table := func() hook.Table {
+		h.mu.Lock()
+		l := h.links // Relink's, once it has run
+		h.mu.Unlock()
+		return assemble(exts, plugins, l, off)
+	}
 	h.mu.Lock()
-	h.plugins, h.exts, h.toolNames, h.warnings = plugins, exts, map[string][]string{}, warnings
+	h.plugins, h.exts, h.toolNames, h.warnings, h.links = plugins, exts, map[string][]string{}, warnings, links
 	h.mu.Unlock()
 	if !wait {
 		h.chain.Set(table()) // starting extensions hold their places

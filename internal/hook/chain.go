@@ -454,6 +454,12 @@ func (w *walk) apply(i int, e *Entry, res Result) (changed, ended bool) {
 	if res.Context != "" {
 		d.Contexts = append(d.Contexts, Inject{id, res.Context})
 	}
+	if res.Grant {
+		for _, u := range res.Permissions {
+			u.By = id
+			d.Permissions = append(d.Permissions, u)
+		}
+	}
 	switch res.Action {
 	case contract.ActionStop:
 		d.Stopped, d.StoppedBy, d.StopReason = true, id, res.Reason

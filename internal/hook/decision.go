@@ -35,6 +35,9 @@ type Decision struct {
 	// AllowedBy is the link that granted the call its permission (see
 	// Result.Grant), for the input that will run; "" when none did.
 	AllowedBy string
+	// Permissions are the permission changes links asked for with a
+	// grant (Result.Permissions), in chain order, each with its link.
+	Permissions []PermissionUpdate
 }
 
 // Confirm is one extension's request to ask the user.

@@ -80,6 +80,9 @@ type Result struct {
 	// headless run ends before the call, resumable from it; elsewhere
 	// it is the confirm.
 	Defer bool
+	// Permissions, with a Grant on on_permission_request, are changes to
+	// the session's permissions (Claude Code's updatedPermissions).
+	Permissions []PermissionUpdate
 }
 
 // DecodeResult reads a hook.handle result (the extension protocol's wire form) tolerantly: {} , null,

@@ -44,6 +44,15 @@ func (h *Host) Open(ctx context.Context, o app.Options) (*Session, error) {
 	// Extensions may report (a notice) while they start: the session
 	// hears them before it is open, and has no subscriber yet.
 	o.OnEvent = s.onAgent
+	if front := o.OnWake; front != nil {
+		// A background hook's wake joins the running turn; an idle
+		// session is the front-end's to wake (app.Options.OnWake).
+		o.OnWake = func(text string) {
+			if !s.Join(text) {
+				front(text)
+			}
+		}
+	}
 	s.base, s.stop = context.WithCancel(context.WithoutCancel(ctx))
 	a, err := app.Open(ctx, o)
 	if err != nil {

@@ -407,6 +407,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case progressMsg:
 		m.starting = msg.starting
 		return nil
+	case wakeMsg:
+		return m.woken(msg)
 	case idleMsg:
 		m.idle(msg)
 		return nil

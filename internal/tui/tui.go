@@ -65,6 +65,7 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	opts.LeavePlan = "Shift+Tab, or /mode default, or by approving the plan you give exit_plan_mode"
 	opts.NoModelOK = true // the UI opens and says how to configure one
 	opts.Progress = func(starting []string) { br.send(progressMsg{starting}) }
+	opts.OnWake = func(text string) { br.send(wakeMsg{text}) }
 	// Extensions start in the background: the first request waits only
 	// for those that may change it (their tools, their on_session_start
 	// and before_message hooks); a guard of tool calls is waited for at
