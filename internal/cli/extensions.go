@@ -111,6 +111,8 @@ plugin failed to load, so a script or CI job notices.`,
 					fmt.Fprintf(stdio.Out, "reloaded %s\n", plural.Count(len(sts), "plugin"))
 				}
 				fmt.Fprint(stdio.Out, app.FormatStatuses(sts, verbose))
+				wd, _ := os.Getwd()
+				fmt.Fprint(stdio.Out, app.ListLSP(base, wd, trust))
 			}
 			return failedPlugins(sts)
 		},

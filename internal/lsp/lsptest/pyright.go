@@ -17,6 +17,18 @@ const PyrightVersion = "1.1.414"
 // skipped, saying how to install it.
 func Pyright(t testing.TB) string {
 	t.Helper()
+	p := PyrightPath()
+	if p == "" {
+		t.Skip(PyrightMissing)
+	}
+	return p
+}
+
+// PyrightMissing is what a test skipped for want of pyright says.
+const PyrightMissing = "pyright is not installed: run .ci/run, or npm install --prefix .ci/npm pyright@" + PyrightVersion
+
+// PyrightPath is where Pyright finds the server, "" when nowhere.
+func PyrightPath() string {
 	if p := os.Getenv("SYNAPS_PYRIGHT"); p != "" {
 		return p
 	}
@@ -31,6 +43,5 @@ func Pyright(t testing.TB) string {
 			return abs
 		}
 	}
-	t.Skip("pyright is not installed: run .ci/run, or npm install --prefix .ci/npm pyright@" + PyrightVersion)
 	return ""
 }
