@@ -105,9 +105,16 @@ func (a *App) openLSP() {
 // disabled or reloaded), ending the servers of the old list.
 func (a *App) reloadLSP() {
 	old := a.lsp.Load()
+	notes := len(a.Notes)
 	a.openLSP()
+	// A config that cannot be used is said now, not left in the notes
+	// of a start that is over.
+	for _, n := range a.Notes[notes:] {
+		a.notice(n)
+	}
+	a.Notes = a.Notes[:notes]
 	if old != nil {
-		go old.Close()
+		old.Close() // each within its shutdownTimeout; they end in parallel
 	}
 }
 

@@ -1,11 +1,19 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/synaps-cli/synaps/internal/agent"
+	"github.com/synaps-cli/synaps/internal/lsp/lsptest"
+	"github.com/synaps-cli/synaps/internal/tool"
 )
 
 // The servers of enabled plugins are read from .lsp.json and the
@@ -38,5 +46,63 @@ func TestLSPServers(t *testing.T) {
 		if !strings.Contains(list, want) {
 			t.Errorf("listing lacks %q:\n%s", want, list)
 		}
+	}
+}
+
+// In a session: write gets the fake server's new error; a failed write
+// gets nothing added; /extensions disable ends the plugin's server and
+// the next write gets no diagnostics; a bad config read at reload is a
+// notice.
+func TestLSPInSession(t *testing.T) {
+	base, work := t.TempDir(), t.TempDir()
+	pdir := filepath.Join(base, "plugins", "fk")
+	write(t, filepath.Join(pdir, ".claude-plugin", "plugin.json"), `{"name":"fk"}`)
+	lspJSON, _ := json.Marshal(map[string]any{"fake": map[string]any{
+		"command": os.Args[0], "extensionToLanguage": map[string]string{".fk": "fake"}, "env": map[string]string{lsptest.EnvMode: "ok"}}})
+	write(t, filepath.Join(pdir, ".lsp.json"), string(lspJSON))
+	var notices []string
+	a, err := Open(context.Background(), Options{BaseDir: base, WorkDir: work, Getenv: noEnv, NoModelOK: true, Version: "test",
+		OnEvent: func(e agent.Event) {
+			if e.Type == agent.EventNotice {
+				notices = append(notices, e.Text)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	run := func(name, input string) tool.Result {
+		t.Helper()
+		tl, _, ok := a.Tools.Lookup(name)
+		if !ok {
+			t.Fatalf("no tool %s", name)
+		}
+		res, err := tl.Run(t.Context(), json.RawMessage(input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := run("write", `{"path":"a.fk","content":"error: bad\n"}`); !strings.Contains(res.Output, "reports 1 new error in a.fk:\n  a.fk:1:1: bad (fake F1)") {
+		t.Errorf("write: %q", res.Output)
+	}
+	if res := run("edit", `{"path":"a.fk","old_string":"absent","new_string":"error: x"}`); !res.IsError || strings.Contains(res.Output, "Language server") {
+		t.Errorf("failed edit: %+v", res)
+	}
+	if sts := a.LSPStatuses(); len(sts) != 1 || sts[0].State != "running" {
+		t.Errorf("statuses %+v", sts)
+	}
+	if _, err := a.Slash(t.Context(), "/extensions disable fk"); err != nil {
+		t.Fatal(err)
+	}
+	if res := run("write", `{"path":"b.fk","content":"error: bad\n"}`); strings.Contains(res.Output, "Language server") {
+		t.Errorf("disabled plugin's server answered: %q", res.Output)
+	}
+	write(t, filepath.Join(pdir, ".lsp.json"), `{"fake":{"command":"x"}}`)
+	if _, err := a.Slash(t.Context(), "/extensions enable fk"); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, `"extensionToLanguage" is required`) }) {
+		t.Errorf("notices %q", notices)
 	}
 }
