@@ -259,3 +259,26 @@ func ListLSP(baseDir, workDir string, trustProject bool) string {
 	servers, errs := LSPServers(baseDir, workDir, trustProject)
 	return FormatLSP(lsp.NewManager(servers, lsp.Options{}).Statuses(), errs)
 }
+
+// lspServerLines names each language server p configures with what it
+// runs ("python: pyright-langserver --stdio"), for Capabilities: an
+// update that adds one shows it. Entries that cannot be used are left
+// out (the session says them).
+func lspServerLines(p *plugin.Plugin) []string {
+	sources, _ := p.LSPSources()
+	var out []string
+	for _, s := range sources {
+		data := s.Data
+		if data == nil {
+			var err error
+			if data, err = safefile.ReadAll(s.File, plugin.MaxManifestSize); err != nil {
+				continue
+			}
+		}
+		servers, _ := lsp.Parse(data, s.File)
+		for _, sv := range servers {
+			out = append(out, sv.Name+": "+strings.Join(append([]string{sv.Command}, sv.Args...), " "))
+		}
+	}
+	return out
+}
