@@ -51,31 +51,47 @@ func LSPServers(baseDir, workDir string, trustProject bool) ([]lsp.Server, []err
 		if p.Err != nil || p.Disabled || p.Untrusted {
 			continue
 		}
-		sources, _ := p.LSPSources() // bad paths are said by the plugin's status
-		for _, s := range sources {
-			data := s.Data
-			if data == nil {
-				var err error
-				if data, err = safefile.ReadAll(s.File, plugin.MaxManifestSize); err != nil {
-					if !errors.Is(err, fs.ErrNotExist) {
-						errs = append(errs, fmt.Errorf("plugin %s: %v", p.ID, err))
-					}
-					continue
+		list, bad := pluginLSP(baseDir, p)
+		servers = append(servers, list...)
+		errs = append(errs, bad...)
+	}
+	return servers, errs
+}
+
+// pluginLSP reads p's language servers (baseDir gives their data
+// directory) and the entries that cannot be used.
+func pluginLSP(baseDir string, p *plugin.Plugin) (servers []lsp.Server, errs []error) {
+	sources, _ := p.LSPSources() // bad paths are said by the plugin's status
+	for _, s := range sources {
+		data := s.Data
+		if data == nil {
+			var err error
+			if data, err = safefile.ReadAll(s.File, plugin.MaxManifestSize); err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					errs = append(errs, fmt.Errorf("plugin %s: %v", p.ID, err))
 				}
+				continue
 			}
-			list, bad := lsp.Parse(data, s.File)
-			errs = append(errs, bad...)
-			for _, sv := range list {
-				sv.PluginID, sv.PluginDir = p.ID, p.Dir
-				sv.PluginData = filepath.Join(baseDir, "plugin-data", p.ID)
-				if p.Manifest != nil {
-					sv.Sandbox = declared(p.Manifest.Sandbox)
-				}
-				servers = append(servers, sv)
+		}
+		list, bad := lsp.Parse(data, s.File)
+		errs = append(errs, bad...)
+		for _, sv := range list {
+			sv.PluginID, sv.PluginDir = p.ID, p.Dir
+			sv.PluginData = filepath.Join(baseDir, "plugin-data", p.ID)
+			if p.Manifest != nil {
+				sv.Sandbox = declared(p.Manifest.Sandbox)
 			}
+			servers = append(servers, sv)
 		}
 	}
 	return servers, errs
+}
+
+// CheckLSP is `synaps plugins validate`'s look at p's language servers:
+// each entry that cannot be used.
+func CheckLSP(p *plugin.Plugin) []error {
+	_, errs := pluginLSP("", p)
+	return errs
 }
 
 // openLSP prepares the plugins' language servers (none starts here);
@@ -265,20 +281,10 @@ func ListLSP(baseDir, workDir string, trustProject bool) string {
 // update that adds one shows it. Entries that cannot be used are left
 // out (the session says them).
 func lspServerLines(p *plugin.Plugin) []string {
-	sources, _ := p.LSPSources()
+	servers, _ := pluginLSP("", p)
 	var out []string
-	for _, s := range sources {
-		data := s.Data
-		if data == nil {
-			var err error
-			if data, err = safefile.ReadAll(s.File, plugin.MaxManifestSize); err != nil {
-				continue
-			}
-		}
-		servers, _ := lsp.Parse(data, s.File)
-		for _, sv := range servers {
-			out = append(out, sv.Name+": "+strings.Join(append([]string{sv.Command}, sv.Args...), " "))
-		}
+	for _, sv := range servers {
+		out = append(out, sv.Name+": "+strings.Join(append([]string{sv.Command}, sv.Args...), " "))
 	}
 	return out
 }

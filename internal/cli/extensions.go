@@ -291,6 +291,10 @@ and whether each is set now; values are never printed.`,
 				if err != nil {
 					errs = []string{err.Error()}
 				}
+				// Language servers are read as a session reads them.
+				for _, err := range app.CheckLSP(p) {
+					errs = append(errs, err.Error())
+				}
 			}
 			inputs := plugin.EnvInputs(p, os.Getenv, builtin.LooksSecret)
 			if asJSON {
