@@ -21,12 +21,13 @@
 //     didSave when the server asks for it) and waits, briefly, for the
 //     publishDiagnostics that names the version it sent.
 //   - Only new errors are reported (diagnostics.go): a file's errors
-//     before the change are the baseline — what the server published
-//     last, or, for a file not yet open, what it publishes for the text
-//     before the edit — compared by message, code and source, not by
+//     before the change are the baseline — what the last report was
+//     measured by, or, for a file not yet open, what the server
+//     publishes for the text before the edit — compared by message, code and source, not by
 //     line. Warnings and hints are left out; at most MaxShown errors are
 //     listed. A server that publishes nothing within the wait costs the
-//     wait and adds nothing.
+//     wait and adds nothing; that report's baseline is kept, so what it
+//     brought is new at the next edit answered in time.
 //   - A server that fails to start is said once; one that exits is
 //     started again at the next edit, maxRestarts times at most.
 package lsp

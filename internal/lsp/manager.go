@@ -73,6 +73,10 @@ type entry struct {
 	said bool
 	// fresh: no sync has run on client yet (FirstWait applies).
 	fresh bool
+	// told are, by file, the diagnostics the last report was measured
+	// by: what the model knows of. A report that timed out keeps its
+	// baseline, so errors published late are still new at the next edit.
+	told map[string][]Diagnostic
 }
 
 // NewManager prepares servers; none starts until Diagnose needs it.
@@ -191,6 +195,8 @@ func (m *Manager) Diagnose(ctx context.Context, path string, before *string, aft
 		if got {
 			wait = m.opts.Wait
 		}
+	} else if told, ok := e.told[path]; ok {
+		baseline = told
 	} else {
 		baseline = c.known(path)
 	}
@@ -199,7 +205,15 @@ func (m *Manager) Diagnose(ctx context.Context, path string, before *string, aft
 		rep.Err = m.exited(e, c, err)
 		return rep
 	}
-	rep.TimedOut = !got
+	if !got {
+		// Nothing for this text: the errors it brought are said at
+		// the next edit whose answer comes in time, measured against
+		// the same baseline.
+		e.told[path] = baseline
+		rep.TimedOut = true
+		return rep
+	}
+	e.told[path] = diags
 	rep.New = newErrors(baseline, diags)
 	for _, d := range diags {
 		if isError(d) {
@@ -240,6 +254,7 @@ func (m *Manager) running(ctx context.Context, e *entry) (c *Client, notice, err
 		return nil, nil, e.err
 	}
 	e.client, e.err, e.fresh, e.said = c, nil, true, false
+	e.told = map[string][]Diagnostic{}
 	return c, notice, nil
 }
 

@@ -156,6 +156,27 @@ func TestServerTrouble(t *testing.T) {
 			t.Errorf("%+v", rep)
 		}
 	})
+	t.Run("late", func(t *testing.T) {
+		// The first answer comes after synaps stopped waiting: the
+		// errors it holds are new at the next edit all the same.
+		m := NewManager([]Server{fakeServer("late")}, Options{WorkDir: dir, Wait: time.Minute, FirstWait: 50 * time.Millisecond})
+		defer m.Close()
+		if rep := m.Diagnose(t.Context(), path, nil, "error: a\n"); rep == nil || !rep.TimedOut || len(rep.New) != 0 {
+			t.Fatalf("%+v", rep)
+		}
+		// Another file's open makes the fake send the held answer
+		// first: synaps has it, too late, before a.fk's next edit.
+		if rep := m.Diagnose(t.Context(), filepath.Join(dir, "b.fk"), nil, "fine\n"); rep == nil || rep.TimedOut {
+			t.Fatalf("b.fk: %+v", rep)
+		}
+		rep := m.Diagnose(t.Context(), path, nil, "error: a\nerror: b\n")
+		if rep == nil || rep.TimedOut || rep.Err != nil {
+			t.Fatalf("%+v", rep)
+		}
+		if diff := cmp.Diff([]string{"a", "b"}, messages(rep.New)); diff != "" {
+			t.Errorf("new (-want +got):\n%s", diff)
+		}
+	})
 	t.Run("fail", func(t *testing.T) {
 		m := NewManager([]Server{fakeServer("fail")}, Options{WorkDir: dir})
 		defer m.Close()

@@ -11,6 +11,8 @@
 //	           didOpen and didChange (the default)
 //	noversion  the same, without a version
 //	onsave     advertise save and publish only at didSave
+//	late       hold the first publish until the next document
+//	           notification (a server slower than synaps's wait)
 //	silent     never publish
 //	crash      exit 3 at the first didChange
 //	noinit     never answer initialize
@@ -54,6 +56,9 @@ type fake struct {
 
 	logMu sync.Mutex
 	log   *os.File
+	// held is late mode's publish held back (then a no-op); used by
+	// the notification worker only.
+	held func()
 }
 
 // Run serves one client on stdin and stdout until exit, and returns the
@@ -176,6 +181,20 @@ func (f *fake) publish(uri string, version int, text string) {
 	if f.mode == "silent" {
 		return
 	}
+	if f.mode == "late" {
+		if f.held == nil {
+			f.held = func() { f.send(uri, version, text) }
+			return
+		}
+		if f.held != nil {
+			f.held()
+			f.held = func() {}
+		}
+	}
+	f.send(uri, version, text)
+}
+
+func (f *fake) send(uri string, version int, text string) {
 	diags := []map[string]any{}
 	for i, line := range strings.Split(text, "\n") {
 		for _, sev := range []struct {
