@@ -187,14 +187,14 @@ func (m *Manager) Diagnose(ctx context.Context, path string, before *string, aft
 		// measured against: open it as it was first. (Not for a
 		// server that diagnoses at didSave: it would read the disk,
 		// which holds the change already.)
-		var got bool
-		if baseline, got, err = c.Sync(ctx, path, lang, *before, wait); err != nil {
+		began := time.Now()
+		if baseline, _, err = c.Sync(ctx, path, lang, *before, wait); err != nil {
 			rep.Err = m.exited(e, c, err)
 			return rep
 		}
-		if got {
-			wait = m.opts.Wait
-		}
+		// The two syncs share the one wait: what is left of it, and
+		// at least the wait of a running server.
+		wait = max(wait-time.Since(began), m.opts.Wait)
 	} else if told, ok := e.told[path]; ok {
 		baseline = told
 	} else {
