@@ -199,6 +199,14 @@ func (d *diagnosingTool) Run(ctx context.Context, input json.RawMessage) (tool.R
 	return res, nil
 }
 
+// Preview is the wrapped tool's (the question before an edit shows it).
+func (d *diagnosingTool) Preview(ctx context.Context, input json.RawMessage) *tool.Diff {
+	if pv, ok := d.Tool.(tool.Previewer); ok {
+		return pv.Preview(ctx, input)
+	}
+	return nil
+}
+
 // read is the file's text after the tool ran: the editor's when the
 // session works through one (ACP), else the disk's; not ok for a file
 // too large or unreadable.

@@ -83,6 +83,12 @@ func TestLSPInSession(t *testing.T) {
 		}
 		return res
 	}
+	// The wrapper keeps the question's diff (tool.Previewer).
+	if tl, _, _ := a.Tools.Lookup("write"); tl != nil {
+		if pv, ok := tl.(tool.Previewer); !ok || pv.Preview(t.Context(), json.RawMessage(`{"path":"a.fk","content":"x\n"}`)) == nil {
+			t.Errorf("write's preview is lost: %T", tl)
+		}
+	}
 	if res := run("write", `{"path":"a.fk","content":"error: bad\n"}`); !strings.Contains(res.Output, "reports 1 new error in a.fk:\n  a.fk:1:1: bad (fake F1)") {
 		t.Errorf("write: %q", res.Output)
 	}
