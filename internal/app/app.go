@@ -221,6 +221,7 @@ type App struct {
 	prices map[string]llm.Price
 	// sandbox is the session's sandbox settings (openSandbox).
 	sandbox sandbox.Config
+	lsp     lspServers // plugins' language servers (lsp.go)
 }
 
 // Open prepares a session: it starts the extensions (in parallel), finds
@@ -263,7 +264,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		if !o.offers(t.Spec().RuntimeName) {
 			continue
 		}
-		if _, err := a.Tools.Add(a.recordEdits(t, work, bo.Sandbox != nil)); err != nil { // checkpoints.go
+		if _, err := a.Tools.Add(a.withDiagnostics(a.recordEdits(t, work, bo.Sandbox != nil), work)); err != nil { // checkpoints.go, lsp.go
 			return nil, err
 		}
 	}
@@ -285,6 +286,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	if !o.NoMCP {
 		a.startMCP()
 	}
+	a.openLSP() // no server starts until an edit needs it
 	if n := a.claudeUserNote(); n != "" {
 		a.Notes = append(a.Notes, n)
 	}
@@ -626,6 +628,7 @@ func (a *App) Reload(ctx context.Context) error {
 		return errors.New("extensions are off (--no-extensions)")
 	}
 	err := a.Host.Reload(ctx)
+	a.reloadLSP()
 	for _, w := range a.claude.takeWarnings() {
 		if a.opts.OnEvent != nil {
 			a.opts.OnEvent(agent.Event{Type: agent.EventNotice, Text: w})

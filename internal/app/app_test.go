@@ -15,6 +15,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/lsp/lsptest"
 	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/session"
@@ -24,6 +25,7 @@ func TestMain(m *testing.M) {
 	longSessionMain()
 	exttest.Main()
 	mcptest.Main()
+	lsptest.Main()
 	goleak.VerifyTestMain(m)
 }
 

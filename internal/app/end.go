@@ -86,6 +86,7 @@ func (a *App) Close(ctx context.Context) error {
 	go func() {
 		defer close(mcpDone)
 		a.stopSidecars()
+		a.closeLSP()
 		if a.MCP != nil {
 			a.MCP.Close()
 		}

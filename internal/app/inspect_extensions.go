@@ -20,7 +20,7 @@ func (a *App) extensionsListing(ctx context.Context) string {
 	if len(sts) == 0 && other != "" {
 		return "no synaps plugins installed (plugins go in " + a.BaseDir + "/plugins); hooks that run:\n" + strings.TrimPrefix(other, "\n")
 	}
-	return FormatStatuses(sts, true) + other
+	return FormatStatuses(sts, true) + other + FormatLSP(a.LSPStatuses(), nil)
 }
 
 // claudeHookFiles is a table of the Claude hook files whose source is no

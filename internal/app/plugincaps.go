@@ -18,7 +18,8 @@ import (
 // the new one, so the user sees what an update adds before it runs.
 // Both manifest dialects count: the guide's extension.permissions and
 // the hooks its initialize may ask for, SynapsCLI's permissions and
-// declared hooks; Claude Code hooks files, MCP servers and commands too.
+// declared hooks; Claude Code hooks files, MCP and language servers and
+// commands too.
 func Capabilities(p *plugin.Plugin) []string {
 	var out []string
 	add := func(kind, item string) { out = append(out, kind+" "+item) }
@@ -82,6 +83,9 @@ func Capabilities(p *plugin.Plugin) []string {
 	}
 	for _, name := range mcpServers(p) {
 		add("mcp server", name)
+	}
+	for _, name := range lspServerLines(p) { // lsp.go
+		add("lsp server", name)
 	}
 	for _, c := range m.Commands {
 		add("command", "/"+p.ID+":"+c.Name)

@@ -67,6 +67,12 @@ func TestCapabilityDiff(t *testing.T) {
 			},
 		},
 		{
+			name:      "a language server (Claude plugin, .lsp.json and inline)",
+			old:       map[string]string{".claude-plugin/plugin.json": `{"name":"p"}`},
+			new:       map[string]string{".claude-plugin/plugin.json": `{"name":"p","lspServers":{"go":{"command":"gopls","extensionToLanguage":{".go":"go"}}}}`, ".lsp.json": `{"python":{"command":"pyright-langserver","args":["--stdio"],"extensionToLanguage":{".py":"python"}}}`},
+			wantAdded: []string{"lsp server go: gopls", "lsp server python: pyright-langserver --stdio"},
+		},
+		{
 			name: "nothing it may do changes",
 			old:  map[string]string{manifest: `{"name":"p","version":"1","extension":{"command":"x","protocol_version":1,"permissions":["tools.register"]}}`},
 			new:  map[string]string{manifest: `{"name":"p","version":"2","description":"new","extension":{"command":"x","protocol_version":1,"permissions":["tools.register"]}}`},

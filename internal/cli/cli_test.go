@@ -19,6 +19,7 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/lsp/lsptest"
 	"github.com/synaps-cli/synaps/internal/mcp/mcptest"
 )
 
@@ -55,6 +56,15 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(mcptest.Run(mode))
 		},
+		// The Go fake language server (lsptest.Run); its argument, if
+		// any, is the mode.
+		"fake-lsp": func() {
+			mode := "ok"
+			if len(os.Args) > 1 {
+				mode = os.Args[1]
+			}
+			os.Exit(lsptest.Run(mode))
+		},
 	})
 }
 
@@ -76,6 +86,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("CLAUDE_CODE_PLUGINS", claudeCodePlugins)
 			env.Setenv("NO_COLOR", "1")
+			// pyright's language server, where .ci/run installed it
+			// ("" elsewhere: scripts that need it skip).
+			env.Setenv("PYRIGHT_LANGSERVER", lsptest.PyrightPath())
 			for _, k := range []string{"SYNAPS_BASE_DIR", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "SYNAPS_EXTENSIONS_TRACE"} {
 				env.Setenv(k, "")
 			}
@@ -95,6 +108,13 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			return os.MkdirAll(home, 0o755)
+		},
+		// [pyright]: pyright's language server is installed.
+		Condition: func(cond string) (bool, error) {
+			if cond == "pyright" {
+				return lsptest.PyrightPath() != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":          cmdExits,

@@ -112,6 +112,8 @@ plugin failed to load, so a script or CI job notices.`,
 					fmt.Fprintf(stdio.Out, "reloaded %s\n", plural.Count(len(sts), "plugin"))
 				}
 				fmt.Fprint(stdio.Out, app.FormatStatuses(sts, verbose))
+				wd, _ := os.Getwd()
+				fmt.Fprint(stdio.Out, app.ListLSP(base, wd, trust))
 			}
 			return failedPlugins(sts)
 		},
@@ -289,6 +291,10 @@ and whether each is set now; values are never printed.`,
 				p.Warnings = append(p.Warnings, warnings...)
 				if err != nil {
 					errs = []string{err.Error()}
+				}
+				// Language servers are read as a session reads them.
+				for _, err := range app.CheckLSP(p) {
+					errs = append(errs, err.Error())
 				}
 			}
 			inputs := plugin.EnvInputs(p, os.Getenv, builtin.LooksSecret)

@@ -74,6 +74,10 @@ func (x Expander) expandMap(m map[string]string, field string, where func(string
 	return out, nil
 }
 
+// String expands one value; where names it in errors ("server \"x\"
+// (file): args[0]"). Language servers' configs (internal/lsp) share it.
+func (x Expander) String(s, where string) (string, error) { return x.expand(s, where) }
+
 // expand replaces every ${…} in s. A lone $ or $NAME stays as written
 // (Claude Code expands only the braced form).
 func (x Expander) expand(s, where string) (string, error) {

@@ -11,8 +11,8 @@ import (
 
 // Claude Code's plugin.json may name more places for a plugin's parts:
 // "commands", "agents" and "skills" take a path or an array of paths
-// (files or directories), "mcpServers" a path, an array of paths or the
-// servers object itself. They add to the default directories, never
+// (files or directories), "mcpServers" and "lspServers" a path, an array
+// of paths or the servers object itself. They add to the default directories, never
 // replace them. Paths are relative to the plugin root; one that leaves it
 // is a warning and is not used (a plugin reads only its own directory).
 
@@ -24,6 +24,10 @@ type ClaudePaths struct {
 	// object given inline ({"name": {...}} or {"mcpServers": {...}}).
 	MCPFiles  []string
 	MCPInline json.RawMessage
+	// LSPFiles are lspServers given as paths; LSPInline the servers
+	// object given inline.
+	LSPFiles  []string
+	LSPInline json.RawMessage
 }
 
 // parseClaudePaths reads the component path fields of a Claude Code
@@ -54,6 +58,13 @@ func (p *manifestParser) parseClaudePaths(m *Manifest, top *jsonObject) {
 			m.ClaudePaths.MCPInline = v
 		} else {
 			m.ClaudePaths.MCPFiles = paths("mcpServers")
+		}
+	}
+	if v, ok := top.get("lspServers"); ok {
+		if kindOf(v) == "an object" {
+			m.ClaudePaths.LSPInline = v
+		} else {
+			m.ClaudePaths.LSPFiles = paths("lspServers")
 		}
 	}
 }
@@ -144,7 +155,35 @@ func (p *Plugin) MCPSources() (sources []MCPSource, warnings []string) {
 	return sources, warnings
 }
 
-// MCPSource is one MCP config of a plugin: a file, or (Data set) an
+// LSPFile is where p's language servers are configured by default.
+func (p *Plugin) LSPFile() string { return filepath.Join(p.Dir, ".lsp.json") }
+
+// LSPSources are p's language server configs (Claude Code's LSP
+// servers): .lsp.json when it exists, the files the manifest's
+// "lspServers" names, and its inline object (named
+// "<manifest>#lspServers", Data set).
+func (p *Plugin) LSPSources() (sources []MCPSource, warnings []string) {
+	if fi, err := os.Stat(p.LSPFile()); err == nil && !fi.IsDir() {
+		sources = append(sources, MCPSource{File: p.LSPFile()})
+	}
+	cp := p.claudePaths()
+	for _, rel := range cp.LSPFiles {
+		full, err := p.inside("lspServers", rel)
+		if err != nil {
+			warnings = append(warnings, err.Error())
+			continue
+		}
+		if full != p.LSPFile() {
+			sources = append(sources, MCPSource{File: full})
+		}
+	}
+	if len(cp.LSPInline) > 0 {
+		sources = append(sources, MCPSource{File: p.manifestFile() + "#lspServers", Data: cp.LSPInline})
+	}
+	return sources, warnings
+}
+
+// MCPSource is one MCP (or LSP) config of a plugin: a file, or (Data set) an
 // object written inline in the manifest, File naming where.
 type MCPSource struct {
 	File string
@@ -172,5 +211,7 @@ func (p *Plugin) pathWarnings() []string {
 	_, w = p.SkillDirs()
 	all = append(all, w...)
 	_, w = p.MCPSources()
+	all = append(all, w...)
+	_, w = p.LSPSources()
 	return append(all, w...)
 }

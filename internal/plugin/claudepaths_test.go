@@ -23,6 +23,8 @@ func TestClaudePathsParse(t *testing.T) {
 			ClaudePaths{Commands: []string{"./x.md", "./y"}, MCPFiles: []string{"./m1.json", "./m2.json"}}, ""},
 		{"inline servers", `{"name":"p","mcpServers":{"s":{"command":"x"}}}`,
 			ClaudePaths{MCPInline: []byte(`{"s":{"command":"x"}}`)}, ""},
+		{"lsp servers by path", `{"name":"p","lspServers":["./lsp/a.json"]}`, ClaudePaths{LSPFiles: []string{"./lsp/a.json"}}, ""},
+		{"inline lsp servers", `{"name":"p","lspServers":{"py":{"command":"x"}}}`, ClaudePaths{LSPInline: []byte(`{"py":{"command":"x"}}`)}, ""},
 		{"wrong shape", `{"name":"p","agents":3}`, ClaudePaths{}, "agents: must be a path or an array of paths, got a number; ignored"},
 	}
 	for _, tt := range tests {
@@ -66,6 +68,28 @@ func TestClaudePathsResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]Part{PartCommands}, p.Parts()); diff != "" {
+		t.Errorf("Parts (-want +got):\n%s", diff)
+	}
+}
+
+// A plugin's language servers: .lsp.json, the files the manifest names
+// (one leaving the plugin is a warning) and the inline object.
+func TestLSPSources(t *testing.T) {
+	dir := t.TempDir()
+	mf := filepath.Join(dir, ".claude-plugin", "plugin.json")
+	p := &Plugin{ID: "p", Dir: dir, Manifest: &Manifest{File: mf, ClaudePaths: ClaudePaths{LSPFiles: []string{"./more.json", "../x.json"}, LSPInline: []byte(`{"a":{}}`)}}}
+	if err := os.WriteFile(p.LSPFile(), []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, warnings := p.LSPSources()
+	want := []MCPSource{{File: filepath.Join(dir, ".lsp.json")}, {File: filepath.Join(dir, "more.json")}, {File: mf + "#lspServers", Data: []byte(`{"a":{}}`)}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LSPSources (-want +got):\n%s", diff)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], `lspServers: "../x.json" leaves the plugin directory`) {
+		t.Errorf("warnings %q", warnings)
+	}
+	if diff := cmp.Diff([]Part{PartLSP}, p.Parts()); diff != "" {
 		t.Errorf("Parts (-want +got):\n%s", diff)
 	}
 }

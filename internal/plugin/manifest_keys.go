@@ -15,9 +15,10 @@ import (
 // topKeys are the top-level keys a manifest may hold without a warning:
 // what synaps reads (metadata, "extension", SynapsCLI's commands,
 // help_entries/help, keybinds, settings, provides, the sandbox section of
-// both dialects, Claude Code's hooks and component paths) and what real SynapsCLI and Claude Code manifests carry
-// for their registries (homepage, keywords, category, compatibility,
-// $schema, outputStyles, lspServers), which synaps has no use for.
+// both dialects, Claude Code's hooks, component paths and lspServers) and
+// what real SynapsCLI and Claude Code manifests carry for their registries
+// (homepage, keywords, category, compatibility, $schema, outputStyles),
+// which synaps has no use for.
 var topKeys = []string{
 	"name", "version", "description", "author", "license", "repository",
 	"homepage", "keywords", "category", "compatibility", "$schema",

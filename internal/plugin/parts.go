@@ -33,6 +33,9 @@ const (
 	// (internal/command reads them).
 	PartCommands Part = "commands"
 	PartAgents   Part = "agents"
+	// PartLSP is .lsp.json or the manifest's lspServers: language
+	// servers internal/lsp runs (Claude Code's plugin layout).
+	PartLSP Part = "lsp"
 )
 
 // ClaudeHooksFile is where a plugin's Claude Code hooks live by default.
@@ -92,7 +95,8 @@ func (p *Plugin) MCPFile() string { return filepath.Join(p.Dir, ".mcp.json") }
 // Parts lists what p brings: an extension when its manifest has one,
 // skills when it has a skills directory, MCP servers when it has an
 // .mcp.json, Claude command hooks when it has hooks/hooks.json or its
-// manifest names hooks.
+// manifest names hooks, language servers when it has an .lsp.json or
+// its manifest names lspServers.
 func (p *Plugin) Parts() []Part {
 	var parts []Part
 	if p.Manifest != nil && p.Manifest.Extension != nil {
@@ -113,6 +117,9 @@ func (p *Plugin) Parts() []Part {
 	if paths, _ := p.AgentPaths(); hasAny(paths) {
 		parts = append(parts, PartAgents)
 	}
+	if src, _ := p.LSPSources(); len(src) > 0 {
+		parts = append(parts, PartLSP)
+	}
 	return parts
 }
 
@@ -129,5 +136,5 @@ func (p *Plugin) NothingNote() string {
 	if m := p.Manifest; m != nil && (len(m.Help) > 0 || len(m.Keybinds) > 0 || len(m.Settings) > 0 || m.Sidecar != nil) {
 		return ""
 	}
-	return `the plugin brings nothing: no "extension" object, and no skills/, commands/, agents/, hooks/hooks.json or .mcp.json in its directory; add an "extension" object to run a process, or one of those`
+	return `the plugin brings nothing: no "extension" object, and no skills/, commands/, agents/, hooks/hooks.json, .mcp.json or .lsp.json in its directory; add an "extension" object to run a process, or one of those`
 }
