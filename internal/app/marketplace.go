@@ -157,6 +157,9 @@ func InstallFromMarketplace(ctx context.Context, base, ref string, o InstallOpti
 	if o.Source == nil {
 		o.Source = &plugin.PinSource{Kind: "marketplace", Location: ref}
 	}
+	if o.Marketplace == "" {
+		_, o.Marketplace, _ = strings.Cut(ref, "@")
+	}
 	if url != "" && sub != "" {
 		clone, err := cloneSubdir(ctx, url, sub)
 		if err != nil {

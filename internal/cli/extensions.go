@@ -187,6 +187,9 @@ Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
 				how = "linked"
 			}
 			fmt.Fprintf(stdio.Out, "%s %s %s into %s\n", how, res.ID, res.Version, res.Dir)
+			for _, d := range res.Dependencies {
+				fmt.Fprintf(stdio.Out, "installed its dependency %s\n", d)
+			}
 			if res.Pin != nil && res.Pin.Digest != "" {
 				fmt.Fprintf(stdio.Out, "pinned to its content: %s (%s); `synaps plugins list` shows it as modified if they change\n", plural.Count(res.Pin.FileCount(), "file"), shortDigest(res.Pin.Digest))
 			}
