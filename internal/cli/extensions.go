@@ -138,6 +138,7 @@ func failedPlugins(sts []extension.Status) error {
 
 func extInstallCmd(stdio Stdio) *cobra.Command {
 	var link, force bool
+	var options []string
 	cmd := &cobra.Command{
 		Use:   "install DIR|GIT-URL|NAME@MARKETPLACE",
 		Short: "Validate a plugin and copy (or --link) it into the plugins directory",
@@ -190,6 +191,9 @@ Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
 			for _, d := range res.Dependencies {
 				fmt.Fprintf(stdio.Out, "installed its dependency %s\n", d)
 			}
+			if err := installOptions(stdio, base, res.ID, options); err != nil {
+				return err
+			}
 			if res.Pin != nil && res.Pin.Digest != "" {
 				fmt.Fprintf(stdio.Out, "pinned to its content: %s (%s); `synaps plugins list` shows it as modified if they change\n", plural.Count(res.Pin.FileCount(), "file"), shortDigest(res.Pin.Digest))
 			}
@@ -199,6 +203,7 @@ Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
 	}
 	cmd.Flags().BoolVar(&link, "link", false, "symlink the directory instead of copying it")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an installed plugin of the same id")
+	cmd.Flags().StringArrayVar(&options, "config", nil, "set one of the plugin's userConfig options, `KEY=VALUE` (repeatable)")
 	return cmd
 }
 
