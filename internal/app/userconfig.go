@@ -295,7 +295,6 @@ func hasOptions(p *plugin.Plugin) bool {
 	return p != nil && p.Manifest != nil && len(p.Manifest.UserConfig) > 0
 }
 
-
 // expandOptions replaces ${user_config.KEY} in a plugin's hooks file
 // (JSON text) by the option's value, JSON-escaped so the file stays
 // valid; an option with no value becomes "" (a required one is warned
