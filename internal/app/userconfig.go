@@ -290,10 +290,6 @@ func updateSecrets(file string, change func(map[string]map[string]string)) error
 	return os.Rename(tmp.Name(), file)
 }
 
-// hasOptions reports whether p declares user options.
-func hasOptions(p *plugin.Plugin) bool {
-	return p != nil && p.Manifest != nil && len(p.Manifest.UserConfig) > 0
-}
 
 // expandOptions replaces ${user_config.KEY} in a plugin's hooks file
 // (JSON text) by the option's value, JSON-escaped so the file stays

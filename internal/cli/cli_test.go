@@ -102,6 +102,7 @@ func TestScripts(t *testing.T) {
 			"claude-consume": cmdClaudeConsume,
 			"hookserve":      cmdHookserve,
 			"httpserve":      cmdHTTPServe,
+			"fileserve":      cmdFileServe,
 		},
 	})
 }
