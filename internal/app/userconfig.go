@@ -290,7 +290,6 @@ func updateSecrets(file string, change func(map[string]map[string]string)) error
 	return os.Rename(tmp.Name(), file)
 }
 
-
 // expandOptions replaces ${user_config.KEY} in a plugin's hooks file
 // (JSON text) by the option's value, JSON-escaped so the file stays
 // valid; an option with no value becomes "" (a required one is warned
