@@ -176,3 +176,13 @@ func (p *manifestParser) parseDependencies(v json.RawMessage) []Dependency {
 	}
 	return out
 }
+
+// OutputStylePaths are the files and directories p's output styles come
+// from: output-styles/ and the manifest's "outputStyles".
+func (p *Plugin) OutputStylePaths() (paths, warnings []string) {
+	var extra []string
+	if p.Manifest != nil {
+		extra = p.Manifest.OutputStyles
+	}
+	return p.componentPaths("output-styles", "outputStyles", extra)
+}
