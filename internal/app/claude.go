@@ -120,11 +120,6 @@ func (c *claudeHooks) sources(plugins []*plugin.Plugin, all bool) []claudeSource
 			sb = p.Manifest.Sandbox
 		}
 		opts := OptionValues(a.BaseDir, a.Config, p)
-		if skip == "" && !all && len(files) > 0 {
-			for _, w := range MissingOptions(a.BaseDir, a.Config, p) {
-				c.warn(w)
-			}
-		}
 		for _, f := range slices.Sorted(maps.Keys(files)) {
 			sources = append(sources, claudeSource{id: p.ID, key: "plugin:" + p.ID, root: p.Dir, file: f, data: expandOptions(files[f], opts), sandbox: sb, skip: skip, failed: failed, optEnv: OptionEnv(opts)})
 		}

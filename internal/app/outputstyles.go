@@ -26,7 +26,8 @@ type outputStyles struct {
 }
 
 // findStyles reads every style the session may use; unreadable files
-// are notes.
+// are notes, as are enabled plugins' required options without a value
+// (userconfig.go), found in the same pass over the plugins.
 func (a *App) findStyles() []outputstyle.Style {
 	var out []outputstyle.Style
 	add := func(path, source string, rename func(string) string) {
@@ -55,6 +56,10 @@ func (a *App) findStyles() []outputstyle.Style {
 			if p.Err != nil || p.Disabled || p.Untrusted || p.Manifest == nil {
 				continue
 			}
+			// Each enabled plugin's required options without a value are
+			// said here, once a session (its hooks and MCP servers would
+			// run without them).
+			a.Notes = append(a.Notes, MissingOptions(a.BaseDir, a.Config, p)...)
 			paths, warnings := p.OutputStylePaths()
 			a.Notes = append(a.Notes, warnings...)
 			for _, path := range paths {
