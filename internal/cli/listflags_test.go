@@ -70,3 +70,12 @@ func splitArgs(s string) []string {
 	}
 	return append(out, cur.String())
 }
+
+// BenchmarkSpreadLists: every synaps command line goes through
+// spreadLists before cobra parses it.
+func BenchmarkSpreadLists(b *testing.B) {
+	args := []string{"-p", "fix the tests", "--model", "anthropic/claude-sonnet-4-5", "--allowedTools", "Bash(go test:*)", "Edit(docs/**)", "Read", "--output-format", "json"}
+	for b.Loop() {
+		spreadLists(args)
+	}
+}

@@ -51,3 +51,12 @@ func TestVersionRange(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVersionRange: a dependency check parses a range and tests an
+// installed version.
+func BenchmarkVersionRange(b *testing.B) {
+	for b.Loop() {
+		r, _ := ParseVersionRange(">=1.2 <2 || ^3.1.0")
+		r.Allows("3.4.5")
+	}
+}
