@@ -102,3 +102,19 @@ func orUnknown(v string) string {
 	}
 	return v
 }
+
+// Dependents are the user plugins whose "dependencies" name id: after
+// id is uninstalled they run without it, which the uninstall says.
+func Dependents(base, id string) []string {
+	plugins, _ := plugin.Discover(plugin.DiscoverOptions{BaseDir: base})
+	var out []string
+	for _, p := range plugins {
+		if p.Manifest == nil || p.ID == id {
+			continue
+		}
+		if slices.ContainsFunc(p.Manifest.Dependencies, func(d plugin.Dependency) bool { return d.Name == id }) {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}

@@ -224,6 +224,13 @@ func extUninstallCmd(stdio Stdio) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stdio.Out, "uninstalled %s\n", args[0])
+			if deps := app.Dependents(base, args[0]); len(deps) > 0 {
+				verb := "depends"
+				if len(deps) > 1 {
+					verb = "depend"
+				}
+				fmt.Fprintf(stdio.Err, "warning: %s %s on %s and may not work until it is installed again (synaps plugins install %s …)\n", strings.Join(deps, ", "), verb, args[0], args[0])
+			}
 			return nil
 		},
 	}
