@@ -153,9 +153,9 @@ type App struct {
 	Config           *config.File
 	Host             *extension.Host // nil with --no-extensions
 	// claude finds the Claude Code command hooks the Host's chain runs.
-	claude *claudeHooks
-	// started is Open's one plugin discovery (discovery.go).
-	started startDiscovery
+	claude  *claudeHooks
+	started startDiscovery // Open's one plugin discovery (discovery.go)
+	style   outputStyles   // outputstyles.go
 	// trust is what of the project trust lets load, item by item
 	// (openTrust).
 	trust *trust.State
@@ -277,6 +277,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	a.openCommands()
+	a.openOutputStyle()
 	if err := a.openSubagents(); err != nil {
 		return nil, err
 	}
@@ -589,6 +590,7 @@ func (a *App) agentConfig() agent.Config {
 	if a.opts.AppendSystemPrompt != "" {
 		system += "\n" + a.opts.AppendSystemPrompt + "\n"
 	}
+	system += a.outputStyleText()
 	if a.Session.Summary != "" {
 		system += "\n# Summary of the conversation so far\nThe earlier part of this conversation was compacted into this summary:\n\n" + a.Session.Summary + "\n"
 	}

@@ -89,6 +89,9 @@ type claudeSource struct {
 	// offset is, by Claude event, how many hooks the source's earlier
 	// files hold (build sets it): the first number of this file's.
 	offset map[string]int
+	// optEnv are the plugin's user options as CLAUDE_PLUGIN_OPTION_<KEY>
+	// (userconfig.go).
+	optEnv []string
 }
 
 // table builds the links for plugins.
@@ -119,8 +122,9 @@ func (c *claudeHooks) sources(plugins []*plugin.Plugin, all bool) []claudeSource
 		if p.Manifest != nil {
 			sb = p.Manifest.Sandbox
 		}
+		opts := OptionValues(a.BaseDir, a.Config, p)
 		for _, f := range slices.Sorted(maps.Keys(files)) {
-			sources = append(sources, claudeSource{id: p.ID, key: "plugin:" + p.ID, root: p.Dir, file: f, data: files[f], sandbox: sb, skip: skip, failed: failed})
+			sources = append(sources, claudeSource{id: p.ID, key: "plugin:" + p.ID, root: p.Dir, file: f, data: expandOptions(files[f], opts), sandbox: sb, skip: skip, failed: failed, optEnv: OptionEnv(opts)})
 		}
 	}
 	settings := func(id, key, file, skip string, filter func([]byte) []byte) {
@@ -211,7 +215,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 			base[nh.Event]++
 		}
 		l := &claude.Link{
-			Name: s.id, Key: s.key, Hooks: h, Env: env, ProjectDir: a.WorkDir, PluginRoot: s.root,
+			Name: s.id, Key: s.key, Hooks: h, Env: slices.Concat(env, s.optEnv), ProjectDir: a.WorkDir, PluginRoot: s.root,
 			Session: c.session, Ask: a.askClaudeHook, Wake: a.wakeFromHook, CallTool: a.callHookTool, Title: a.titleFromHook, ReloadSkills: a.reloadSkillsFromHook,
 			Notify: func(id, text string) {
 				if a.opts.OnEvent != nil {

@@ -28,6 +28,14 @@ type InstallOptions struct {
 	Source *plugin.PinSource
 	// How is the install record's "how": "install" when empty, "update".
 	How string
+	// Marketplace is the marketplace the plugin comes from: its missing
+	// dependencies are installed from there (dependencies.go).
+	Marketplace string
+	// Config are KEY=VALUE userConfig values given at install
+	// (--config), stored before the plugin's first session.
+	Config []string
+
+	dependencyChain []string // the plugins whose dependencies are being installed
 }
 
 // Installed describes an installed plugin.
@@ -36,6 +44,8 @@ type Installed struct {
 	Warnings         []string
 	// Pin is the install record written (nil when it could not be).
 	Pin *plugin.PinRecord
+	// Dependencies are the plugins installed for this one ("name version").
+	Dependencies []string
 }
 
 // Install validates the plugin at src (a directory or a git URL) and
@@ -102,7 +112,11 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	if err := os.MkdirAll(pluginsDir, 0o755); err != nil {
 		return nil, err
 	}
-	res := &Installed{ID: id, Version: p.Manifest.Version, Dir: target, Warnings: p.Warnings}
+	added, err := resolveDependencies(ctx, baseDir, id, p.Manifest, o)
+	if err != nil {
+		return nil, fmt.Errorf("not installed: %w", err)
+	}
+	res := &Installed{ID: id, Version: p.Manifest.Version, Dir: target, Warnings: p.Warnings, Dependencies: added}
 	ext := p.Manifest.Extension
 	if o.Link {
 		if err := os.RemoveAll(target); err != nil {

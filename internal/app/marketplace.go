@@ -150,12 +150,28 @@ func Marketplaces(base string) ([]*Marketplace, []string) {
 // plugin is.
 func InstallFromMarketplace(ctx context.Context, base, ref string, o InstallOptions) (*Installed, error) {
 	name, _, _ := strings.Cut(ref, "@")
-	path, url, sub, err := marketSource(base, ref)
-	if err != nil {
+	var path, url, sub string
+	arch, isArchive, err := marketArchive(base, ref)
+	switch {
+	case err != nil:
 		return nil, err
+	case isArchive:
+		tmp, dir, err := fetchArchive(ctx, arch)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not installed: %w", ref, err)
+		}
+		defer os.RemoveAll(tmp)
+		path = dir
+	default:
+		if path, url, sub, err = marketSource(base, ref); err != nil {
+			return nil, err
+		}
 	}
 	if o.Source == nil {
 		o.Source = &plugin.PinSource{Kind: "marketplace", Location: ref}
+	}
+	if o.Marketplace == "" {
+		_, o.Marketplace, _ = strings.Cut(ref, "@")
 	}
 	if url != "" && sub != "" {
 		clone, err := cloneSubdir(ctx, url, sub)

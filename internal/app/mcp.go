@@ -56,8 +56,9 @@ func mcpSources(baseDir, workDir string, getenv func(string) string, trustProjec
 			continue
 		}
 		sources, _ := p.MCPSources() // bad paths are said by the plugin's status
+		opts := OptionValues(baseDir, cfg, p)
 		for _, s := range sources {
-			src.Plugins = append(src.Plugins, mcp.PluginDir{ID: p.ID, Dir: p.Dir, File: s.File, Data: s.Data, Sandbox: declared(p.Manifest.Sandbox), DataDir: pluginDataDir(baseDir, p.ID)})
+			src.Plugins = append(src.Plugins, mcp.PluginDir{ID: p.ID, Dir: p.Dir, File: s.File, Data: s.Data, Sandbox: declared(p.Manifest.Sandbox), DataDir: pluginDataDir(baseDir, p.ID), UserConfig: opts})
 		}
 	}
 	return src

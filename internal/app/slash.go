@@ -36,6 +36,7 @@ var SlashCommands = []struct{ Name, Help string }{
 	{"/mcp", "list MCP servers with state, tools and the file each came from"},
 	{"/model [NAME]", "list the models available, or switch to NAME for the rest of the session"},
 	{"/mode [NAME]", "show the permission mode, or switch to NAME: default, acceptEdits, plan, bypassPermissions (shift+tab cycles in the TUI)"},
+	{"/output-style [NAME]", "list the output styles (user, project, plugins), or switch to NAME (default: none); saved in your config"},
 	{"/effort [LEVEL]", "show how hard the model thinks, or set it: off, low, medium, high, max"},
 	{"/agents", "list the subagent definitions of plugins, the user and the project"},
 	{"/cost", "show the session's token usage"},
@@ -99,6 +100,9 @@ func (a *App) Slash(ctx context.Context, line string) (SlashResult, error) {
 		return a.slashSidecar(ctx, id, sub)
 	}
 	if r, ok, err := a.slashInspect(ctx, f); ok {
+		return r, err
+	}
+	if r, ok, err := a.slashOutputStyle(f); ok {
 		return r, err
 	}
 	switch f[0] {

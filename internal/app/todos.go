@@ -3,9 +3,12 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
+	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/hook"
 	"github.com/synaps-cli/synaps/internal/llm/anthropic"
+	"github.com/synaps-cli/synaps/internal/llm/openai"
 	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
@@ -29,15 +32,42 @@ func (a *App) openTodos() error {
 }
 
 // webSearch searches with the session's model's server-side search
-// tool: Anthropic's web_search_20250305, in a request of its own (as
-// Claude Code's WebSearch does). Other providers have none synaps uses.
+// tool, in a request of its own (as Claude Code's WebSearch does):
+// Anthropic's web_search_20250305, or for OpenAI chat completions'
+// web_search_options with a search model (openaiSearchModel). Other
+// providers have none synaps uses.
 func (a *App) webSearch(ctx context.Context, query string, allowed, blocked []string) (string, bool, string, error) {
-	c, ok := a.provider.(*anthropic.Client)
-	if !ok {
-		return "", false, a.Model + ": only Anthropic models have the server-side search tool synaps uses; switch with /model to one, or fetch pages with web_fetch", nil
+	switch c := a.provider.(type) {
+	case *anthropic.Client:
+		out, err := c.WebSearch(ctx, a.modelID, query, allowed, blocked)
+		return out, true, "", err
+	case *openai.Client:
+		model, why := a.openaiSearchModel(c)
+		if model == "" {
+			return "", false, why, nil
+		}
+		out, err := c.WebSearch(ctx, model, query, allowed, blocked)
+		return out, true, "", err
 	}
-	out, err := c.WebSearch(ctx, a.modelID, query, allowed, blocked)
-	return out, true, "", err
+	return "", false, a.Model + ": only Anthropic and OpenAI models have a server-side search tool synaps uses; switch with /model to one, or fetch pages with web_fetch", nil
+}
+
+// openaiSearchModel is the model an OpenAI web search asks: config
+// openai_search_model, else the session's model when it is a search
+// model, else gpt-4o-search-preview on api.openai.com. Another
+// OpenAI-compatible endpoint has no search unless the config names a
+// model for it; why says so.
+func (a *App) openaiSearchModel(c *openai.Client) (model, why string) {
+	if m, ok := a.Config.Get(config.KeyOpenAISearchModel); ok && m != "" {
+		return m, ""
+	}
+	if strings.Contains(a.modelID, "search") {
+		return a.modelID, ""
+	}
+	if c.IsOpenAI() {
+		return openai.DefaultSearchModel, ""
+	}
+	return "", a.Model + ": this OpenAI-compatible endpoint is not api.openai.com, so synaps does not know a search model for it; set " + config.KeyOpenAISearchModel + " in the config to one that takes web_search_options, or fetch pages with web_fetch"
 }
 
 // fireTask runs a task hook through the extensions and Claude hooks; a

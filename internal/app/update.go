@@ -98,6 +98,19 @@ func (u *Update) stage(ctx context.Context, base, from string) error {
 		return u.clone(ctx, from)
 	case marketRef(from):
 		u.Source = plugin.PinSource{Kind: "marketplace", Location: from}
+		if arch, ok, err := marketArchive(base, from); err != nil {
+			return err
+		} else if ok {
+			tmp, dir, err := fetchArchive(ctx, arch)
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(tmp)
+			if err := os.Mkdir(u.staged, 0o755); err != nil {
+				return err
+			}
+			return copyTree(ctx, dir, u.staged)
+		}
 		path, url, err := marketEntry(base, from)
 		if err != nil {
 			return err

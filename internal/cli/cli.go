@@ -69,7 +69,7 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	root := newRoot(stdio)
-	root.SetArgs(barePrint(args, root.Flags(), root.PersistentFlags()))
+	root.SetArgs(spreadLists(barePrint(args, root.Flags(), root.PersistentFlags())))
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)

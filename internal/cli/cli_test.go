@@ -122,6 +122,7 @@ func TestScripts(t *testing.T) {
 			"claude-consume": cmdClaudeConsume,
 			"hookserve":      cmdHookserve,
 			"httpserve":      cmdHTTPServe,
+			"fileserve":      cmdFileServe,
 		},
 	})
 }

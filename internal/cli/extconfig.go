@@ -36,7 +36,7 @@ const infoWait = 2 * time.Second
 func extConfigCmd(stdio Stdio) *cobra.Command {
 	var asJSON, trust bool
 	cmd := &cobra.Command{
-		Use:   "config ID [KEY [VALUE]]",
+		Use:   "config ID [KEY [VALUE]] | config ID KEY=VALUE...",
 		Short: "Show a plugin's config, or read or set one key in its config file",
 		Long: `With only ID, list every config key the plugin declares (and any other key
 in its config file) with its value and where the value comes from: the
@@ -46,8 +46,14 @@ default. Values from secret_env are masked.
 
 With KEY, print that key's value (empty when unset). With KEY and VALUE,
 write "KEY = VALUE" to the plugin's config file after checking VALUE
-against the key's type; an empty VALUE removes the key.`,
-		Args: cobra.RangeArgs(1, 3),
+against the key's type; an empty VALUE removes the key.
+
+A Claude Code plugin's options (plugin.json "userConfig") are listed and
+set the same way, and several at once as KEY=VALUE: an ordinary one goes
+to the synaps config (extension.<id>.<key>), a sensitive one to
+plugin-secrets.json in the base directory (private to you) and is never
+printed. See docs/plugins.md.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
 			if err := plugin.CheckID(id); err != nil {
@@ -71,6 +77,12 @@ against the key's type; an empty VALUE removes the key.`,
 			}
 			if p == nil {
 				return fmt.Errorf("no plugin %q in %s; `synaps extensions list` shows the installed ones", id, config.PluginsDir(base))
+			}
+			if p.Manifest != nil && len(p.Manifest.UserConfig) > 0 && userOptionArgs(p, args[1:]) {
+				return userOptionsCmd(stdio, base, global, p, args[1:], asJSON)
+			}
+			if len(args) > 3 {
+				return usageError{fmt.Errorf("config takes ID [KEY [VALUE]]; several KEY=VALUE are for a plugin's userConfig options, and %s has none", id)}
 			}
 			settings := app.PluginSettings(p)
 			if p.Manifest == nil || (p.Manifest.Extension == nil && len(settings) == 0) {

@@ -141,6 +141,7 @@ func failedPlugins(sts []extension.Status) error {
 
 func extInstallCmd(stdio Stdio) *cobra.Command {
 	var link, force bool
+	var options []string
 	cmd := &cobra.Command{
 		Use:   "install DIR|GIT-URL|NAME@MARKETPLACE",
 		Short: "Validate a plugin and copy (or --link) it into the plugins directory",
@@ -190,6 +191,12 @@ Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
 				how = "linked"
 			}
 			fmt.Fprintf(stdio.Out, "%s %s %s into %s\n", how, res.ID, res.Version, res.Dir)
+			for _, d := range res.Dependencies {
+				fmt.Fprintf(stdio.Out, "installed its dependency %s\n", d)
+			}
+			if err := installOptions(stdio, base, res.ID, options); err != nil {
+				return err
+			}
 			if res.Pin != nil && res.Pin.Digest != "" {
 				fmt.Fprintf(stdio.Out, "pinned to its content: %s (%s); `synaps plugins list` shows it as modified if they change\n", plural.Count(res.Pin.FileCount(), "file"), shortDigest(res.Pin.Digest))
 			}
@@ -199,6 +206,7 @@ Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
 	}
 	cmd.Flags().BoolVar(&link, "link", false, "symlink the directory instead of copying it")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an installed plugin of the same id")
+	cmd.Flags().StringArrayVar(&options, "config", nil, "set one of the plugin's userConfig options, `KEY=VALUE` (repeatable)")
 	return cmd
 }
 
@@ -219,6 +227,13 @@ func extUninstallCmd(stdio Stdio) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stdio.Out, "uninstalled %s\n", args[0])
+			if deps := app.Dependents(base, args[0]); len(deps) > 0 {
+				verb := "depends"
+				if len(deps) > 1 {
+					verb = "depend"
+				}
+				fmt.Fprintf(stdio.Err, "warning: %s %s on %s and may not work until it is installed again (synaps plugins install %s …)\n", strings.Join(deps, ", "), verb, args[0], args[0])
+			}
 			return nil
 		},
 	}

@@ -29,3 +29,15 @@ func cmdHTTPServe(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Setenv(strings.ToUpper(args[0])+"_PORT", port)
 }
+
+// cmdFileServe is `fileserve NAME DIR`: serve DIR's files over HTTP on a
+// loopback port until the script ends, and set $NAME_URL to its root
+// (without a trailing slash).
+func cmdFileServe(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: fileserve NAME DIR")
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(ts.MkAbs(args[1]))))
+	ts.Defer(srv.Close)
+	ts.Setenv(strings.ToUpper(args[0])+"_URL", srv.URL)
+}

@@ -63,6 +63,16 @@ const (
 	KeySubagentMaxTokens   = "subagent_max_tokens"
 )
 
+// KeyOpenAISearchModel is the model the web_search tool asks, with
+// web_search_options, when the session's model is OpenAI's (default: the
+// session's model when it is a search model, else gpt-4o-search-preview
+// on api.openai.com; another endpoint needs it set). KeyOutputStyle is
+// the output style sessions start with (see docs/plugins.md).
+const (
+	KeyOpenAISearchModel = "openai_search_model"
+	KeyOutputStyle       = "output_style"
+)
+
 // KeyDisabledHooks lists hook ids (`synaps hooks` shows them) that are
 // never called, while the rest of their plugin runs.
 const KeyDisabledHooks = "disabled_hooks"
@@ -73,6 +83,7 @@ var knownKeys = []string{
 	KeyMCPStartupTimeoutMS, KeyMCPToolTimeoutMS, KeyMaxTurns, KeyMaxToolCalls, KeyMaxBudgetUSD, KeyTimeout, KeyEffort,
 	KeyDetachable, KeyDaemonIdleExit, KeyRequiredGuards,
 	KeySubagentMaxParallel, KeySubagentMaxTurns, KeySubagentMaxTokens,
+	KeyOpenAISearchModel, KeyOutputStyle,
 }
 
 // Check returns a warning for every setting of the global config that

@@ -60,6 +60,11 @@ type Server struct {
 	// ${CLAUDE_PLUGIN_DATA} to PluginData, the plugin's data directory.
 	PluginDir  string `json:"-"`
 	PluginData string `json:"-"`
+	// PluginID is the plugin's id, and UserConfig its user options
+	// (Claude Code's userConfig, as text): ${user_config.KEY} expands to
+	// one, and the server gets each as CLAUDE_PLUGIN_OPTION_<KEY>.
+	PluginID   string            `json:"-"`
+	UserConfig map[string]string `json:"-"`
 }
 
 // Source is one config file.
@@ -85,6 +90,8 @@ type Source struct {
 	Sandbox   *sandbox.Declared
 	// PluginData is the plugin's data directory (${CLAUDE_PLUGIN_DATA}).
 	PluginData string
+	// UserConfig are the plugin's user options (Server.UserConfig).
+	UserConfig map[string]string
 }
 
 func (s Source) String() string { return s.Kind + " (" + s.File + ")" }
@@ -123,6 +130,8 @@ type PluginDir struct {
 	Sandbox *sandbox.Declared
 	// DataDir is the plugin's data directory, ${CLAUDE_PLUGIN_DATA}.
 	DataDir string
+	// UserConfig are the plugin's user options (Server.UserConfig).
+	UserConfig map[string]string
 }
 
 // UserFile is synaps's own user-scope MCP config file.
@@ -146,7 +155,7 @@ func (s Sources) Files() []Source {
 		if file == "" {
 			file = filepath.Join(p.Dir, ".mcp.json")
 		}
-		out = append(out, Source{Kind: "plugin " + p.ID, File: file, Scope: "plugin", Data: p.Data, PluginDir: p.Dir, PluginID: p.ID, Sandbox: p.Sandbox, PluginData: p.DataDir})
+		out = append(out, Source{Kind: "plugin " + p.ID, File: file, Scope: "plugin", Data: p.Data, PluginDir: p.Dir, PluginID: p.ID, Sandbox: p.Sandbox, PluginData: p.DataDir, UserConfig: p.UserConfig})
 	}
 	if s.Home != "" {
 		claude := filepath.Join(s.Home, ".claude.json")
@@ -238,6 +247,7 @@ func Load(s Sources) *Config {
 		for _, sv := range servers {
 			if src.Scope == "plugin" {
 				sv.PluginDir, sv.PluginData = src.PluginDir, src.PluginData
+				sv.PluginID, sv.UserConfig = src.PluginID, src.UserConfig
 			}
 			if old, dup := byName[sv.Name]; dup {
 				cfg.Overridden[sv.Name] = append(cfg.Overridden[sv.Name], old.Source)

@@ -14,6 +14,29 @@ type Expander struct {
 	// Builtins are names that expand without the environment
 	// (workspaceFolder, userHome, CLAUDE_PLUGIN_ROOT …); they win.
 	Builtins map[string]string
+	// Plugin is the id of the plugin whose server this is, named when
+	// one of its ${user_config.KEY} options is not set.
+	Plugin string
+}
+
+// userConfigPrefix starts a plugin option's name: ${user_config.KEY}.
+const userConfigPrefix = "user_config."
+
+// withOptions adds a plugin's user options to a server's environment as
+// CLAUDE_PLUGIN_OPTION_<KEY> (upper-cased), as Claude Code passes them;
+// a variable the config sets itself wins.
+func withOptions(env, opts map[string]string) map[string]string {
+	if len(opts) == 0 {
+		return env
+	}
+	out := make(map[string]string, len(env)+len(opts))
+	for k, v := range opts {
+		out["CLAUDE_PLUGIN_OPTION_"+strings.ToUpper(k)] = v
+	}
+	for k, v := range env {
+		out[k] = v
+	}
+	return out
 }
 
 // Expand returns sv with every variable expanded, or an error naming the
@@ -100,6 +123,23 @@ func (x Expander) expand(s, where string) (string, error) {
 		s = s[i+end+1:]
 		name, def, hasDef := strings.Cut(expr, ":-")
 		name = strings.TrimPrefix(name, "env:")
+		if opt, ok := strings.CutPrefix(name, userConfigPrefix); ok && validVar(opt) {
+			v, set := x.Builtins[name]
+			switch {
+			case set && v != "":
+				b.WriteString(v)
+			case hasDef:
+				b.WriteString(def)
+			case set:
+			default:
+				plugin := x.Plugin
+				if plugin == "" {
+					plugin = "PLUGIN"
+				}
+				return "", fmt.Errorf("%s: ${%s}: the plugin's option %s is not set; set it with `synaps plugins config %s %s=VALUE`", where, name, opt, plugin, opt)
+			}
+			continue
+		}
 		if !validVar(name) {
 			return "", fmt.Errorf("%s: ${%s} is not a variable reference; write ${NAME}, ${NAME:-default} or ${env:NAME}", where, expr)
 		}

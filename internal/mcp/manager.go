@@ -367,6 +367,7 @@ func (s *server) connect() {
 		s.fail(err)
 		return
 	}
+	c.Env = withOptions(c.Env, c.UserConfig)
 	s.mu.Lock()
 	s.target = describeTarget(c)
 	s.mu.Unlock()
@@ -434,7 +435,10 @@ func (m *Manager) expander(c Server) Expander {
 		b["CLAUDE_PLUGIN_DATA"] = c.PluginData
 		b["SYNAPS_PLUGIN_DATA"] = c.PluginData
 	}
-	return Expander{Getenv: m.opts.Getenv, Builtins: b}
+	for k, v := range c.UserConfig {
+		b[userConfigPrefix+k] = v
+	}
+	return Expander{Getenv: m.opts.Getenv, Builtins: b, Plugin: c.PluginID}
 }
 
 // refresh lists the tools again (after tools/list_changed).

@@ -130,6 +130,11 @@ type Manifest struct {
 	// Sandbox is the top-level "sandbox" section (manifest_sandbox.go):
 	// what the plugin's processes need; nil when it declares none.
 	Sandbox *Sandbox
+	// UserConfig, OutputStyles and Dependencies are Claude Code's
+	// "userConfig", "outputStyles" and "dependencies" (claudeextras.go).
+	UserConfig   []UserConfigOption
+	OutputStyles []string
+	Dependencies []Dependency
 	// Warnings are non-fatal notes, each "<file>: <field>: <note>": unknown
 	// keys inside "extension", a defaulted protocol version, duplicated
 	// permissions, ...
@@ -283,6 +288,7 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 		}
 	}
 	p.parseSandbox(m, top)
+	p.parseClaudeExtras(m, top)
 	if v, ok := top.get("hooks"); ok {
 		m.ClaudeHooks = v // Claude Code's: a path or the hooks object itself
 	}

@@ -25,6 +25,7 @@ var topKeys = []string{
 	"extension",
 	"commands", "help_entries", "help", "keybinds", "settings", "provides", "sandbox",
 	"hooks", "agents", "skills", "mcpServers", "outputStyles", "lspServers",
+	"userConfig", "dependencies",
 }
 
 // misplacedTopKeys are keys of the "extension" object written at the top
