@@ -33,6 +33,12 @@ const (
 	// (internal/command reads them).
 	PartCommands Part = "commands"
 	PartAgents   Part = "agents"
+	// PartContext is a Gemini CLI extension's context file (GEMINI.md),
+	// put in the system prompt.
+	PartContext Part = "context"
+	// PartPolicies are a Gemini CLI extension's excludeTools and
+	// policies/*.toml, read as deny and ask rules.
+	PartPolicies Part = "policies"
 )
 
 // ClaudeHooksFile is where a plugin's Claude Code hooks live by default.
@@ -54,6 +60,15 @@ func (p *Plugin) ClaudeHooks() (files map[string][]byte, err error) {
 	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil {
 		if err := read(p.ClaudeHooksFile()); err != nil {
 			return files, err
+		}
+		if p.Manifest != nil && p.Manifest.Format == FormatGemini {
+			// Gemini's events and tool names, written as Claude Code's;
+			// what has no counterpart is said by the support report.
+			out, _, err := GeminiHooks(p.ClaudeHooksFile(), files[p.ClaudeHooksFile()])
+			if err != nil {
+				return files, err
+			}
+			files[p.ClaudeHooksFile()] = out
 		}
 	}
 	if p.Manifest == nil || len(p.Manifest.ClaudeHooks) == 0 {
@@ -112,6 +127,12 @@ func (p *Plugin) Parts() []Part {
 	}
 	if paths, _ := p.AgentPaths(); hasAny(paths) {
 		parts = append(parts, PartAgents)
+	}
+	if paths, _ := p.ContextFilePaths(); len(paths) > 0 {
+		parts = append(parts, PartContext)
+	}
+	if p.Manifest != nil && p.Manifest.Format == FormatGemini && (len(p.Manifest.ExcludeTools) > 0 || p.hasPolicies()) {
+		parts = append(parts, PartPolicies)
 	}
 	return parts
 }
