@@ -61,6 +61,9 @@ type Command struct {
 	// PluginVars are ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} of
 	// a plugin's command (pluginvars.go); zero for others.
 	PluginVars PluginVars
+	// Gemini: a Gemini CLI command (commands/*.toml, gemini.go), expanded
+	// by Gemini's rules ({{args}}, !{…}, @{…}).
+	Gemini bool
 
 	body string
 }

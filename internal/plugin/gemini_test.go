@@ -34,10 +34,10 @@ func TestGeminiExtension(t *testing.T) {
 			"mcpServers": {"srv": {"command": "node", "args": ["${extensionPath}${/}server.js"], "env": {"K": "$EXT_KEY"}, "timeout": 5000, "trust": true},
 			               "web": {"httpUrl": "http://127.0.0.1:1/mcp"}},
 			"plan": {"directory": "x"}}`,
-		"CTX.md":                 "Use /ext:go.",
-		"commands/ext/go.toml":   "prompt = \"go {{args}}\"",
-		"hooks/hooks.json":       `{"hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [{"name": "g", "type": "command", "command": "${extensionPath}/guard.sh", "timeout": 1500}]}], "BeforeModel": [{"hooks": [{"type": "command", "command": "x"}]}]}}`,
-		"policies/p.toml":        "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = [\"git push\"]\ndecision = \"deny\"\n\n[[rule]]\ntoolName = \"write_file\"\ndecision = \"allow\"\n\n[[rule]]\ntoolName = \"replace\"\ndecision = \"ask_user\"\nmodes = [\"plan\"]\n",
+		"CTX.md":               "Use /ext:go.",
+		"commands/ext/go.toml": "prompt = \"go {{args}}\"",
+		"hooks/hooks.json":     `{"hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [{"name": "g", "type": "command", "command": "${extensionPath}/guard.sh", "timeout": 1500}]}], "BeforeModel": [{"hooks": [{"type": "command", "command": "x"}]}]}}`,
+		"policies/p.toml":      "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = [\"git push\"]\ndecision = \"deny\"\n\n[[rule]]\ntoolName = \"write_file\"\ndecision = \"allow\"\n\n[[rule]]\ntoolName = \"replace\"\ndecision = \"ask_user\"\nmodes = [\"plan\"]\n",
 	})
 	p := LoadPlugin("ext", dir, ScopeUser)
 	if p.Err != nil {
