@@ -68,6 +68,16 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Other agents' plugins, vendored with their licences
+	// (testdata/gemini-cli/VENDORED.md, testdata/agent-plugins/VENDORED.md).
+	geminiExtensions, err := filepath.Abs("testdata/gemini-cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentPlugins, err := filepath.Abs("testdata/agent-plugins")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -75,6 +85,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", home)
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("CLAUDE_CODE_PLUGINS", claudeCodePlugins)
+			env.Setenv("GEMINI_EXTENSIONS", geminiExtensions)
+			env.Setenv("AGENT_PLUGINS", agentPlugins)
 			env.Setenv("NO_COLOR", "1")
 			for _, k := range []string{"SYNAPS_BASE_DIR", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "SYNAPS_EXTENSIONS_TRACE"} {
 				env.Setenv(k, "")

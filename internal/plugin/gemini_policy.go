@@ -39,19 +39,23 @@ func (p *Plugin) GeminiPolicies() PolicyRules {
 	files, _ := filepath.Glob(filepath.Join(p.PoliciesDir(), "*.toml"))
 	sort.Strings(files)
 	for _, f := range files {
+		name := f
+		if rel, err := filepath.Rel(p.Dir, f); err == nil {
+			name = rel // messages name the file as the author knows it
+		}
 		data, err := safefile.ReadAll(f, MaxManifestSize)
 		if err != nil {
-			out.Notes = append(out.Notes, fmt.Sprintf("%s: cannot read: %v; its rules are not applied", f, err))
+			out.Notes = append(out.Notes, fmt.Sprintf("%s: cannot read: %v; its rules are not applied", name, err))
 			continue
 		}
 		doc, err := tomlite.Parse(string(data))
 		if err != nil {
-			out.Notes = append(out.Notes, fmt.Sprintf("%s: %v; its rules are not applied", f, err))
+			out.Notes = append(out.Notes, fmt.Sprintf("%s: %v; its rules are not applied", name, err))
 			continue
 		}
 		rules, _ := doc["rule"].([]map[string]any)
 		for i, r := range rules {
-			policyRule(fmt.Sprintf("%s: rule[%d]", f, i), r, &out)
+			policyRule(fmt.Sprintf("%s: rule[%d]", name, i), r, &out)
 		}
 	}
 	return out
