@@ -550,7 +550,11 @@ func printSupport(stdio Stdio, p *plugin.Plugin) {
 	if p.Manifest == nil || p.Manifest.Format == plugin.FormatSynaps {
 		return
 	}
-	fmt.Fprintf(stdio.Out, "  format: %s (%s)\n", p.Manifest.Format.Title(), filepath.Base(p.Manifest.File))
+	file := p.Manifest.File
+	if rel, err := filepath.Rel(p.Dir, file); err == nil {
+		file = rel
+	}
+	fmt.Fprintf(stdio.Out, "  format: %s (%s)\n", p.Manifest.Format.Title(), file)
 	if support := p.Support(); len(support) > 0 {
 		fmt.Fprint(stdio.Out, plugin.FormatSupport(support))
 	}

@@ -71,6 +71,13 @@ func (p *Plugin) ClaudeHooks() (files map[string][]byte, err error) {
 			files[p.ClaudeHooksFile()] = out
 		}
 	}
+	if p.Manifest != nil && p.Manifest.Format == FormatCodex {
+		defer func() {
+			if err == nil {
+				err = p.codexHookFiles(files, read)
+			}
+		}()
+	}
 	if p.Manifest == nil || len(p.Manifest.ClaudeHooks) == 0 {
 		return files, nil
 	}
@@ -119,7 +126,7 @@ func (p *Plugin) Parts() []Part {
 	if src, _ := p.MCPSources(); len(src) > 0 {
 		parts = append(parts, PartMCP)
 	}
-	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil || (p.Manifest != nil && len(p.Manifest.ClaudeHooks) > 0) {
+	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil || (p.Manifest != nil && len(p.Manifest.ClaudeHooks) > 0) || p.codexRootHooks() {
 		parts = append(parts, PartClaudeHooks)
 	}
 	if paths, _ := p.CommandPaths(); hasAny(paths) || (p.Manifest != nil && len(p.Manifest.Commands) > 0) {
@@ -151,4 +158,14 @@ func (p *Plugin) NothingNote() string {
 		return ""
 	}
 	return `the plugin brings nothing: no "extension" object, and no skills/, commands/, agents/, hooks/hooks.json or .mcp.json in its directory; add an "extension" object to run a process, or one of those`
+}
+
+// codexRootHooks reports whether p is a Codex plugin with a root
+// hooks.json.
+func (p *Plugin) codexRootHooks() bool {
+	if p.Manifest == nil || p.Manifest.Format != FormatCodex {
+		return false
+	}
+	fi, err := os.Stat(p.CodexRootHooksFile())
+	return err == nil && !fi.IsDir()
 }
