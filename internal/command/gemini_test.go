@@ -83,3 +83,19 @@ func BenchmarkExpandGemini(b *testing.B) {
 		_ = c.Expand(context.Background(), "HEAD~1", Env{})
 	}
 }
+
+// Real agents (george-cto-plugin) write long descriptions as YAML block
+// scalars.
+func TestFrontmatterBlockScalars(t *testing.T) {
+	m, err := parseFrontmatter([]byte("name: George\ndescription: >-\n  George is your CTO,\n  not a coder.\n\n  Second paragraph.\nliteral: |\n  one\n  two\ntools:\n  - agent\n  - read"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"name": "George", "description": "George is your CTO, not a coder.\nSecond paragraph.", "literal": "one\ntwo", "tools": ""}
+	if d := cmp.Diff(want, m.values); d != "" {
+		t.Errorf("values: %s", d)
+	}
+	if d := cmp.Diff(map[string][]string{"tools": {"agent", "read"}}, m.lists); d != "" {
+		t.Errorf("lists: %s", d)
+	}
+}

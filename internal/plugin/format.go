@@ -42,6 +42,9 @@ var manifestCandidates = []struct {
 	{filepath.Join(CodexManifestDir, ManifestFile), FormatCodex},
 	{filepath.Join(OpenManifestDir, ManifestFile), FormatOpen},
 	{GeminiManifest, FormatGemini},
+	// Agent Plugins 1.0 (the Open Plugins spec's current draft): a
+	// plugin.json at the root, skills/ and mcp.json.
+	{ManifestFile, FormatOpen},
 }
 
 // findManifest is the manifest file of pluginDir and its format; with

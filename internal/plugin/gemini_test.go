@@ -134,6 +134,7 @@ func TestFormatDetection(t *testing.T) {
 		{map[string]string{".claude-plugin/plugin.json": `{"name":"c"}`, ".codex-plugin/plugin.json": `{"name":"c"}`, "gemini-extension.json": `{"name":"c"}`}, FormatClaude},
 		{map[string]string{"gemini-extension.json": `{"name":"g"}`, "GEMINI.md": "x"}, FormatGemini},
 		{map[string]string{"commands/x.md": "x"}, FormatClaude},
+		{map[string]string{"plugin.json": `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "ap", "extensions": {}}`, "mcp.json": `{"mcpServers": {"s": {"command": "x"}}}`}, FormatOpen},
 	}
 	for _, tt := range tests {
 		dir := filepath.Join(t.TempDir(), "p")

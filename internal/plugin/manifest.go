@@ -225,7 +225,7 @@ var upstreamExtensionKeys = map[string]string{
 
 // LoadManifest reads and parses pluginDir/.synaps-plugin/plugin.json.
 func LoadManifest(pluginDir string) (*Manifest, error) {
-	file, _ := findManifest(pluginDir)
+	file, format := findManifest(pluginDir)
 	// Without blocking, at most MaxManifestSize+1 bytes, regular files
 	// only: a cloned project's manifest may be a FIFO or /dev/zero.
 	data, _, err := safefile.Read(file, MaxManifestSize+1)
@@ -251,7 +251,7 @@ func LoadManifest(pluginDir string) (*Manifest, error) {
 		return nil, &ManifestError{File: file, Problem: fmt.Sprintf("plugin manifest is larger than %d bytes", MaxManifestSize),
 			Fix: "A manifest holds metadata only; move data into other files"}
 	}
-	return ParseManifest(file, data)
+	return parseManifest(file, data, format)
 }
 
 // ParseManifest parses the bytes of a plugin.json. It is pure. It returns
@@ -260,6 +260,12 @@ func LoadManifest(pluginDir string) (*Manifest, error) {
 // returned manifest holds what could be read (for listings); it is nil only
 // when the text is not a JSON object.
 func ParseManifest(file string, data []byte) (*Manifest, error) {
+	return parseManifest(file, data, formatOf(file))
+}
+
+// parseManifest is ParseManifest for a manifest of a known format (a
+// root plugin.json cannot be told by its place).
+func parseManifest(file string, data []byte, format Format) (*Manifest, error) {
 	p := &manifestParser{file: file}
 	// Editors on some systems write a UTF-8 byte order mark; JSON forbids
 	// it but a tolerant reader skips it.
@@ -274,7 +280,6 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 			Problem: fmt.Sprintf("the manifest must be a JSON object, got %s", kindOf(raw)),
 			Fix:     `Write an object such as {"name": "my-plugin", "version": "0.1.0"}`}
 	}
-	format := formatOf(file)
 	m := &Manifest{File: file, Format: format, Claude: format.claudeLike()}
 	if format == FormatGemini {
 		p.parseGemini(m, top)
