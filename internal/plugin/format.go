@@ -33,24 +33,29 @@ const (
 // manifestCandidates are the manifests LoadManifest tries, first found
 // wins: a plugin published for several agents (superpowers ships four)
 // is read in the richest form synaps knows.
-var manifestCandidates = []struct {
+func manifestCandidates() []struct {
 	rel    string
 	format Format
-}{
-	{filepath.Join(ManifestDir, ManifestFile), FormatSynaps},
-	{filepath.Join(ClaudeManifestDir, ManifestFile), FormatClaude},
-	{filepath.Join(CodexManifestDir, ManifestFile), FormatCodex},
-	{filepath.Join(OpenManifestDir, ManifestFile), FormatOpen},
-	{GeminiManifest, FormatGemini},
-	// Agent Plugins 1.0 (the Open Plugins spec's current draft): a
-	// plugin.json at the root, skills/ and mcp.json.
-	{ManifestFile, FormatOpen},
+} {
+	return []struct {
+		rel    string
+		format Format
+	}{
+		{filepath.Join(ManifestDir, ManifestFile), FormatSynaps},
+		{filepath.Join(ClaudeManifestDir, ManifestFile), FormatClaude},
+		{filepath.Join(CodexManifestDir, ManifestFile), FormatCodex},
+		{filepath.Join(OpenManifestDir, ManifestFile), FormatOpen},
+		{GeminiManifest, FormatGemini},
+		// Agent Plugins 1.0 (the Open Plugins spec's current draft): a
+		// plugin.json at the root, skills/ and mcp.json.
+		{ManifestFile, FormatOpen},
+	}
 }
 
 // findManifest is the manifest file of pluginDir and its format; with
 // none present, .synaps-plugin/plugin.json (whose absence is then said).
 func findManifest(pluginDir string) (string, Format) {
-	for _, c := range manifestCandidates {
+	for _, c := range manifestCandidates() {
 		if _, err := os.Lstat(filepath.Join(pluginDir, c.rel)); err == nil {
 			return filepath.Join(pluginDir, c.rel), c.format
 		}

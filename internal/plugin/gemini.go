@@ -40,30 +40,32 @@ var geminiKeys = []string{"name", "version", "description", "mcpServers", "conte
 
 // geminiTools maps Gemini CLI's built-in tool names to synaps's
 // Claude-style rule names (permission rules read both spellings).
-var geminiTools = map[string]string{
-	"run_shell_command":   "Bash",
-	"ShellTool":           "Bash",
-	"write_file":          "Write",
-	"WriteFileTool":       "Write",
-	"replace":             "Edit",
-	"EditTool":            "Edit",
-	"read_file":           "Read",
-	"ReadFileTool":        "Read",
-	"read_many_files":     "Read",
-	"glob":                "Glob",
-	"GlobTool":            "Glob",
-	"search_file_content": "Grep",
-	"grep_search":         "Grep",
-	"list_directory":      "LS",
-	"web_fetch":           "WebFetch",
-	"google_web_search":   "WebSearch",
-	"write_todos":         "TodoWrite",
-}
+var geminiTools = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"run_shell_command":   "Bash",
+		"ShellTool":           "Bash",
+		"write_file":          "Write",
+		"WriteFileTool":       "Write",
+		"replace":             "Edit",
+		"EditTool":            "Edit",
+		"read_file":           "Read",
+		"ReadFileTool":        "Read",
+		"read_many_files":     "Read",
+		"glob":                "Glob",
+		"GlobTool":            "Glob",
+		"search_file_content": "Grep",
+		"grep_search":         "Grep",
+		"list_directory":      "LS",
+		"web_fetch":           "WebFetch",
+		"google_web_search":   "WebSearch",
+		"write_todos":         "TodoWrite",
+	}
+})
 
 // GeminiToolName is synaps's rule name for a Gemini CLI tool name, and
 // whether it is one synaps has.
 func GeminiToolName(name string) (string, bool) {
-	n, ok := geminiTools[name]
+	n, ok := geminiTools()[name]
 	return n, ok
 }
 

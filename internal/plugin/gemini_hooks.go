@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Gemini CLI's hooks (hooks/hooks.json of an extension) are shaped as
@@ -17,23 +18,27 @@ import (
 // warning, never silently dropped.
 
 // geminiEvents maps Gemini CLI's hook events to Claude Code's.
-var geminiEvents = map[string]string{
-	"BeforeTool":   "PreToolUse",
-	"AfterTool":    "PostToolUse",
-	"BeforeAgent":  "UserPromptSubmit",
-	"AfterAgent":   "Stop",
-	"SessionStart": "SessionStart",
-	"SessionEnd":   "SessionEnd",
-	"PreCompress":  "PreCompact",
-	"Notification": "Notification",
-}
+var geminiEvents = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"BeforeTool":   "PreToolUse",
+		"AfterTool":    "PostToolUse",
+		"BeforeAgent":  "UserPromptSubmit",
+		"AfterAgent":   "Stop",
+		"SessionStart": "SessionStart",
+		"SessionEnd":   "SessionEnd",
+		"PreCompress":  "PreCompact",
+		"Notification": "Notification",
+	}
+})
 
 // geminiUnmapped are Gemini's events with no counterpart, and why.
-var geminiUnmapped = map[string]string{
-	"BeforeModel":         "synaps gives hooks no say over the model request itself",
-	"AfterModel":          "synaps gives hooks no say over the model's raw response",
-	"BeforeToolSelection": "synaps does not let hooks narrow the tools offered per request",
-}
+var geminiUnmapped = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"BeforeModel":         "synaps gives hooks no say over the model request itself",
+		"AfterModel":          "synaps gives hooks no say over the model's raw response",
+		"BeforeToolSelection": "synaps does not let hooks narrow the tools offered per request",
+	}
+})
 
 // GeminiHooks converts a Gemini hooks file into Claude Code's form. The
 // warnings name each event or hook that was left out, and why.
@@ -56,9 +61,9 @@ func GeminiHooks(file string, data []byte) (out []byte, warnings []string, err e
 	claude := map[string][]map[string]any{}
 	x := geminiVar()
 	for _, e := range events {
-		name, ok := geminiEvents[e]
+		name, ok := geminiEvents()[e]
 		if !ok {
-			why := geminiUnmapped[e]
+			why := geminiUnmapped()[e]
 			if why == "" {
 				why = "it is not a Gemini CLI hook event"
 			}
