@@ -118,3 +118,57 @@ func geminiMatcher(m string) string {
 	}
 	return strings.Join(parts, "|")
 }
+
+// GeminiPayload rewrites a hook payload (Claude Code's shape) as Gemini
+// CLI's hooks read it: hook_event_name is Gemini's event (BeforeTool …)
+// and tool_name Gemini's tool (run_shell_command, write_file …), whose
+// inputs have the same fields. A payload it cannot read is left as it is.
+func GeminiPayload(payload []byte) []byte {
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(payload, &doc) != nil {
+		return payload
+	}
+	rename := func(key string, to map[string]string) {
+		var v string
+		if json.Unmarshal(doc[key], &v) != nil {
+			return
+		}
+		if n, ok := to[v]; ok {
+			doc[key], _ = json.Marshal(n)
+		}
+	}
+	rename("hook_event_name", claudeToGeminiEvents())
+	rename("tool_name", claudeToGeminiTools())
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return payload
+	}
+	return out
+}
+
+// claudeToGeminiEvents and claudeToGeminiTools invert geminiEvents and
+// geminiTools (the first Gemini name of each synaps one).
+var (
+	claudeToGeminiEvents = sync.OnceValue(func() map[string]string { return invert(geminiEvents()) })
+	claudeToGeminiTools  = sync.OnceValue(func() map[string]string {
+		m := invert(geminiTools())
+		// The snake_case names are the ones Gemini CLI's hooks see.
+		m["Bash"], m["Write"], m["Edit"], m["Read"], m["Glob"], m["Grep"] = "run_shell_command", "write_file", "replace", "read_file", "glob", "search_file_content"
+		return m
+	})
+)
+
+func invert(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, taken := out[m[k]]; !taken {
+			out[m[k]] = k
+		}
+	}
+	return out
+}

@@ -148,3 +148,20 @@ func TestFormatDetection(t *testing.T) {
 		}
 	}
 }
+
+func TestGeminiPayload(t *testing.T) {
+	got := string(GeminiPayload([]byte(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)))
+	want := `{"hook_event_name":"BeforeTool","session_id":"s","tool_input":{"command":"ls"},"tool_name":"run_shell_command"}`
+	if got != want {
+		t.Errorf("GeminiPayload = %s, want %s", got, want)
+	}
+	for claude, gemini := range map[string]string{"Write": "write_file", "Edit": "replace", "Read": "read_file", "mcp__x__y": "mcp__x__y"} {
+		out := string(GeminiPayload([]byte(`{"tool_name":"` + claude + `"}`)))
+		if out != `{"tool_name":"`+gemini+`"}` {
+			t.Errorf("%s: %s", claude, out)
+		}
+	}
+	if got := string(GeminiPayload([]byte("not json"))); got != "not json" {
+		t.Errorf("bad payload rewritten: %s", got)
+	}
+}

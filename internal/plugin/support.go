@@ -112,7 +112,7 @@ func (p *Plugin) supportHooks(add func(string, Level, string)) {
 	case FormatGemini:
 		data, _ := safefile.ReadAll(p.ClaudeHooksFile(), MaxManifestSize)
 		_, warnings, _ := GeminiHooks(p.ClaudeHooksFile(), data)
-		note := "command hooks in the one hook chain, Gemini's events as Claude Code's (BeforeTool→PreToolUse, AfterTool→PostToolUse, BeforeAgent→UserPromptSubmit, AfterAgent→Stop, PreCompress→PreCompact, Session*); the payload is Claude Code's shape, tool names as Claude's (Bash, Write, Edit …)"
+		note := "command hooks in the one hook chain, Gemini's events as Claude Code's (BeforeTool→PreToolUse, AfterTool→PostToolUse, BeforeAgent→UserPromptSubmit, AfterAgent→Stop, PreCompress→PreCompact, Session*); the payload names Gemini's event and tool (BeforeTool, run_shell_command …), its other fields are Claude Code's (Gemini's are a subset but for timestamp)"
 		add("hooks", Degraded, note)
 		for _, w := range warnings {
 			add("hooks", Refused, w)
