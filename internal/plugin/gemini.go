@@ -99,7 +99,7 @@ func (p *manifestParser) parseGemini(m *Manifest, top *jsonObject) {
 		m.GeminiSettings = p.geminiSettings(v)
 	}
 	if v, ok := top.get("mcpServers"); ok {
-		m.ClaudePaths.MCPInline = p.geminiMCP(v)
+		m.ClaudePaths.MCPInline = p.geminiMCP(v, m.GeminiSettings)
 	}
 }
 
@@ -152,7 +152,11 @@ var (
 
 // geminiMCP writes Gemini's mcpServers as the servers object synaps's
 // MCP config reads.
-func (p *manifestParser) geminiMCP(v json.RawMessage) json.RawMessage {
+//
+// Gemini CLI hands an extension's settings to its servers as environment
+// variables; synaps's servers get a scrubbed environment, so each
+// setting's envVar is passed on from synaps's (empty when unset).
+func (p *manifestParser) geminiMCP(v json.RawMessage, settings []GeminiSetting) json.RawMessage {
 	var servers map[string]geminiMCPServer
 	if err := json.Unmarshal(v, &servers); err != nil {
 		p.fail("mcpServers", fmt.Sprintf("must be an object of servers: %v", err), `Write "mcpServers": {"name": {"command": "node", "args": ["${extensionPath}/server.js"]}}`)
@@ -185,11 +189,16 @@ func (p *manifestParser) geminiMCP(v json.RawMessage) json.RawMessage {
 			}
 			sv["args"] = args
 		}
-		if len(g.Env) > 0 {
-			env := map[string]string{}
-			for k, v := range g.Env {
-				env[k] = shellVar().ReplaceAllString(x.Replace(v), "$${$1}")
+		env := map[string]string{}
+		if g.Command != "" {
+			for _, st := range settings {
+				env[st.EnvVar] = "${" + st.EnvVar + ":-}"
 			}
+		}
+		for k, v := range g.Env {
+			env[k] = shellVar().ReplaceAllString(x.Replace(v), "$${$1}")
+		}
+		if len(env) > 0 {
 			sv["env"] = env
 		}
 		if g.Cwd != "" {

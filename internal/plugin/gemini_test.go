@@ -63,7 +63,7 @@ func TestGeminiExtension(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]map[string]any{
-		"srv": {"command": "node", "args": []any{"${CLAUDE_PLUGIN_ROOT}/server.js"}, "env": map[string]any{"K": "${EXT_KEY}"}, "tool_timeout_sec": 5.0},
+		"srv": {"command": "node", "args": []any{"${CLAUDE_PLUGIN_ROOT}/server.js"}, "env": map[string]any{"K": "${EXT_KEY}", "EXT_KEY": "${EXT_KEY:-}"}, "tool_timeout_sec": 5.0},
 		"web": {"type": "http", "url": "http://127.0.0.1:1/mcp"},
 	}
 	if d := cmp.Diff(want, servers); d != "" {
@@ -98,7 +98,8 @@ func TestGeminiExtension(t *testing.T) {
 		"contextFileName  supported CTX.md in the system prompt",
 		"excludeTools     supported deny rules: Bash(rm -rf:*), Write",
 		"policies         supported deny: Bash(git push:*); ask: none",
-		"settings         degraded  Key: synaps does not prompt for it; its MCP servers read $EXT_KEY",
+		"settings         degraded  Key: synaps does not prompt for it; its MCP servers get $EXT_KEY",
+		"policies         refused   policies/p.toml: rule[1]: decision \"allow\" is refused",
 	} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q:\n%s", want, report)

@@ -156,11 +156,15 @@ func (p *Plugin) supportGemini(add func(string, Level, string)) {
 			add("policies", Supported, fmt.Sprintf("deny: %s; ask: %s", orNone(pol.Deny), orNone(pol.Ask)))
 		}
 		for _, n := range pol.Notes {
-			add("policies", Degraded, n)
+			l := Degraded
+			if strings.Contains(n, `"allow" is refused`) {
+				l = Refused
+			}
+			add("policies", l, n)
 		}
 	}
 	for _, s := range m.GeminiSettings {
-		note := fmt.Sprintf("%s: synaps does not prompt for it; its MCP servers read $%s from synaps's environment", s.Name, s.EnvVar)
+		note := fmt.Sprintf("%s: synaps does not prompt for it; its MCP servers get $%s from synaps's environment (set it before starting synaps)", s.Name, s.EnvVar)
 		if s.Sensitive {
 			note += " (sensitive: never written to disk)"
 		}
