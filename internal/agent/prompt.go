@@ -87,10 +87,9 @@ func SystemPrompt(in PromptInput) string {
 		if cut && in.Warn != nil {
 			in.Warn(fmt.Sprintf("%s: larger than %s; only its first %s is in the prompt", pc.Path, safefile.Size(maxContextFile), safefile.Size(maxContextFile)))
 		}
+		// Not an instructions file in Claude Code's sense (its memory_type
+		// has no plugin scope), so on_instructions_loaded is not told.
 		fmt.Fprintf(&b, "\n# Context from the plugin %s (%s)\n%s\n", pc.Plugin, pc.Path, strings.TrimSpace(string(data)))
-		if in.Loaded != nil {
-			in.Loaded(Instructions{Path: pc.Path, Scope: "Plugin"})
-		}
 	}
 	if in.SkillsIndex != "" {
 		b.WriteString("\n")
