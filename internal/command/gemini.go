@@ -90,6 +90,15 @@ func (c *Command) expandGemini(ctx context.Context, args string, env Env) string
 	src := c.body
 	var b strings.Builder
 	for i := 0; i < len(src); {
+		// Plain text up to the next place a placeholder may start, at once.
+		if n := strings.IndexAny(src[i:], "{!@"); n != 0 {
+			if n < 0 {
+				n = len(src) - i
+			}
+			b.WriteString(src[i : i+n])
+			i += n
+			continue
+		}
 		rest := src[i:]
 		switch {
 		case strings.HasPrefix(rest, "{{args}}"):

@@ -166,3 +166,29 @@ func TestGeminiPayload(t *testing.T) {
 		t.Errorf("bad payload rewritten: %s", got)
 	}
 }
+
+// BenchmarkLoadGeminiPlugin: discovery reads every plugin's manifest at
+// each session start and reload; a Gemini extension's is read and its
+// MCP servers translated each time.
+func BenchmarkLoadGeminiPlugin(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "ext")
+	for rel, body := range map[string]string{
+		"gemini-extension.json": `{"name": "ext", "version": "1.0.0", "contextFileName": "GEMINI.md", "excludeTools": ["run_shell_command(rm -rf)"],
+			"mcpServers": {"srv": {"command": "node", "args": ["${extensionPath}${/}server.js"], "env": {"K": "$KEY"}}}}`,
+		"GEMINI.md":         "context",
+		"commands/a/b.toml": "prompt = \"x\"",
+	} {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if p := LoadPlugin("ext", dir, ScopeUser); p.Err != nil {
+			b.Fatal(p.Err)
+		}
+	}
+}

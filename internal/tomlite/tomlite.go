@@ -382,6 +382,15 @@ func (p *parser) multiBasic() (string, error) {
 			}
 			return b.String(), nil
 		}
+		// Plain text up to the next quote, backslash or newline, at once.
+		if n := strings.IndexAny(p.src[p.pos:], "\"\\\n"); n != 0 {
+			if n < 0 {
+				n = len(p.src) - p.pos
+			}
+			b.WriteString(p.src[p.pos : p.pos+n])
+			p.pos += n
+			continue
+		}
 		c := p.src[p.pos]
 		switch {
 		case c == '\\' && p.lineEndingBackslash():
