@@ -36,6 +36,7 @@ func TestGeminiExtension(t *testing.T) {
 			"plan": {"directory": "x"}}`,
 		"CTX.md":               "Use /ext:go.",
 		"commands/ext/go.toml": "prompt = \"go {{args}}\"",
+		"commands/broken.toml": "prompt = \"open",
 		"hooks/hooks.json":     `{"hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [{"name": "g", "type": "command", "command": "${extensionPath}/guard.sh", "timeout": 1500}]}], "BeforeModel": [{"hooks": [{"type": "command", "command": "x"}]}]}}`,
 		"policies/p.toml":      "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = [\"git push\"]\ndecision = \"deny\"\n\n[[rule]]\ntoolName = \"write_file\"\ndecision = \"allow\"\n\n[[rule]]\ntoolName = \"replace\"\ndecision = \"ask_user\"\nmodes = [\"plan\"]\n",
 	})
@@ -94,6 +95,7 @@ func TestGeminiExtension(t *testing.T) {
 	for _, want := range []string{
 		"mcpServers       degraded",
 		"commands         supported 1 TOML commands",
+		"commands         refused   " + filepath.Join(dir, "commands", "broken.toml") + ": line 1: the string is not closed",
 		"hooks            refused   " + filepath.Join(dir, "hooks", "hooks.json") + ": hooks.BeforeModel is not run",
 		"contextFileName  supported CTX.md in the system prompt",
 		"excludeTools     supported deny rules: Bash(rm -rf:*), Write",

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/safefile"
+	"github.com/synaps-cli/synaps/internal/tomlite"
 )
 
 // The support report says, per part of a plugin, what synaps does with
@@ -80,7 +81,18 @@ func (p *Plugin) supportCommands(add func(string, Level, string)) {
 	}
 	if p.Manifest.Format == FormatGemini {
 		n := countExt(paths, ".toml")
-		add("commands", Supported, fmt.Sprintf("%d TOML commands, /name and /dir:name; {{args}} substituted, !{…} run through the bash tool (guards, permission rules and sandbox; arguments shell-quoted), @{…} read under the Read rules", n))
+		var broken []string
+		walk(paths, func(path string) {
+			if strings.EqualFold(filepath.Ext(path), ".toml") {
+				if why := checkTOMLCommand(path); why != "" {
+					broken = append(broken, why)
+				}
+			}
+		})
+		add("commands", Supported, fmt.Sprintf("%d TOML commands, /name and /dir:name; {{args}} substituted, !{…} run through the bash tool (guards, permission rules and sandbox; arguments shell-quoted), @{…} read under the Read rules", n-len(broken)))
+		for _, why := range broken {
+			add("commands", Refused, why)
+		}
 		return
 	}
 	add("commands", Supported, fmt.Sprintf("%d Markdown commands", countExt(paths, ".md")))
@@ -245,4 +257,21 @@ func FormatSupport(items []SupportItem) string {
 		fmt.Fprintf(&b, "  %-16s %-9s %s\n", it.Part, it.Level, it.Note)
 	}
 	return b.String()
+}
+
+// checkTOMLCommand says why a Gemini CLI command file does not load, or
+// "" when it does (internal/command reads it the same way).
+func checkTOMLCommand(path string) string {
+	data, err := safefile.ReadAll(path, MaxManifestSize)
+	if err != nil {
+		return fmt.Sprintf("%s: %v", path, err)
+	}
+	doc, err := tomlite.Parse(string(data))
+	if err != nil {
+		return fmt.Sprintf("%s: %v", path, err)
+	}
+	if _, ok := doc["prompt"].(string); !ok {
+		return fmt.Sprintf(`%s: no "prompt" string`, path)
+	}
+	return ""
 }
