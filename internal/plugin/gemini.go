@@ -99,7 +99,7 @@ func (p *manifestParser) parseGemini(m *Manifest, top *jsonObject) {
 		m.GeminiSettings = p.geminiSettings(v)
 	}
 	if v, ok := top.get("mcpServers"); ok {
-		m.ClaudePaths.MCPInline = p.geminiMCP(v, m.GeminiSettings)
+		m.ClaudePaths.MCPInline = p.geminiMCP(v, m.GeminiSettings, &m.MCPDeny)
 	}
 }
 
@@ -156,7 +156,7 @@ var (
 // Gemini CLI hands an extension's settings to its servers as environment
 // variables; synaps's servers get a scrubbed environment, so each
 // setting's envVar is passed on from synaps's (empty when unset).
-func (p *manifestParser) geminiMCP(v json.RawMessage, settings []GeminiSetting) json.RawMessage {
+func (p *manifestParser) geminiMCP(v json.RawMessage, settings []GeminiSetting, mcpDeny *[]string) json.RawMessage {
 	var servers map[string]geminiMCPServer
 	if err := json.Unmarshal(v, &servers); err != nil {
 		p.fail("mcpServers", fmt.Sprintf("must be an object of servers: %v", err), `Write "mcpServers": {"name": {"command": "node", "args": ["${extensionPath}/server.js"]}}`)
@@ -213,8 +213,13 @@ func (p *manifestParser) geminiMCP(v json.RawMessage, settings []GeminiSetting) 
 		if g.Trust {
 			p.warn(field+".trust", "synaps does not let a server skip the permission rules; its calls are judged like any other")
 		}
-		if len(g.IncludeTools) > 0 || len(g.ExcludeTools) > 0 {
-			p.warn(field, "includeTools/excludeTools are not applied: every tool of the server is offered (deny one with a permission rule mcp__"+n+"__TOOL)")
+		if len(g.IncludeTools) > 0 {
+			p.warn(field+".includeTools", "not applied: every tool of the server is offered (its excludeTools are, as deny rules; deny others with mcp__"+n+"__TOOL)")
+		}
+		for _, t := range g.ExcludeTools {
+			// A server's excluded tools are deny rules, as the
+			// extension's own excludeTools are.
+			*mcpDeny = append(*mcpDeny, "mcp__"+n+"__"+t)
 		}
 		out[n] = sv
 	}
@@ -223,10 +228,11 @@ func (p *manifestParser) geminiMCP(v json.RawMessage, settings []GeminiSetting) 
 }
 
 // DenyRules are the permission rules (Claude Code's syntax) that
-// Gemini's excludeTools stand for: "run_shell_command(rm -rf)" denies
+// Gemini's excludeTools (the extension's and its servers') stand for: "run_shell_command(rm -rf)" denies
 // bash commands that start with "rm -rf", a bare tool name every call.
 // A name synaps has no tool for is a warning.
 func (m *Manifest) DenyRules() (rules, warnings []string) {
+	defer func() { rules = append(rules, m.MCPDeny...) }()
 	for _, t := range m.ExcludeTools {
 		rule, err := geminiRule(t)
 		if err != nil {

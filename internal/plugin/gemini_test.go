@@ -31,7 +31,7 @@ func TestGeminiExtension(t *testing.T) {
 			"contextFileName": "CTX.md",
 			"excludeTools": ["run_shell_command(rm -rf)", "write_file", "no_such_tool"],
 			"settings": [{"name": "Key", "description": "API key", "envVar": "EXT_KEY", "sensitive": true}],
-			"mcpServers": {"srv": {"command": "node", "args": ["${extensionPath}${/}server.js"], "env": {"K": "$EXT_KEY"}, "timeout": 5000, "trust": true},
+			"mcpServers": {"srv": {"command": "node", "args": ["${extensionPath}${/}server.js"], "env": {"K": "$EXT_KEY"}, "timeout": 5000, "trust": true, "excludeTools": ["delete"]},
 			               "web": {"httpUrl": "http://127.0.0.1:1/mcp"}},
 			"plan": {"directory": "x"}}`,
 		"CTX.md":               "Use /ext:go.",
@@ -53,7 +53,7 @@ func TestGeminiExtension(t *testing.T) {
 		t.Errorf("context files: %s", d)
 	}
 	rules, warns := m.DenyRules()
-	if d := cmp.Diff([]string{"Bash(rm -rf:*)", "Write"}, rules); d != "" {
+	if d := cmp.Diff([]string{"Bash(rm -rf:*)", "Write", "mcp__srv__delete"}, rules); d != "" {
 		t.Errorf("deny rules: %s", d)
 	}
 	if len(warns) != 1 || !strings.Contains(warns[0], `"no_such_tool" is not a Gemini CLI tool`) {
@@ -98,7 +98,7 @@ func TestGeminiExtension(t *testing.T) {
 		"commands         refused   " + filepath.Join(dir, "commands", "broken.toml") + ": line 1: the string is not closed",
 		"hooks            refused   " + filepath.Join(dir, "hooks", "hooks.json") + ": hooks.BeforeModel is not run",
 		"contextFileName  supported CTX.md in the system prompt",
-		"excludeTools     supported deny rules: Bash(rm -rf:*), Write",
+		"excludeTools     supported deny rules: Bash(rm -rf:*), Write, mcp__srv__delete",
 		"policies         supported deny: Bash(git push:*); ask: none",
 		"settings         degraded  Key: synaps does not prompt for it; its MCP servers get $EXT_KEY",
 		"policies         refused   policies/p.toml: rule[1]: decision \"allow\" is refused",

@@ -125,6 +125,9 @@ type Manifest struct {
 	ContextFiles   []string
 	ExcludeTools   []string
 	GeminiSettings []GeminiSetting
+	// MCPDeny are the deny rules of its servers' excludeTools
+	// (mcp__server__tool).
+	MCPDeny []string
 	// Commands, Help and Keybinds are SynapsCLI's "commands",
 	// "help_entries" and "keybinds" (manifest_commands.go).
 	Commands []Command

@@ -58,7 +58,7 @@ func (p *Plugin) Support() []SupportItem {
 		note := "MCP servers, started once the plugin is trusted, under the plugin's sandbox"
 		l := Supported
 		if m.Format == FormatGemini && hasWarning(m.Warnings, "mcpServers.") {
-			l, note = Degraded, note+"; see the warnings for what is not applied (trust, includeTools/excludeTools)"
+			l, note = Degraded, note+"; see the warnings for what is not applied (trust, includeTools)"
 		}
 		add("mcpServers", l, note)
 	}
@@ -153,7 +153,7 @@ func (p *Plugin) supportGemini(add func(string, Level, string)) {
 	} else if len(m.ContextFiles) > 0 {
 		add("contextFileName", Refused, fmt.Sprintf("%s not found in the extension", strings.Join(m.ContextFiles, ", ")))
 	}
-	if len(m.ExcludeTools) > 0 {
+	if len(m.ExcludeTools) > 0 || len(m.MCPDeny) > 0 {
 		rules, warns := m.DenyRules()
 		if len(rules) > 0 {
 			add("excludeTools", Supported, "deny rules: "+strings.Join(rules, ", "))
