@@ -27,6 +27,7 @@ import (
 //     hook chain, permission rules and mode, sandbox): a command file is
 //     text anyone can ship;
 //   - @{path} is read from the project under the Read rules (Env.DenyRead);
+//     @{dir} is the directory's text files, within bounds;
 //   - a prompt without {{args}} gets the whole invocation appended after
 //     a blank line when arguments were given, as Gemini CLI does.
 
@@ -193,7 +194,7 @@ func includeFile(p string, env Env) string {
 		}
 	}
 	if fi, err := os.Stat(full); err == nil && fi.IsDir() {
-		return fmt.Sprintf("(@{%s} is a directory; synaps includes files only)", p)
+		return includeDir(p, full, env)
 	}
 	data, cut, err := safefile.Read(full, maxInclude)
 	if err != nil {
@@ -206,4 +207,60 @@ func includeFile(p string, env Env) string {
 		data = append(data, []byte("\n… (cut: the file is larger)")...)
 	}
 	return string(data)
+}
+
+// Bounds of an @{dir}: Gemini CLI includes a directory's files; synaps
+// does too, up to these, skipping hidden entries.
+const (
+	maxDirFiles = 50
+	maxDirBytes = 4 * maxInclude
+)
+
+// includeDir is what @{dir} becomes: each text file under it (not
+// hidden, allowed by the Read rules) in a <file> block, in path order,
+// within maxDirFiles and maxDirBytes; what was left out is said.
+func includeDir(p, dir string, env Env) string {
+	var b strings.Builder
+	files, total, skipped := 0, 0, 0
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if path != dir && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		if files >= maxDirFiles || total >= maxDirBytes {
+			skipped++
+			return nil
+		}
+		if env.DenyRead != nil && env.DenyRead(path) != "" {
+			skipped++
+			return nil
+		}
+		data, cut, err := safefile.Read(path, maxInclude)
+		if err != nil || bytes.IndexByte(data, 0) >= 0 {
+			return nil // not a text file
+		}
+		if cut {
+			data = append(data, []byte("\n… (cut: the file is larger)")...)
+		}
+		rel, _ := filepath.Rel(env.WorkDir, path)
+		fmt.Fprintf(&b, "<file path=%q>\n%s\n</file>\n", filepath.ToSlash(rel), strings.TrimRight(string(data), "\n"))
+		files++
+		total += len(data)
+		return nil
+	})
+	if skipped > 0 {
+		fmt.Fprintf(&b, "(@{%s}: %d more files not included: past %d files or %d bytes, or denied by the Read rules)\n", p, skipped, maxDirFiles, maxDirBytes)
+	}
+	if files == 0 && skipped == 0 {
+		return fmt.Sprintf("(@{%s} holds no text files)", p)
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

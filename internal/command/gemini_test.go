@@ -37,6 +37,10 @@ func TestExpandGemini(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "notes.txt"), "the notes {{args}} !{rm -rf x}\n")
 	write(t, filepath.Join(dir, "secret.txt"), "s3cret")
+	write(t, filepath.Join(dir, "docs", "a.md"), "A")
+	write(t, filepath.Join(dir, "docs", "sub", "b.md"), "B")
+	write(t, filepath.Join(dir, "docs", ".hidden"), "H")
+	write(t, filepath.Join(dir, "docs", "secret.txt"), "S")
 	var lines []string
 	env := Env{WorkDir: dir,
 		Bash: func(ctx context.Context, line string) string {
@@ -60,6 +64,7 @@ func TestExpandGemini(t *testing.T) {
 		{"file included once, not reread", "@{notes.txt}", "z", "the notes {{args}} !{rm -rf x}\n\n/c z", nil},
 		{"file denied", "@{secret.txt}", "", "(@{secret.txt} is not included: denied by Read(secret.txt))", nil},
 		{"no args placeholder", "Review", "HEAD~1", "Review\n\n/c HEAD~1", nil},
+		{"directory", "@{docs}", "", "<file path=\"docs/a.md\">\nA\n</file>\n<file path=\"docs/sub/b.md\">\nB\n</file>\n(@{docs}: 1 more files not included: past 50 files or 1048576 bytes, or denied by the Read rules)", nil},
 		{"unbalanced stays text", "!{echo", "", "!{echo", nil},
 	}
 	for _, tt := range tests {
