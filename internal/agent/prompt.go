@@ -28,13 +28,21 @@ type PromptInput struct {
 	BaseDir string
 	// SkillsIndex is the skills section (skill.Index).
 	SkillsIndex string
-	Now         time.Time
+	// PluginContext are context files plugins bring (a Gemini CLI
+	// extension's GEMINI.md), each in its own section.
+	PluginContext []PluginContext
+	Now           time.Time
 	// Warn, when set, is told of an instructions file that was cut at
 	// maxContextFile or skipped (not a regular file, unreadable).
 	Warn func(string)
 	// Loaded, when set, is told of each instructions file the prompt
 	// holds, for on_instructions_loaded (Config.Instructions).
 	Loaded func(Instructions)
+}
+
+// PluginContext is one context file of a plugin.
+type PluginContext struct {
+	Plugin, Path string
 }
 
 // SystemPrompt assembles the system prompt: identity, environment, the
@@ -67,6 +75,21 @@ func SystemPrompt(in PromptInput) string {
 				in.Loaded(Instructions{Path: path, Scope: src.scope})
 			}
 		}
+	}
+	for _, pc := range in.PluginContext {
+		data, cut, err := safefile.Read(pc.Path, maxContextFile)
+		if err != nil {
+			if in.Warn != nil {
+				in.Warn(fmt.Sprintf("plugin %s: %v; its context is not used", pc.Plugin, err))
+			}
+			continue
+		}
+		if cut && in.Warn != nil {
+			in.Warn(fmt.Sprintf("%s: larger than %s; only its first %s is in the prompt", pc.Path, safefile.Size(maxContextFile), safefile.Size(maxContextFile)))
+		}
+		// Not an instructions file in Claude Code's sense (its memory_type
+		// has no plugin scope), so on_instructions_loaded is not told.
+		fmt.Fprintf(&b, "\n# Context from the plugin %s (%s)\n%s\n", pc.Plugin, pc.Path, strings.TrimSpace(string(data)))
 	}
 	if in.SkillsIndex != "" {
 		b.WriteString("\n")

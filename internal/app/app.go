@@ -580,7 +580,7 @@ func (a *App) agentConfig() agent.Config {
 	var instructions []agent.Instructions
 	system := agent.SystemPrompt(agent.PromptInput{
 		Identity: ident, WorkDir: a.WorkDir, BaseDir: a.BaseDir,
-		SkillsIndex: skill.Index(a.Skills), Now: time.Now(),
+		SkillsIndex: skill.Index(a.Skills), Now: time.Now(), PluginContext: a.pluginContext(),
 		Warn:   func(w string) { a.Notes = append(a.Notes, w) },
 		Loaded: func(f agent.Instructions) { instructions = append(instructions, f) },
 	})

@@ -80,6 +80,8 @@ type claudeSource struct {
 	root, file string
 	data       []byte
 	sandbox    *plugin.Sandbox
+	// dialect rewrites payloads for another agent's hooks (nil: none).
+	dialect func([]byte) []byte
 	// skip says why the file's hooks do not run in this session; only a
 	// listing (sources with all) has such sources.
 	skip string
@@ -119,12 +121,16 @@ func (c *claudeHooks) sources(plugins []*plugin.Plugin, all bool) []claudeSource
 		// In file order, so that a plugin's chain order is the same at
 		// every start.
 		var sb *plugin.Sandbox
+		var dialect func([]byte) []byte
 		if p.Manifest != nil {
 			sb = p.Manifest.Sandbox
+			if p.Manifest.Format == plugin.FormatGemini {
+				dialect = plugin.GeminiPayload
+			}
 		}
 		opts := OptionValues(a.BaseDir, a.Config, p)
 		for _, f := range slices.Sorted(maps.Keys(files)) {
-			sources = append(sources, claudeSource{id: p.ID, key: "plugin:" + p.ID, root: p.Dir, file: f, data: expandOptions(files[f], opts), sandbox: sb, skip: skip, failed: failed, optEnv: OptionEnv(opts)})
+			sources = append(sources, claudeSource{id: p.ID, key: "plugin:" + p.ID, root: p.Dir, file: f, data: expandOptions(files[f], opts), sandbox: sb, dialect: dialect, skip: skip, failed: failed, optEnv: OptionEnv(opts)})
 		}
 	}
 	settings := func(id, key, file, skip string, filter func([]byte) []byte) {
@@ -215,7 +221,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 			base[nh.Event]++
 		}
 		l := &claude.Link{
-			Name: s.id, Key: s.key, Hooks: h, Env: slices.Concat(env, s.optEnv), ProjectDir: a.WorkDir, PluginRoot: s.root,
+			Name: s.id, Key: s.key, Hooks: h, Env: slices.Concat(env, s.optEnv), ProjectDir: a.WorkDir, PluginRoot: s.root, Dialect: s.dialect,
 			Session: c.session, Ask: a.askClaudeHook, Wake: a.wakeFromHook, CallTool: a.callHookTool, Title: a.titleFromHook, ReloadSkills: a.reloadSkillsFromHook,
 			Notify: func(id, text string) {
 				if a.opts.OnEvent != nil {

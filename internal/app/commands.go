@@ -49,11 +49,11 @@ func (a *App) openCommands() {
 				// manifest adds (bad ones are the plugin's warnings).
 				cmds, _ := p.CommandPaths()
 				for _, dir := range cmds {
-					roots = append(roots, cmdRoot{dir, p.ID, "plugin", a.pluginVars(p)})
+					roots = append(roots, cmdRoot{dir, p.ID, "plugin", a.pluginVars(p), p.Manifest.Format == plugin.FormatGemini})
 				}
 				agents, _ := p.AgentPaths()
 				for _, dir := range agents {
-					agentRoots = append(agentRoots, cmdRoot{dir, p.ID, "plugin", a.pluginVars(p)})
+					agentRoots = append(agentRoots, cmdRoot{dir, p.ID, "plugin", a.pluginVars(p), false})
 				}
 			}
 		}
@@ -61,7 +61,11 @@ func (a *App) openCommands() {
 	a.openAgents(agentRoots)
 	var all []command.Command
 	for _, r := range roots {
-		cmds, warnings := command.Load(r.dir, r.plugin, r.source)
+		load := command.Load
+		if r.toml {
+			load = command.LoadTOML // a Gemini CLI extension's commands/*.toml
+		}
+		cmds, warnings := load(r.dir, r.plugin, r.source)
 		for i := range cmds {
 			cmds[i].PluginVars = r.vars
 			for j, t := range cmds[i].AllowedTools {
@@ -80,6 +84,8 @@ func (a *App) openCommands() {
 type cmdRoot struct {
 	dir, plugin, source string
 	vars                command.PluginVars // a plugin's directories
+	// toml: Gemini CLI commands (*.toml) instead of Markdown ones.
+	toml bool
 }
 
 // openAgents finds the subagent definitions in roots. They are listed

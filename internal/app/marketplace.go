@@ -48,6 +48,13 @@ const marketplaceFile = ".claude-plugin/marketplace.json"
 // index-backed entries) is listed but cannot be installed from here.
 const synapsMarketplaceFile = ".synaps-plugin/marketplace.json"
 
+// codexMarketplaceFile is Codex's marketplace file, read when there is
+// neither of the others. Its entries' "source" is {"source": "local",
+// "path": "./plugins/x"} or {"source": "url", "url": …}, a relative url
+// being a path in the marketplace ("./" for a repository that is its own
+// plugin, as obra/superpowers is).
+const codexMarketplaceFile = ".agents/plugins/marketplace.json"
+
 // marketplacesDir holds the marketplaces added.
 func marketplacesDir(base string) string { return filepath.Join(base, "marketplaces") }
 
@@ -56,8 +63,11 @@ func marketplacesDir(base string) string { return filepath.Join(base, "marketpla
 func ReadMarketplace(dir string) (*Marketplace, error) {
 	file := filepath.Join(dir, marketplaceFile)
 	if _, err := os.Stat(file); err != nil {
-		if _, serr := os.Stat(filepath.Join(dir, synapsMarketplaceFile)); serr == nil {
-			file = filepath.Join(dir, synapsMarketplaceFile)
+		for _, other := range []string{synapsMarketplaceFile, codexMarketplaceFile} {
+			if _, serr := os.Stat(filepath.Join(dir, other)); serr == nil {
+				file = filepath.Join(dir, other)
+				break
+			}
 		}
 	}
 	synaps := strings.HasSuffix(file, filepath.FromSlash(synapsMarketplaceFile))
@@ -252,6 +262,14 @@ func marketSource(base, ref string) (path, url, sub string, err error) {
 		if err := json.Unmarshal(p.Source, &src); err != nil {
 			return "", "", "", fmt.Errorf("%s: plugin %s: source must be a path or {\"source\": \"github\"|\"git\", …}", m.File, name)
 		}
+		// Codex's: a local path, or a url that is a path in the marketplace.
+		if rel := codexLocal(src.Source, src.Path, src.URL); rel != "" {
+			full := filepath.Join(dir, filepath.FromSlash(rel))
+			if r, err := filepath.Rel(dir, full); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				return "", "", "", fmt.Errorf("%s: plugin %s's source %q is outside the marketplace", m.File, name, rel)
+			}
+			return full, "", "", nil
+		}
 		url := src.URL
 		if src.Source == "github" && src.Repo != "" {
 			url = "https://github.com/" + src.Repo + ".git"
@@ -296,4 +314,17 @@ func cloneSubdir(ctx context.Context, url, sub string) (string, error) {
 		return "", fmt.Errorf("%s has no directory %q (the git-subdir source's \"path\")", url, sub)
 	}
 	return tmp, nil
+}
+
+// codexLocal is the path in the marketplace a Codex source names
+// ({"source": "local", "path"} or {"source": "url"} with a relative url),
+// or "" for any other source.
+func codexLocal(source, path, url string) string {
+	switch {
+	case source == "local" && path != "":
+		return path
+	case source == "url" && url != "" && !isGitURL(url) && !strings.Contains(url, "://"):
+		return url
+	}
+	return ""
 }

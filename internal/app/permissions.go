@@ -76,6 +76,10 @@ func (a *App) openPermissions() error {
 		return err
 	}
 	rules.Deny = append(rules.Deny, o.Disallowed...)
+	// Other agents' plugins may restrict, never grant (pluginformats.go).
+	pluginDeny, pluginAsk := a.pluginRules()
+	rules.Deny = append(rules.Deny, pluginDeny...)
+	rules.Ask = append(rules.Ask, pluginAsk...)
 	rules.Allow = append(rules.Allow, o.Allowed...)
 	rules.Ask = append(rules.Ask, o.Ask...)
 	if err := add(project, trusted); err != nil {

@@ -532,9 +532,19 @@ func FormatStatuses(sts []extension.Status, verbose bool) string {
 // "loaded (2 warnings)" when something was refused or noted.
 func StatusLabel(s extension.Status) string {
 	if n := len(s.Warnings); n > 0 {
-		return fmt.Sprintf("%s (%s)%s", s.State, plural.Count(n, "warning"), pinLabel(s))
+		return fmt.Sprintf("%s (%s)%s%s", s.State, plural.Count(n, "warning"), pinLabel(s), formatLabel(s))
 	}
-	return string(s.State) + pinLabel(s)
+	return string(s.State) + pinLabel(s) + formatLabel(s)
+}
+
+// formatLabel names another agent's plugin format (" [gemini]"); synaps's
+// and Claude Code's plugins, the usual ones, are not labelled.
+func formatLabel(s extension.Status) string {
+	switch s.Format {
+	case plugin.FormatCodex, plugin.FormatOpen, plugin.FormatGemini:
+		return " [" + string(s.Format) + "]"
+	}
+	return ""
 }
 
 // FormatSessions renders a session list.

@@ -60,6 +60,10 @@ type Link struct {
 	// ReloadSkills looks for skills again (SessionStart's reloadSkills)
 	// and returns the system-prompt text that lists the new ones.
 	ReloadSkills func() string
+	// Dialect, when set, rewrites each payload for hooks written for
+	// another agent (a Gemini CLI extension's: its event and tool names);
+	// matchers and outputs stay Claude Code's.
+	Dialect func(payload []byte) []byte
 
 	onceState
 }
@@ -140,6 +144,9 @@ func (l *Link) handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 	}
 	l.complete(e, ev)
 	payload := e.Payload()
+	if l.Dialect != nil {
+		payload = l.Dialect(payload)
+	}
 	env := HookEnv(l.Env, l.ProjectDir, ev.SessionID, l.PluginRoot, l.PluginData, "")
 	outcomes := make([]Outcome, len(handlers))
 	took := make([]time.Duration, len(handlers))

@@ -208,9 +208,9 @@ func fromJSON(e *Event, command string, j *hookJSON) Outcome {
 			o.Defer = strings.EqualFold(so.PermissionDecision, "defer")
 		case "":
 			switch j.Decision { // the legacy fields
-			case "approve":
+			case "approve", "allow":
 				o.Decision = Allow
-			case "block":
+			case "block", "deny": // "deny": Gemini CLI's spelling (plugin.GeminiHooks)
 				o.Decision, o.Reason = Block, j.Reason
 			}
 		}

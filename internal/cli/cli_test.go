@@ -78,6 +78,16 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Other agents' plugins, vendored with their licences
+	// (testdata/gemini-cli/VENDORED.md, testdata/agent-plugins/VENDORED.md).
+	geminiExtensions, err := filepath.Abs("testdata/gemini-cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentPlugins, err := filepath.Abs("testdata/agent-plugins")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -85,6 +95,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", home)
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("CLAUDE_CODE_PLUGINS", claudeCodePlugins)
+			env.Setenv("GEMINI_EXTENSIONS", geminiExtensions)
+			env.Setenv("AGENT_PLUGINS", agentPlugins)
 			env.Setenv("NO_COLOR", "1")
 			// pyright's language server, where .ci/run installed it
 			// ("" elsewhere: scripts that need it skip).

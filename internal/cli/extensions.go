@@ -150,7 +150,10 @@ invalid. A directory is copied without following symlinks that point out
 of it; --link makes a symlink instead, for developing a plugin in place.
 A git URL is cloned (git must be installed). NAME@MARKETPLACE installs a
 plugin of a marketplace added with 'synaps plugins marketplace add'.
-Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
+Claude Code plugins (.claude-plugin/plugin.json), Codex plugins
+(.codex-plugin/plugin.json), Open Plugins (.plugin/plugin.json) and Gemini
+CLI extensions (gemini-extension.json) install as they are; for another
+agent's plugin, install prints what each part becomes (docs/plugins.md).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			base, err := baseDir()
@@ -193,6 +196,9 @@ Claude Code plugins (.claude-plugin/plugin.json) install as they are.`,
 			fmt.Fprintf(stdio.Out, "%s %s %s into %s\n", how, res.ID, res.Version, res.Dir)
 			for _, d := range res.Dependencies {
 				fmt.Fprintf(stdio.Out, "installed its dependency %s\n", d)
+			}
+			if p := plugin.LoadPlugin(res.ID, res.Dir, plugin.ScopeUser); p.Err == nil {
+				printSupport(stdio, p)
 			}
 			if err := installOptions(stdio, base, res.ID, options); err != nil {
 				return err
@@ -279,8 +285,9 @@ func extValidateCmd(stdio Stdio) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate DIR",
 		Short: "Check a plugin's manifest, permissions and launch command without starting it",
-		Long: `validate reads DIR/.synaps-plugin/plugin.json (or a Claude Code plugin's
-.claude-plugin/plugin.json) and checks every field, the permissions of the
+		Long: `validate reads DIR/.synaps-plugin/plugin.json (or another agent's
+manifest: .claude-plugin/, .codex-plugin/, .plugin/plugin.json or
+gemini-extension.json) and checks every field, the permissions of the
 hooks it declares, its Claude Code hooks files, and that its extension could
 start here: the command is on PATH (or exists in the plugin), and the
 script an interpreter runs (python3 main.py) exists. It lists the
@@ -323,7 +330,10 @@ and whether each is set now; values are never printed.`,
 					out["errors"] = errs
 				}
 				if p.Manifest != nil {
-					out["name"], out["version"] = p.Manifest.Name, p.Manifest.Version
+					out["name"], out["version"], out["format"] = p.Manifest.Name, p.Manifest.Version, p.Manifest.Format
+					if support := p.Support(); len(support) > 0 {
+						out["support"] = support
+					}
 				}
 				if inputs == nil {
 					inputs = []plugin.EnvInput{}
@@ -376,6 +386,7 @@ and whether each is set now; values are never printed.`,
 			if len(claudeEvents) > 0 {
 				fmt.Fprintf(stdio.Out, "  Claude hooks: %s\n", strings.Join(claudeEvents, ", "))
 			}
+			printSupport(stdio, p)
 			if lines := validateSandbox(p); len(lines) > 0 {
 				fmt.Fprintln(stdio.Out, "  sandbox:")
 				for _, l := range lines {
@@ -553,4 +564,20 @@ func partList(parts []plugin.Part) string {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")
+}
+
+// printSupport prints, for another agent's plugin, what each part
+// becomes in synaps: supported, degraded (how) or refused (why).
+func printSupport(stdio Stdio, p *plugin.Plugin) {
+	if p.Manifest == nil || p.Manifest.Format == plugin.FormatSynaps {
+		return
+	}
+	file := p.Manifest.File
+	if rel, err := filepath.Rel(p.Dir, file); err == nil {
+		file = rel
+	}
+	fmt.Fprintf(stdio.Out, "  format: %s (%s)\n", p.Manifest.Format.Title(), file)
+	if support := p.Support(); len(support) > 0 {
+		fmt.Fprint(stdio.Out, plugin.FormatSupport(support))
+	}
 }

@@ -54,6 +54,9 @@ func extInfoCmd(stdio Stdio) *cobra.Command {
 				}
 			} else {
 				printInfo(stdio, st, filepath.Join(base, "extensions", "logs", id+".log"))
+				if p := plugin.LoadPlugin(filepath.Base(st.Dir), st.Dir, st.Scope); p.Err == nil && st.State != extension.StateUntrusted {
+					printSupport(stdio, p) // another agent's plugin: what each part becomes
+				}
 				printSandbox(stdio, base, st)
 			}
 			return failedPlugins([]extension.Status{*st})

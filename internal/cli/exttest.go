@@ -55,8 +55,8 @@ directory here names an installed plugin (plugins/ID in the base directory).`,
 			// for the checklist to run, which is not the plugin's fault,
 			// so it is a wrong argument (exit 2), not a failed check.
 			if abs, err := filepath.Abs(dir); err == nil {
-				if p := plugin.LoadPlugin(filepath.Base(abs), abs, plugin.ScopeUser); p.Err == nil && p.Manifest != nil && p.Manifest.Claude && p.Manifest.Extension == nil && p.ExtensionErr == nil {
-					return exitError{code: ExitUsage, msg: fmt.Sprintf("%s is a Claude Code plugin (it brings %s): it has no extension process, so `synaps extensions test` has nothing to run; `synaps plugins validate %s` checks its hooks, commands and agents", args[0], partList(p.Parts()), dir)}
+				if p := plugin.LoadPlugin(filepath.Base(abs), abs, plugin.ScopeUser); p.Err == nil && p.Manifest != nil && (p.Manifest.Claude || p.Manifest.Format == plugin.FormatGemini) && p.Manifest.Extension == nil && p.ExtensionErr == nil {
+					return exitError{code: ExitUsage, msg: fmt.Sprintf("%s is a %s (it brings %s): it has no extension process, so `synaps extensions test` has nothing to run; `synaps plugins validate %s` checks its hooks, commands and agents", args[0], p.Manifest.Format.Title(), partList(p.Parts()), dir)}
 				}
 			}
 			rep := conformance.Run(cmd.Context(), dir, conformance.Options{Timeout: timeout, Calls: fixtures})

@@ -61,6 +61,9 @@ type Command struct {
 	// PluginVars are ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} of
 	// a plugin's command (pluginvars.go); zero for others.
 	PluginVars PluginVars
+	// Gemini: a Gemini CLI command (commands/*.toml, gemini.go), expanded
+	// by Gemini's rules ({{args}}, !{…}, @{…}).
+	Gemini bool
 
 	body string
 }
@@ -157,8 +160,16 @@ func parseFrontmatter(fm []byte) (meta, error) {
 	m := meta{values: map[string]string{}, lists: map[string][]string{}}
 	last := ""
 	folding := false // inside a value continued on unindented lines
+	block := byte(0) // '>' or '|': inside a YAML block scalar (key: >-)
 	for i, line := range strings.Split(string(fm), "\n") {
 		t := strings.TrimSpace(line)
+		if block != 0 {
+			if t == "" || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+				m.values[last] = blockLine(m.values[last], t, block)
+				continue
+			}
+			block = 0
+		}
 		switch {
 		case folding && t == "":
 			m.values[last] += "\n"
@@ -183,12 +194,46 @@ func parseFrontmatter(fm []byte) (meta, error) {
 			folding = false
 			last = strings.TrimSpace(k)
 			m.values[last] = unquote(strings.TrimSpace(v))
+			if b := blockStyle(m.values[last]); b != 0 {
+				// A YAML block scalar (description: >-), as real
+				// agents and skills write long descriptions.
+				block, m.values[last] = b, ""
+			}
 		}
 	}
 	for k, v := range m.values {
 		m.values[k] = strings.TrimRight(v, "\n")
 	}
 	return m, nil
+}
+
+// blockStyle is '>' (folded) or '|' (literal) when v opens a YAML block
+// scalar (">", ">-", "|+", "|2" …), else 0.
+func blockStyle(v string) byte {
+	if v == "" || (v[0] != '>' && v[0] != '|') || strings.Trim(v[1:], "+-0123456789") != "" {
+		return 0
+	}
+	return v[0]
+}
+
+// blockLine adds one line of a block scalar to its value: a folded
+// block joins lines with a space (a blank line is a newline), a literal
+// one keeps them.
+func blockLine(value, line string, style byte) string {
+	switch {
+	case value == "":
+		if line == "" {
+			return value
+		}
+		return line
+	case line == "":
+		return value + "\n"
+	case style == '|':
+		return value + "\n" + line
+	case strings.HasSuffix(value, "\n"):
+		return value + line // a folded block's blank line is its newline
+	}
+	return value + " " + line
 }
 
 func unquote(v string) string {

@@ -65,6 +65,9 @@ const maxInclude = 256 << 10
 // $ARGUMENTS" echoes it. The !`cmd` lines are those of the file: an argument that holds
 // !`…` is text.
 func (c *Command) Expand(ctx context.Context, args string, env Env) string {
+	if c.Gemini {
+		return c.expandGemini(ctx, args, env)
+	}
 	fields := strings.Fields(args)
 	hasArgs := strings.Contains(c.body, "$ARGUMENTS") || positional().MatchString(c.body)
 	var body strings.Builder

@@ -482,6 +482,10 @@ type Status struct {
 	Hooks       []string     `json:"hooks,omitempty"`
 	// Parts are what the plugin brings (extension, skills, claude-hooks).
 	Parts []plugin.Part `json:"parts,omitempty"`
+	// Format is the layout the plugin was written for (synaps,
+	// claude-code, codex, open-plugins, gemini); empty when its manifest
+	// did not load.
+	Format plugin.Format `json:"format,omitempty"`
 	// Commands, Settings and Sidecar are what a SynapsCLI manifest
 	// declares: its commands (/<id>:<name>), settings categories, and
 	// its sidecar's lifecycle word ("/word", or "yes" without one).
@@ -528,7 +532,7 @@ func (h *Host) Statuses() []Status {
 			}
 		}
 		if m := p.Manifest; m != nil {
-			st.Name, st.Version, st.Description = m.Name, m.Version, m.Description
+			st.Name, st.Version, st.Description, st.Format = m.Name, m.Version, m.Description, m.Format
 			for _, c := range m.Commands {
 				st.Commands = append(st.Commands, "/"+p.ID+":"+c.Name)
 			}

@@ -69,7 +69,7 @@ func TestGuideHelloExtInPython(t *testing.T) {
 	}
 	st := statusOf(t, h, "hello-ext")
 	want := Status{ID: "hello-ext", Name: "hello-ext", Version: "0.1.0", Description: "Hello-world extension",
-		Scope: plugin.ScopeUser, State: StateLoaded, Tools: []string{"hello-ext_hello"}, Hooks: []string{"before_tool_call"}, Parts: []plugin.Part{plugin.PartExtension}}
+		Scope: plugin.ScopeUser, State: StateLoaded, Tools: []string{"hello-ext_hello"}, Hooks: []string{"before_tool_call"}, Parts: []plugin.Part{plugin.PartExtension}, Format: plugin.FormatSynaps}
 	if d := cmp.Diff(want, st, ignoreVolatile); d != "" {
 		t.Errorf("status (-want +got):\n%s", d)
 	}

@@ -138,6 +138,12 @@ func (p *Plugin) MCPSources() (sources []MCPSource, warnings []string) {
 	if fi, err := os.Stat(p.MCPFile()); err == nil && !fi.IsDir() {
 		sources = append(sources, MCPSource{File: p.MCPFile()})
 	}
+	if p.Manifest != nil && p.Manifest.Format == FormatOpen {
+		// Agent Plugins 1.0 names it mcp.json, without the dot.
+		if fi, err := os.Stat(filepath.Join(p.Dir, "mcp.json")); err == nil && !fi.IsDir() {
+			sources = append(sources, MCPSource{File: filepath.Join(p.Dir, "mcp.json")})
+		}
+	}
 	cp := p.claudePaths()
 	for _, rel := range cp.MCPFiles {
 		full, err := p.inside("mcpServers", rel)

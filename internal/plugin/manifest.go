@@ -104,8 +104,11 @@ type Manifest struct {
 	// Extension is nil when the manifest has no "extension" object: a
 	// skills-only plugin, never spawned.
 	Extension *ExtensionManifest
-	// Claude: the manifest is a Claude Code plugin's
-	// (.claude-plugin/plugin.json).
+	// Format is the layout the plugin was written for (format.go).
+	Format Format
+	// Claude: the manifest is read as a Claude Code plugin's
+	// (.claude-plugin/plugin.json, and Codex's and Open Plugins' of the
+	// same shape): no extension process.
 	Claude bool
 	// Implicit: a Claude Code plugin without a plugin.json, named after
 	// its directory (nomanifest.go); File is where it would be.
@@ -117,6 +120,14 @@ type Manifest struct {
 	// ClaudePaths are a Claude Code manifest's extra component paths
 	// ("commands", "agents", "skills", "mcpServers"); zero for others.
 	ClaudePaths ClaudePaths
+	// ContextFiles, ExcludeTools and GeminiSettings are a Gemini CLI
+	// extension's contextFileName, excludeTools and settings (gemini.go).
+	ContextFiles   []string
+	ExcludeTools   []string
+	GeminiSettings []GeminiSetting
+	// MCPDeny are the deny rules of its servers' excludeTools
+	// (mcp__server__tool).
+	MCPDeny []string
 	// Commands, Help and Keybinds are SynapsCLI's "commands",
 	// "help_entries" and "keybinds" (manifest_commands.go).
 	Commands []Command
@@ -222,13 +233,7 @@ var upstreamExtensionKeys = map[string]string{
 
 // LoadManifest reads and parses pluginDir/.synaps-plugin/plugin.json.
 func LoadManifest(pluginDir string) (*Manifest, error) {
-	file := filepath.Join(pluginDir, ManifestDir, ManifestFile)
-	claude := filepath.Join(pluginDir, ClaudeManifestDir, ManifestFile)
-	if _, err := os.Lstat(file); errors.Is(err, os.ErrNotExist) {
-		if _, err := os.Stat(claude); err == nil {
-			file = claude
-		}
-	}
+	file, format := findManifest(pluginDir)
 	// Without blocking, at most MaxManifestSize+1 bytes, regular files
 	// only: a cloned project's manifest may be a FIFO or /dev/zero.
 	data, _, err := safefile.Read(file, MaxManifestSize+1)
@@ -254,7 +259,7 @@ func LoadManifest(pluginDir string) (*Manifest, error) {
 		return nil, &ManifestError{File: file, Problem: fmt.Sprintf("plugin manifest is larger than %d bytes", MaxManifestSize),
 			Fix: "A manifest holds metadata only; move data into other files"}
 	}
-	return ParseManifest(file, data)
+	return parseManifest(file, data, format)
 }
 
 // ParseManifest parses the bytes of a plugin.json. It is pure. It returns
@@ -263,6 +268,12 @@ func LoadManifest(pluginDir string) (*Manifest, error) {
 // returned manifest holds what could be read (for listings); it is nil only
 // when the text is not a JSON object.
 func ParseManifest(file string, data []byte) (*Manifest, error) {
+	return parseManifest(file, data, formatOf(file))
+}
+
+// parseManifest is ParseManifest for a manifest of a known format (a
+// root plugin.json cannot be told by its place).
+func parseManifest(file string, data []byte, format Format) (*Manifest, error) {
 	p := &manifestParser{file: file}
 	// Editors on some systems write a UTF-8 byte order mark; JSON forbids
 	// it but a tolerant reader skips it.
@@ -277,13 +288,18 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 			Problem: fmt.Sprintf("the manifest must be a JSON object, got %s", kindOf(raw)),
 			Fix:     `Write an object such as {"name": "my-plugin", "version": "0.1.0"}`}
 	}
-	m := &Manifest{File: file, Claude: filepath.Base(filepath.Dir(file)) == ClaudeManifestDir}
+	m := &Manifest{File: file, Format: format, Claude: format.claudeLike()}
+	if format == FormatGemini {
+		p.parseGemini(m, top)
+		m.Warnings = p.warns
+		return m, errors.Join(p.errs...)
+	}
 	p.parseMeta(m, top)
 	p.checkTopKeys(m, top)
 	if v, ok := top.get("extension"); ok {
 		m.Extension = p.parseExtension(v)
 		if m.Claude && m.Extension != nil {
-			p.warn("extension", "a Claude Code plugin's manifest starts no extension; put it in .synaps-plugin/plugin.json")
+			p.warn("extension", "a "+format.Title()+"'s manifest starts no extension; put it in .synaps-plugin/plugin.json")
 			m.Extension = nil
 		}
 	}

@@ -312,6 +312,7 @@ func TestParseManifestDialects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			tt.want.Format = FormatSynaps
 			if d := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("manifest (-want +got):\n%s", d)
 			}

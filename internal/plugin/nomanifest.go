@@ -37,6 +37,7 @@ func implicitClaudeManifest(pluginDir string) *Manifest {
 		File:     filepath.Join(pluginDir, ClaudeManifestDir, ManifestFile),
 		Name:     filepath.Base(pluginDir),
 		Claude:   true,
+		Format:   FormatClaude,
 		Implicit: true,
 	}
 }

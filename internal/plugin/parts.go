@@ -36,6 +36,12 @@ const (
 	// PartLSP is .lsp.json or the manifest's lspServers: language
 	// servers internal/lsp runs (Claude Code's plugin layout).
 	PartLSP Part = "lsp"
+	// PartContext is a Gemini CLI extension's context file (GEMINI.md),
+	// put in the system prompt.
+	PartContext Part = "context"
+	// PartPolicies are a Gemini CLI extension's excludeTools and
+	// policies/*.toml, read as deny and ask rules.
+	PartPolicies Part = "policies"
 )
 
 // ClaudeHooksFile is where a plugin's Claude Code hooks live by default.
@@ -58,6 +64,22 @@ func (p *Plugin) ClaudeHooks() (files map[string][]byte, err error) {
 		if err := read(p.ClaudeHooksFile()); err != nil {
 			return files, err
 		}
+		if p.Manifest != nil && p.Manifest.Format == FormatGemini {
+			// Gemini's events and tool names, written as Claude Code's;
+			// what has no counterpart is said by the support report.
+			out, _, err := GeminiHooks(p.ClaudeHooksFile(), files[p.ClaudeHooksFile()])
+			if err != nil {
+				return files, err
+			}
+			files[p.ClaudeHooksFile()] = out
+		}
+	}
+	if p.Manifest != nil && p.Manifest.Format == FormatCodex {
+		defer func() {
+			if err == nil {
+				err = p.codexHookFiles(files, read)
+			}
+		}()
 	}
 	if p.Manifest == nil || len(p.Manifest.ClaudeHooks) == 0 {
 		return files, nil
@@ -108,7 +130,7 @@ func (p *Plugin) Parts() []Part {
 	if src, _ := p.MCPSources(); len(src) > 0 {
 		parts = append(parts, PartMCP)
 	}
-	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil || (p.Manifest != nil && len(p.Manifest.ClaudeHooks) > 0) {
+	if _, err := os.Stat(p.ClaudeHooksFile()); err == nil || (p.Manifest != nil && len(p.Manifest.ClaudeHooks) > 0) || p.codexRootHooks() {
 		parts = append(parts, PartClaudeHooks)
 	}
 	if paths, _ := p.CommandPaths(); hasAny(paths) || (p.Manifest != nil && len(p.Manifest.Commands) > 0) {
@@ -119,6 +141,12 @@ func (p *Plugin) Parts() []Part {
 	}
 	if src, _ := p.LSPSources(); len(src) > 0 {
 		parts = append(parts, PartLSP)
+	}
+	if paths, _ := p.ContextFilePaths(); len(paths) > 0 {
+		parts = append(parts, PartContext)
+	}
+	if p.Manifest != nil && p.Manifest.Format == FormatGemini && (len(p.Manifest.ExcludeTools) > 0 || p.hasPolicies()) {
+		parts = append(parts, PartPolicies)
 	}
 	return parts
 }
@@ -137,4 +165,14 @@ func (p *Plugin) NothingNote() string {
 		return ""
 	}
 	return `the plugin brings nothing: no "extension" object, and no skills/, commands/, agents/, hooks/hooks.json, .mcp.json or .lsp.json in its directory; add an "extension" object to run a process, or one of those`
+}
+
+// codexRootHooks reports whether p is a Codex plugin with a root
+// hooks.json.
+func (p *Plugin) codexRootHooks() bool {
+	if p.Manifest == nil || p.Manifest.Format != FormatCodex {
+		return false
+	}
+	fi, err := os.Stat(p.CodexRootHooksFile())
+	return err == nil && !fi.IsDir()
 }
