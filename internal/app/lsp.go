@@ -45,6 +45,11 @@ func LSPServers(baseDir, workDir string, trustProject bool) ([]lsp.Server, []err
 	plugins, _ := plugin.Discover(plugin.DiscoverOptions{
 		BaseDir: baseDir, ProjectDir: workDir, TrustProject: trustProject, Disabled: disabled, Verify: verifyMode(cfg),
 	})
+	return lspOf(baseDir, plugins)
+}
+
+// lspOf is LSPServers of plugins already discovered.
+func lspOf(baseDir string, plugins []*plugin.Plugin) ([]lsp.Server, []error) {
 	var servers []lsp.Server
 	var errs []error
 	for _, p := range plugins {
@@ -100,7 +105,7 @@ func (a *App) openLSP() {
 	if a.opts.NoExtensions {
 		return
 	}
-	servers, errs := LSPServers(a.BaseDir, a.WorkDir, a.opts.TrustProject)
+	servers, errs := lspOf(a.BaseDir, a.discover())
 	for _, err := range errs {
 		a.Notes = append(a.Notes, "lsp: "+err.Error())
 	}

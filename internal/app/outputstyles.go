@@ -8,7 +8,6 @@ import (
 
 	"github.com/synaps-cli/synaps/internal/config"
 	"github.com/synaps-cli/synaps/internal/outputstyle"
-	"github.com/synaps-cli/synaps/internal/plugin"
 )
 
 // Output styles (Claude Code's): a style's text is added to the system
@@ -48,11 +47,7 @@ func (a *App) findStyles() []outputstyle.Style {
 		add(filepath.Join(a.WorkDir, ".claude", "output-styles"), "project", nil)
 	}
 	if !a.opts.NoExtensions {
-		plugins, _ := plugin.Discover(plugin.DiscoverOptions{
-			BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-			Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
-		})
-		for _, p := range plugins {
+		for _, p := range a.discover() {
 			if p.Err != nil || p.Disabled || p.Untrusted || p.Manifest == nil {
 				continue
 			}

@@ -19,12 +19,8 @@ func (a *App) enabledPlugins() []*plugin.Plugin {
 	if a.opts.NoExtensions {
 		return nil
 	}
-	plugins, _ := plugin.Discover(plugin.DiscoverOptions{
-		BaseDir: a.BaseDir, ProjectDir: a.WorkDir, TrustProject: a.opts.TrustProject,
-		Disabled: a.Config.List("disabled_plugins"), Verify: verifyMode(a.Config),
-	})
 	var out []*plugin.Plugin
-	for _, p := range plugins {
+	for _, p := range a.discover() {
 		if p.Err == nil && !p.Disabled && !p.Untrusted && p.Manifest != nil {
 			out = append(out, p)
 		}

@@ -126,7 +126,7 @@ func spawn(s spawnSpec) (*process, error) {
 			}
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	if err := sandbox.StartPlain(cmd); err != nil {
 		release()
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, fmt.Errorf("cannot start %s: %w", strings.Join(s.argv, " "), err)

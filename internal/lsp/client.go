@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"io"
 	"net/url"
 	"os"
@@ -110,7 +111,7 @@ func Start(ctx context.Context, o StartOptions) (*Client, error) {
 		c.release()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := sandbox.StartPlain(cmd); err != nil {
 		c.release()
 		return nil, fmt.Errorf("cannot start %q: %w", o.Command, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 	"io"
 	"os/exec"
 	"syscall"
@@ -46,7 +47,7 @@ func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := t.cmd.Start(); err != nil {
+	if err := sandbox.StartPlain(t.cmd); err != nil {
 		if t.release != nil {
 			t.release()
 		}

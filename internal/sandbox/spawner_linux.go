@@ -108,10 +108,11 @@ func onOwnThread(f func()) {
 		if held != nil {
 			close(held) // the main thread may be let go now
 		}
-		if unix.Gettid() == unix.Getpid() {
+		if tid := unix.Gettid(); tid == unix.Getpid() || hasForked(tid) {
 			// The runtime wedges, not ends, the main thread when its
-			// locked goroutine exits: use another, holding this one
-			// until that one is locked (so it cannot be the main).
+			// locked goroutine exits, and a thread StartPlain forked
+			// from must outlive its children: use another, holding
+			// this one until that one is locked (so it cannot be this).
 			held := make(chan struct{})
 			go run(held)
 			<-held

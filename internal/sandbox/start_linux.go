@@ -28,7 +28,7 @@ func Start(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error
 		return release, err
 	}
 	if pr == nil {
-		return release, cmd.Start()
+		return release, StartPlain(cmd)
 	}
 	if fastEligible(pr.spec) {
 		forked, err := pr.spawn(cmd)
@@ -46,7 +46,7 @@ func Start(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error
 	if release, err = wrapHelper(cmd, pr.spec, log); err != nil {
 		return release, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := StartPlain(cmd); err != nil {
 		release()
 		return func() {}, err
 	}

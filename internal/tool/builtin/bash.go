@@ -112,7 +112,7 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 			pw.Close()
 			return fail("%v", err), nil
 		}
-	} else if err := cmd.Start(); err != nil {
+	} else if err := sandbox.StartPlain(cmd); err != nil {
 		pr.Close()
 		pw.Close()
 		return fail("cannot start command: %v", err), nil
