@@ -112,7 +112,8 @@ func userOptionsCmd(stdio Stdio, base string, cfg *config.File, p *plugin.Plugin
 }
 
 // installOptions sets the --config values of a plugin just installed,
-// then warns of each required option still without a value.
+// asks for the others on a terminal (askOptions), then warns of each
+// required option still without a value.
 func installOptions(stdio Stdio, base, id string, pairs []string) error {
 	p := plugin.LoadPlugin(id, filepath.Join(config.PluginsDir(base), id), plugin.ScopeUser)
 	if p.Manifest == nil {
@@ -132,6 +133,10 @@ func installOptions(stdio Stdio, base, id string, pairs []string) error {
 	}
 	cfg, err := config.Load(filepath.Join(base, "config"))
 	if err != nil {
+		return err
+	}
+	askOptions(stdio, base, cfg, p)
+	if cfg, err = config.Load(filepath.Join(base, "config")); err != nil {
 		return err
 	}
 	for _, m := range app.MissingOptions(base, cfg, p) {
