@@ -29,11 +29,11 @@ func TestCodexHooks(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("root hooks.json: %s", d)
 	}
-	if d := cmp.Diff([]Part{PartClaudeHooks}, p.Parts()); d != "" {
+	if d := cmp.Diff([]Part{PartClaudeHooks, PartLSP}, p.Parts()); d != "" {
 		t.Errorf("parts: %s", d)
 	}
 	report := FormatSupport(p.Support())
-	for _, w := range []string{"apps             refused", "lspServers       refused", "hooks            supported"} {
+	for _, w := range []string{"apps             refused", "lspServers       supported", "hooks            supported"} {
 		if !strings.Contains(report, w) {
 			t.Errorf("report lacks %q:\n%s", w, report)
 		}

@@ -196,8 +196,8 @@ func (p *Plugin) supportForeign(add func(string, Level, string)) {
 	default:
 		return
 	}
-	if _, err := os.Stat(filepath.Join(p.Dir, ".lsp.json")); err == nil {
-		add("lspServers", Refused, ".lsp.json: synaps runs no language servers")
+	if src, _ := p.LSPSources(); len(src) > 0 {
+		add("lspServers", Supported, "language servers started at the first edit of a file they handle; new errors reach the model with the edit's result (docs/lsp.md)")
 	}
 }
 
