@@ -317,7 +317,7 @@ func (m *Manager) start(ctx context.Context, sv Server) (*Client, error) {
 		}
 	}
 	so := StartOptions{
-		Command: command, Args: args, Env: processEnv(m.opts.Getenv, env), Dir: dir,
+		Command: command, Args: args, Env: mcp.ServerEnv(m.opts.Getenv, env), Dir: dir,
 		InitializationOptions: sv.InitializationOptions, Settings: sv.Settings, Version: m.opts.Version,
 	}
 	if m.opts.Policy != nil {
@@ -338,26 +338,6 @@ func (m *Manager) start(ctx context.Context, sv Server) (*Client, error) {
 		err = fmt.Errorf("%w (not initialized within %s; set \"startupTimeout\" in milliseconds in %s)", err, timeout, sv.File)
 	}
 	return c, err
-}
-
-// processEnv is a server's environment: the short list every plugin
-// process inherits from synaps (mcp.PassEnv), then env.
-func processEnv(getenv func(string) string, env map[string]string) []string {
-	vars := map[string]string{}
-	for _, k := range mcp.PassEnv {
-		if v := getenv(k); v != "" {
-			vars[k] = v
-		}
-	}
-	for k, v := range env {
-		vars[k] = v
-	}
-	out := make([]string, 0, len(vars))
-	for k, v := range vars {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func (m *Manager) rel(path string) string {

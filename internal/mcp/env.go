@@ -10,9 +10,10 @@ import (
 // server only when its config's env names it.
 var PassEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "XDG_RUNTIME_DIR"}
 
-// serverEnv is the environment of a stdio server: PassEnv from synaps's
-// environment, then the config's (already expanded) env on top.
-func serverEnv(getenv func(string) string, env map[string]string) []string {
+// ServerEnv is the environment of a stdio server (and of a plugin's
+// language server, internal/lsp): PassEnv from synaps's environment, then
+// the config's (already expanded) env on top.
+func ServerEnv(getenv func(string) string, env map[string]string) []string {
 	vars := map[string]string{}
 	for _, k := range PassEnv {
 		if v := getenv(k); v != "" {

@@ -31,7 +31,7 @@ func (s *server) transport(c Server) (sdk.Transport, error) {
 		cmd := exec.Command(path, c.Args...)
 		cmd.Args[0] = c.Command
 		cmd.Dir = dir
-		cmd.Env = serverEnv(s.m.opts.Getenv, c.Env)
+		cmd.Env = ServerEnv(s.m.opts.Getenv, c.Env)
 		cmd.Stderr = &s.stderr
 		cmd.SysProcAttr = sysProcAttr()
 		// A grandchild holding stderr open must not hold up Wait.
