@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/sandbox"
 	"io"
 	"net/url"
@@ -28,7 +29,7 @@ type Client struct {
 	cmd     *exec.Cmd
 	conn    *jsonrpc.Conn
 	stdin   io.WriteCloser
-	stderr  *tail
+	stderr  *mcp.StderrTail
 	release func() // ends what the sandbox took; called once the process has ended
 	unguard func()
 	// exited is closed when the process has been waited for; waitErr is
@@ -93,7 +94,7 @@ func Start(ctx context.Context, o StartOptions) (*Client, error) {
 	cmd.Args[0] = o.Command
 	cmd.Dir = o.Dir
 	cmd.Env = o.Env
-	c := &Client{cmd: cmd, stderr: &tail{}, exited: make(chan struct{}), settings: o.Settings, docs: map[string]*document{}, release: func() {}}
+	c := &Client{cmd: cmd, stderr: &mcp.StderrTail{}, exited: make(chan struct{}), settings: o.Settings, docs: map[string]*document{}, release: func() {}}
 	cmd.Stderr = c.stderr
 	cmd.SysProcAttr = sysProcAttr()
 	cmd.WaitDelay = time.Second // a grandchild holding stderr must not hold up Wait
@@ -191,7 +192,7 @@ func (c *Client) failure(err error) error {
 		}
 	default:
 	}
-	if lines := c.stderr.lines(); len(lines) > 0 {
+	if lines := c.stderr.Lines(); len(lines) > 0 {
 		if len(lines) > 5 {
 			lines = lines[len(lines)-5:]
 		}
@@ -417,42 +418,4 @@ func (c *Client) kill() {
 		c.conn.Close()
 	}
 	<-c.exited
-}
-
-// tail keeps the last tailLines lines a server writes to stderr.
-type tail struct {
-	mu   sync.Mutex
-	buf  []string
-	part string
-}
-
-const tailLines = 20
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(t.part+string(p), "\n")
-	t.part = lines[len(lines)-1]
-	if len(t.part) > 4096 {
-		t.part = t.part[len(t.part)-4096:]
-	}
-	for _, l := range lines[:len(lines)-1] {
-		if l = strings.TrimRight(l, "\r"); l != "" {
-			t.buf = append(t.buf, l)
-		}
-	}
-	if len(t.buf) > tailLines {
-		t.buf = append([]string(nil), t.buf[len(t.buf)-tailLines:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) lines() []string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	out := append([]string(nil), t.buf...)
-	if t.part != "" {
-		out = append(out, t.part)
-	}
-	return out
 }

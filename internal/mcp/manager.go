@@ -282,7 +282,7 @@ type server struct {
 	// ready is closed once the first connect ends, either way.
 	ready chan struct{}
 	// stderr keeps the last lines of a stdio server's stderr.
-	stderr tail
+	stderr StderrTail
 	// policy confines a stdio server (nil: unconfined); dir is its
 	// working directory. Set before it starts.
 	policy *sandbox.Policy
@@ -320,7 +320,7 @@ func (s *server) status() Status {
 	}
 	if s.err != nil {
 		st.Err = s.err.Error()
-		st.Stderr = s.stderr.lines()
+		st.Stderr = s.stderr.Lines()
 	}
 	return st
 }

@@ -28,7 +28,7 @@ func (s *server) confine(c Server, t *commandTransport, note func(string)) error
 	s.policy, s.dir = pol, dir
 	s.mu.Unlock()
 	s.stderr.mu.Lock()
-	s.stderr.explain = func(line string) []string { return pol.Blocked(dir, line) }
+	s.stderr.Explain = func(line string) []string { return pol.Blocked(dir, line) }
 	s.stderr.mu.Unlock()
 	return nil
 }

@@ -36,7 +36,7 @@ func TestRoughStdioServer(t *testing.T) {
 		t.Fatalf("state %s (%s) after the rough calls", st.State, st.Err)
 	}
 	m.mu.Lock()
-	tail := m.servers[0].stderr.lines()
+	tail := m.servers[0].stderr.Lines()
 	m.mu.Unlock()
 	want := []string{
 		"synaps: stdout line that is not JSON-RPC, skipped: rough server listening on stdio",

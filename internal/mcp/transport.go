@@ -117,20 +117,22 @@ func (s *server) killLeftovers() {
 	p.unguard()
 }
 
-// tail keeps the last stderrLines lines written to it.
-type tail struct {
+// StderrTail keeps the last stderrLines lines a server writes to stderr,
+// for its status and errors (an MCP server's; a language server's too,
+// internal/lsp). Its zero value is ready to use.
+type StderrTail struct {
 	mu sync.Mutex
 	// buf holds kept lines; part the unfinished last line. Guarded by mu.
 	buf  []string
 	part string
-	// explain, when set, says what the sandbox refused that a line
+	// Explain, when set, says what the sandbox refused that a line
 	// reports; its lines are kept after the line (confine sets it).
-	explain func(line string) []string
+	Explain func(line string) []string
 }
 
 const stderrLines = 20
 
-func (t *tail) Write(p []byte) (int, error) {
+func (t *StderrTail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.part + string(p)
@@ -142,8 +144,8 @@ func (t *tail) Write(p []byte) (int, error) {
 	for _, l := range lines[:len(lines)-1] {
 		l = strings.TrimRight(l, "\r")
 		t.buf = append(t.buf, l)
-		if t.explain != nil {
-			for _, b := range t.explain(l) {
+		if t.Explain != nil {
+			for _, b := range t.Explain(l) {
 				t.buf = append(t.buf, "synaps: "+b)
 			}
 		}
@@ -154,7 +156,8 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (t *tail) lines() []string {
+// Lines are the kept lines, the unfinished last one included.
+func (t *StderrTail) Lines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	out := append([]string(nil), t.buf...)
