@@ -271,23 +271,7 @@ func updateSecrets(file string, change func(map[string]map[string]string)) error
 	if err := os.MkdirAll(base, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(base, ".plugin-secrets-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return config.ReplaceFile(file, append(data, '\n'), 0o600)
 }
 
 // expandOptions replaces ${user_config.KEY} in a plugin's hooks file

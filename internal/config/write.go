@@ -67,7 +67,7 @@ func Update(path, key string, fn func(value string, set bool) (string, error)) e
 	if strings.ContainsAny(value, "\n\r") || strings.ContainsAny(key, "\n\r=") {
 		return fmt.Errorf("%s: cannot write %s: a key or value on one line may not hold a line break", path, key)
 	}
-	return replaceFile(target, edit(data, key, value), mode)
+	return ReplaceFile(target, edit(data, key, value), mode)
 }
 
 // edit returns data with key set to value (see Set).
@@ -102,9 +102,11 @@ func edit(data []byte, key, value string) []byte {
 	return []byte(out)
 }
 
-// replaceFile writes data to a uniquely named temporary file next to path
-// and renames it over path.
-func replaceFile(path string, data []byte, mode fs.FileMode) error {
+// ReplaceFile writes data to a uniquely named temporary file next to path
+// (private until it is chmodded to mode, synced) and renames it over path,
+// so a reader never sees half a file. The config, the plugin secrets and
+// the extensions' initialize cache are written so.
+func ReplaceFile(path string, data []byte, mode fs.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err

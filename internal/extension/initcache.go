@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/synaps-cli/synaps/internal/config"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -201,7 +202,11 @@ func (e *Extension) storeInit(key string, res *InitResult, subs []hook.Subscript
 		}
 	}
 	data, _ := json.Marshal(initEntry{Key: key, Result: res.Raw})
-	if err := writeAtomic(path, data); err != nil {
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
+	if err == nil {
+		err = config.ReplaceFile(path, data, 0o600) // a reader never sees half an entry
+	}
+	if err != nil {
 		e.log.note("initialize cache: %v", err)
 	}
 }
@@ -209,30 +214,6 @@ func (e *Extension) storeInit(key string, res *InitResult, subs []hook.Subscript
 // dropInit removes the extension's cache entry (its deferred start
 // failed: the next start spawns it at once and says why).
 func (e *Extension) dropInit() { os.Remove(e.cacheFile()) }
-
-// writeAtomic writes data to path through a temporary file and a rename,
-// so a reader never sees half an entry.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-	}
-	return werr
-}
 
 // startDeferredGuards starts the process of every deferred extension
 // that hooks tool calls, without waiting.
