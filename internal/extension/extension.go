@@ -230,17 +230,7 @@ func (e *Extension) start(ctx context.Context) {
 	for _, pr := range problems {
 		e.log.note("%s", pr)
 	}
-	go e.watch(p)
-	if e.wantsInfo(res) {
-		done := make(chan struct{})
-		e.mu.Lock()
-		e.infoDone = done
-		e.mu.Unlock()
-		go func() {
-			defer close(done)
-			e.fetchInfo(p)
-		}()
-	}
+	e.running(p, res)
 }
 
 // startDeferred takes a cached initialize answer instead of spawning:
@@ -297,17 +287,7 @@ func (e *Extension) launchDeferred(done chan struct{}) {
 		e.log.note("its initialize answer differs from the cached one; the entry is dropped, and the next start registers what it declares now")
 		e.dropInit()
 	}
-	go e.watch(p)
-	if e.wantsInfo(res) {
-		infoDone := make(chan struct{})
-		e.mu.Lock()
-		e.infoDone = infoDone
-		e.mu.Unlock()
-		go func() {
-			defer close(infoDone)
-			e.fetchInfo(p)
-		}()
-	}
+	e.running(p, res)
 }
 
 // beginDeferred starts a deferred extension's process unless it runs or
@@ -563,4 +543,22 @@ func setupHint(p *plugin.Plugin, err error) string {
 		return ""
 	}
 	return fmt.Sprintf("; the plugin's setup script builds it: run `bash %s` in %s (synaps extensions install runs it)", script, p.Dir)
+}
+
+// running watches a process that answered initialize and, when it
+// declared commands, help or settings, fetches them in the background
+// (infoDone closes when that is done). Start and a deferred start both
+// end so.
+func (e *Extension) running(p *process, res *InitResult) {
+	go e.watch(p)
+	if e.wantsInfo(res) {
+		done := make(chan struct{})
+		e.mu.Lock()
+		e.infoDone = done
+		e.mu.Unlock()
+		go func() {
+			defer close(done)
+			e.fetchInfo(p)
+		}()
+	}
 }
