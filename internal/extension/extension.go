@@ -73,8 +73,6 @@ type Extension struct {
 	// Filled once by the first successful initialize and never changed
 	// afterwards (a restart re-initialises but keeps them), so dispatch can
 	// read them without the lock.
-	tools       []ToolDecl
-	subs        []hook.Subscription
 	providers   json.RawMessage
 	config      map[string]any
 	initialized bool
@@ -122,6 +120,12 @@ type Extension struct {
 	// extension answered with but the hook does not take (said once per
 	// name). Guarded by mu.
 	actionsShown map[string]bool
+	// tools and subs are what it declared: set by the first initialize
+	// (adopt) and replaced once at most, when a process started from a
+	// cached answer answers differently (redeclare). Guarded by mu; read
+	// them with declared.
+	tools []ToolDecl
+	subs  []hook.Subscription
 	// restarting is closed when the restart under way ends; nil when none.
 	// Guarded by mu.
 	restarting chan struct{}
@@ -203,9 +207,9 @@ func (e *Extension) start(ctx context.Context) {
 		return
 	}
 	e.config = cfg
-	if e.deferrable() {
+	if e.env.cacheOn() {
 		e.cacheKey = e.initKey()
-		if res := e.cachedInit(e.cacheKey); res != nil && e.startDeferred(res) {
+		if res := e.cachedInit(e.cacheKey); res != nil && e.startCached(res) {
 			return
 		}
 	}
@@ -216,7 +220,7 @@ func (e *Extension) start(ctx context.Context) {
 	}
 	problems := e.adopt(res)
 	if e.cacheKey != "" {
-		e.storeInit(e.cacheKey, res, e.subs)
+		e.storeInit(e.cacheKey, res)
 	}
 	e.mu.Lock()
 	if e.stopping {
@@ -233,11 +237,15 @@ func (e *Extension) start(ctx context.Context) {
 	e.running(p, res)
 }
 
-// startDeferred takes a cached initialize answer instead of spawning:
-// the extension counts as loaded, its tools register, and its process
-// starts at the first call (current). False when it was stopped first.
-func (e *Extension) startDeferred(res *InitResult) bool {
+// startCached takes a cached initialize answer instead of waiting for
+// one: the extension counts as loaded and its tools register at once. An
+// extension that hooks tool calls only is spawned at the first call that
+// needs it (current); one that hooks the session's or a message's events
+// is spawned now, and each of its hooks waits for that start (link.Ready)
+// while the rest of the session goes on.
+func (e *Extension) startCached(res *InitResult) bool {
 	problems := e.adopt(res)
+	_, subs := e.declared()
 	e.mu.Lock()
 	if e.stopping {
 		e.mu.Unlock()
@@ -245,19 +253,28 @@ func (e *Extension) startDeferred(res *InitResult) bool {
 	}
 	e.cached, e.deferred, e.state = res, true, StateLoaded
 	e.problems = append(e.problems, problems...)
+	now := !toolHooksOnly(subs)
+	if now {
+		e.beginDeferredLocked()
+	}
 	e.mu.Unlock()
 	for _, pr := range problems {
 		e.log.note("%s", pr)
 	}
-	e.log.note("initialize answer taken from the cache (%s); the process starts at the first call of one of its tools", InitCacheDir(e.env.baseDir))
+	if now {
+		e.log.note("initialize answer taken from the cache (%s); the process starts now, and its hooks wait for it", InitCacheDir(e.env.baseDir))
+	} else {
+		e.log.note("initialize answer taken from the cache (%s); the process starts at the first call of one of its tools", InitCacheDir(e.env.baseDir))
+	}
 	return true
 }
 
-// launchDeferred spawns a deferred extension for its first call; done is
+// launchDeferred spawns an extension started from the cache; done is
 // e.restarting, which callers wait on meanwhile. A start that fails
 // leaves the extension failed, as a failed start at the session's start
-// would, and drops the cache entry, so the next start spawns it at once
-// and says why. An answer that differs from the cached one replaces it.
+// would, says so, and drops the cache entry, so the next start spawns it
+// and waits for it. An answer that differs from the cached one replaces
+// it, and the session's tools and hook places follow (redeclare).
 func (e *Extension) launchDeferred(done chan struct{}) {
 	defer close(done)
 	p, res, err := e.launch(e.life)
@@ -273,19 +290,20 @@ func (e *Extension) launchDeferred(done chan struct{}) {
 	if err != nil {
 		e.state, e.reason = StateFailed, err.Error()
 		e.mu.Unlock()
-		e.log.note("failed to start for its first call: %s", err)
+		e.log.note("failed to start: %s", err)
 		e.dropInit()
+		reason := err.Error()
+		if i := strings.IndexByte(reason, '\n'); i >= 0 {
+			reason = reason[:i] + " …"
+		}
+		e.env.notify.say("extension %s failed to load: %s", e.ID(), reason)
 		return
 	}
 	e.proc, e.gen = p, 1
 	e.mu.Unlock()
-	e.log.note("started for its first call")
+	e.log.note("started")
 	if !bytes.Equal(res.Raw, e.cached.Raw) {
-		// This session keeps what the cache declared (its tools and hook
-		// places are registered); the next start spawns it at once and
-		// caches what it declares then.
-		e.log.note("its initialize answer differs from the cached one; the entry is dropped, and the next start registers what it declares now")
-		e.dropInit()
+		e.redeclare(res)
 	}
 	e.running(p, res)
 }

@@ -112,6 +112,10 @@ type hostEnv struct {
 	// startDeferredGuards starts every deferred extension of the running
 	// set that hooks tool calls (Host.startDeferredGuards).
 	startDeferredGuards func()
+	// redeclared registers again the tools and hook places of an
+	// extension whose fresh answer replaced its cached one
+	// (Host.redeclared).
+	redeclared func(*Extension)
 }
 
 // defaultStall is hostEnv.stall. Reaching the in-flight bound already
@@ -192,6 +196,7 @@ func NewHost(o Options) *Host {
 	}
 	h := &Host{opts: o, env: env, registry: reg, toolNames: map[string][]string{}}
 	env.startDeferredGuards = h.startDeferredGuards
+	env.redeclared = h.redeclared
 	h.chain = hook.NewChain(hook.Options{Timeout: env.hookTimeout, Record: env.intercept.record, Notify: env.notify.say,
 		HideSessionID: sessionIDOff(getenv(HookSessionIDEnv))})
 	return h
@@ -374,20 +379,38 @@ func (h *Host) current(e *Extension) bool {
 	return slices.Contains(h.exts, e)
 }
 
-// register adds e's tools to the registry.
+// register puts e's tools in the registry, in place of any it had (one
+// step: a request built meanwhile sees the old set or the new one).
 func (h *Host) register(e *Extension) {
+	decls, _ := e.declared()
+	tools := make([]tool.Tool, len(decls))
+	for i, d := range decls {
+		tools[i] = &extTool{ext: e, decl: d}
+	}
+	specs, errs := h.registry.Replace(e.source(), tools)
 	var names []string
-	for _, d := range e.tools {
-		spec, err := h.registry.Add(&extTool{ext: e, decl: d})
-		if err != nil {
-			e.log.note("tool %s not registered: %v", d.Name, err)
+	for i, d := range decls {
+		if errs[i] != nil {
+			e.log.note("tool %s not registered: %v", d.Name, errs[i])
 			continue
 		}
-		names = append(names, spec.Name)
+		names = append(names, specs[i].Name)
 	}
 	h.mu.Lock()
 	h.toolNames[e.ID()] = names
 	h.mu.Unlock()
+}
+
+// redeclared follows an extension of the running set whose process,
+// started from a cached answer, declared other tools or hooks: the
+// registry and the hook chain take what it declares now, so the model's
+// next request lists its tools as they are.
+func (h *Host) redeclared(e *Extension) {
+	if !h.current(e) {
+		return
+	}
+	h.register(e)
+	h.resetChain()
 }
 
 // AwaitTools waits until every extension still starting that may register
@@ -586,7 +609,8 @@ func (h *Host) Statuses() []Status {
 			if !e.started() {
 				break // its subscriptions are not known yet
 			}
-			for _, s := range e.subs {
+			_, subs := e.declared()
+			for _, s := range subs {
 				if !slices.Contains(st.Hooks, s.Hook) && !off.Has(hook.ExtensionHookID(p.ID, s.Hook)) {
 					st.Hooks = append(st.Hooks, s.Hook)
 				}

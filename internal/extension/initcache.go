@@ -1,24 +1,31 @@
 package extension
 
-// The initialize cache. An extension that registers tools and guards tool
-// calls (before_tool_call, after_tool_call), and nothing else, does
-// nothing before the first tool call but answer initialize, yet a start
-// used to wait for every such answer: a Python extension costs some 16
-// ms of CPU to start, so start-up grew with every plugin installed. Its
-// answer is kept, keyed by everything that could change it, and the next
-// start registers its tools and hook places from the cache without
-// spawning it. Its process starts at the first call of one of its tools
-// (Extension.current), or at the first tool call it must judge: that
-// hook waits for the start (within the hook's deadline), and starts every
-// other deferred guard with it, in parallel, so a chain of guards is not
-// started one after another. A guard that fails to start then is failed
-// as at a session's start, so a fail-closed one blocks the call. An
-// extension that hooks anything else (the session's or a message's
-// events, which every session fires) or brings a provider starts at
-// once, as before.
+// The initialize cache. A start used to wait for every extension's
+// initialize answer: a Python extension costs some 16 ms of CPU to
+// start, so start-up grew with every plugin installed. The answer of an
+// extension that declares no provider is kept, keyed by everything that
+// could change it, and the next start registers its tools and hook
+// places from the cache instead of waiting for it:
+//
+//   - an extension that registers tools and guards tool calls
+//     (before_tool_call, after_tool_call), and nothing else, is not even
+//     spawned: its process starts at the first call of one of its tools
+//     (Extension.current), or at the first tool call it must judge, which
+//     starts every other deferred guard with it, in parallel, so a chain
+//     of guards is not started one after another;
+//   - one that hooks the session's or a message's events, which every
+//     session fires, is spawned at once, beside the rest of the start.
+//
+// Either way a hook waits for the process it needs (link.AwaitStart),
+// outside the hook's deadline, and a guard that fails to start then is
+// failed as at a session's start, so a fail-closed one blocks the call.
+// A process whose answer differs from the cached one replaces it, in the
+// cache and in the session (redeclare). An extension that brings a
+// provider is never cached: the session's models are chosen at start.
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -90,12 +97,6 @@ func (h *hostEnv) cacheOn() bool {
 		return false
 	}
 	return true
-}
-
-// deferrable reports whether the manifest lets the extension wait for
-// its first call: every hook it declares is a tool call's.
-func (e *Extension) deferrable() bool {
-	return e.env.cacheOn() && toolHooksOnly(e.plugin.Manifest.Extension.Hooks)
 }
 
 // toolHooksOnly reports whether every subscription is to a tool call's
@@ -182,16 +183,15 @@ func (e *Extension) cachedInit(key string) *InitResult {
 	return res
 }
 
-// storeInit keeps res, adopted as subs, for key when the extension could
-// be deferred with it (no provider, tool hooks only), and drops a stale
-// entry otherwise. A write that fails costs only the next start's time,
-// so it is a log note.
-func (e *Extension) storeInit(key string, res *InitResult, subs []hook.Subscription) {
+// storeInit keeps res for key when a start can be served by it (it
+// declares no provider), and drops a stale entry otherwise. A write that
+// fails costs only the next start's time, so it is a log note.
+func (e *Extension) storeInit(key string, res *InitResult) {
 	if key == "" {
 		return
 	}
 	path := e.cacheFile()
-	if !noProvider(res) || !toolHooksOnly(subs) || len(res.Raw) == 0 {
+	if !noProvider(res) || len(res.Raw) == 0 {
 		os.Remove(path)
 		return
 	}
@@ -211,9 +211,54 @@ func (e *Extension) storeInit(key string, res *InitResult, subs []hook.Subscript
 	}
 }
 
+// redeclare makes res, the answer of a process started from a cached
+// answer that it no longer gives, what the extension declares: its tools
+// and subscriptions are replaced, the host registers them anew (the
+// model sees them on its next request) and rebuilds the hook chain, and
+// the cache keeps res. A provider it declares now is for the next start:
+// a session's providers are fixed when it opens.
+func (e *Extension) redeclare(res *InitResult) {
+	d := e.declare(res)
+	e.mu.Lock()
+	e.tools, e.subs = d.tools, d.subs
+	e.problems = append(e.problems, d.problems...)
+	e.mu.Unlock()
+	for _, pr := range d.problems {
+		e.log.note("%s", pr)
+	}
+	e.log.note("its initialize answer differs from the cached one: its tools and hooks are now those it declares, and the cache keeps this answer")
+	if d.providers != nil {
+		e.log.note("it declares a provider now, which the session's next start takes")
+	}
+	e.storeInit(e.cacheKey, res)
+	if e.env.redeclared != nil {
+		e.env.redeclared(e)
+	}
+}
+
 // dropInit removes the extension's cache entry (its deferred start
 // failed: the next start spawns it at once and says why).
 func (e *Extension) dropInit() { os.Remove(e.cacheFile()) }
+
+// firstLaunch begins the process of an extension started from the cache
+// and waits for that first launch to end, or ctx; a restart after a
+// crash is not waited for here (a call waits for it within its own
+// deadline).
+func (e *Extension) firstLaunch(ctx context.Context) {
+	e.mu.Lock()
+	e.beginDeferredLocked()
+	wait := e.restarting
+	if e.gen > 0 {
+		wait = nil
+	}
+	e.mu.Unlock()
+	if wait != nil {
+		select {
+		case <-wait:
+		case <-ctx.Done():
+		}
+	}
+}
 
 // startDeferredGuards starts the process of every deferred extension
 // that hooks tool calls, without waiting.
@@ -222,7 +267,7 @@ func (h *Host) startDeferredGuards() {
 	exts := h.exts
 	h.mu.Unlock()
 	for _, e := range exts {
-		if e.started() && len(e.subs) > 0 && e.isDeferred() {
+		if _, subs := e.declared(); e.started() && len(subs) > 0 && e.isDeferred() {
 			e.beginDeferred()
 		}
 	}

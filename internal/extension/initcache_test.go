@@ -1,16 +1,21 @@
 package extension
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
+	"github.com/synaps-cli/synaps/internal/hook"
 )
 
 const helloInit = `{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Says hello","input_schema":{"type":"object"}}]}}`
@@ -31,10 +36,9 @@ func stateOf(t *testing.T, h *Host, id string) cacheState {
 // TestInitCacheDefersToolsOnly: a tools-only extension is spawned at the
 // first start and its answer cached; the next start registers its tool
 // from the cache without spawning it, and the first call spawns it. An
-// extension that hooks the session's events is spawned at every start.
-// A plugin whose files
-// changed is spawned again at start, and SYNAPS_EXTENSIONS_INIT_CACHE=0
-// turns the cache off.
+// extension that hooks the session's events is spawned at every start
+// (from its cached answer too). A plugin whose files changed is spawned
+// again at start, and SYNAPS_EXTENSIONS_INIT_CACHE=0 turns the cache off.
 func TestInitCacheDefersToolsOnly(t *testing.T) {
 	base := t.TempDir()
 	tools := fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
@@ -55,13 +59,14 @@ func TestInitCacheDefersToolsOnly(t *testing.T) {
 		if d := cmp.Diff(want, stateOf(t, h, "tools")); d != "" {
 			t.Errorf("%s: tools (-want +got):\n%s", step, d)
 		}
+		waitRunning(t, h, "guard") // its start may still be under way
 		if d := cmp.Diff(wantGuard, stateOf(t, h, "guard")); d != "" {
 			t.Errorf("%s: guard (-want +got):\n%s", step, d)
 		}
 	}
 	check("first start", running, guard)
-	if _, err := os.Stat(filepath.Join(InitCacheDir(base), "guard.json")); err == nil {
-		t.Error("the answer of an extension hooking the session's start was cached")
+	if _, err := os.Stat(filepath.Join(InitCacheDir(base), "guard.json")); err != nil {
+		t.Errorf("the answer of an extension hooking the session's start was not cached: %v", err)
 	}
 	h.Shutdown()
 
@@ -85,8 +90,8 @@ func TestInitCacheDefersToolsOnly(t *testing.T) {
 	h.Shutdown()
 
 	n, err := ClearInitCache(base)
-	if err != nil || n != 1 {
-		t.Fatalf("ClearInitCache = %d, %v; want 1 entry", n, err)
+	if err != nil || n != 2 {
+		t.Fatalf("ClearInitCache = %d, %v; want 2 entries", n, err)
 	}
 	h = start(nil)
 	check("after clear", running, guard)
@@ -94,8 +99,9 @@ func TestInitCacheDefersToolsOnly(t *testing.T) {
 
 // TestInitCacheStaleAnswer: a cached answer that the extension no longer
 // gives (the cache was written by another build of it) serves the start;
-// the first call spawns the extension, and the entry is dropped so the
-// next start spawns it and caches its real answer.
+// the first call spawns the extension, whose answer then replaces the
+// cached one in the session (a tool it no longer declares is gone from
+// the registry, a changed description is the new one) and in the cache.
 func TestInitCacheStaleAnswer(t *testing.T) {
 	base := t.TempDir()
 	fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
@@ -110,25 +116,39 @@ func TestInitCacheStaleAnswer(t *testing.T) {
 	if err := json.Unmarshal(data, &ent); err != nil {
 		t.Fatal(err)
 	}
-	stale := initEntry{Key: ent.Key, Result: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Old words","input_schema":{"type":"object"}}]}}`)}
+	stale := initEntry{Key: ent.Key, Result: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Old words","input_schema":{"type":"object"}},{"name":"gone","description":"Removed since","input_schema":{"type":"object"}}]}}`)}
 	data, _ = json.Marshal(stale)
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	h = startHost(t, base, withCache)
-	if st := stateOf(t, h, "tools"); !st.Deferred {
-		t.Fatalf("not deferred with a stale entry of the right key: %+v", st)
+	if st := stateOf(t, h, "tools"); !st.Deferred || !slices.Equal(st.Tools, []string{"tools_hello", "tools_gone"}) {
+		t.Fatalf("not deferred with the stale entry's tools: %+v", st)
+	}
+	descriptions := func() map[string]string {
+		m := map[string]string{}
+		for _, s := range h.Registry().Specs() {
+			m[s.Name] = s.Description
+		}
+		return m
+	}
+	if d := cmp.Diff(map[string]string{"tools_hello": "Old words", "tools_gone": "Removed since"}, descriptions()); d != "" {
+		t.Errorf("registry from the stale entry (-want +got):\n%s", d)
 	}
 	if res := callTool(t, h, "tools:hello", `{}`); res.IsError {
 		t.Fatalf("call = %+v", res)
 	}
-	if _, err := os.Stat(path); err == nil {
-		t.Error("a cache entry the extension no longer answers was kept")
+	// The model's next request lists what the extension declares now.
+	if d := cmp.Diff(map[string]string{"tools_hello": "Says hello"}, descriptions()); d != "" {
+		t.Errorf("registry after the first call (-want +got):\n%s", d)
+	}
+	if st := stateOf(t, h, "tools"); !slices.Equal(st.Tools, []string{"tools_hello"}) {
+		t.Errorf("status tools after the first call = %v", st.Tools)
 	}
 	h.Shutdown()
 	h = startHost(t, base, withCache)
-	if st := stateOf(t, h, "tools"); st.Deferred || !st.Running {
-		t.Errorf("the start after a stale entry: %+v, want it spawned", st)
+	if st := stateOf(t, h, "tools"); !st.Deferred || st.Running {
+		t.Errorf("the start after a stale entry: %+v, want it deferred with the fresh answer", st)
 	}
 	data, _ = os.ReadFile(path)
 	var now initEntry
@@ -146,7 +166,14 @@ func TestInitCacheDeferredStartFails(t *testing.T) {
 	dir := fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
 	h := startHost(t, base, withCache)
 	h.Shutdown()
-	h = startHost(t, base, withCache)
+	var (
+		mu   sync.Mutex
+		told []string
+	)
+	h = startHost(t, base, func(o *Options) {
+		o.InitCache = true
+		o.Notify = func(msg string) { mu.Lock(); told = append(told, msg); mu.Unlock() }
+	})
 	// fake.json gone: the process exits before answering initialize.
 	// The edit comes after the start took its key, as a plugin removed
 	// while a session runs would.
@@ -162,6 +189,11 @@ func TestInitCacheDeferredStartFails(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(InitCacheDir(base), "tools.json")); err == nil {
 		t.Error("the entry of an extension that failed to start is still cached")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.ContainsFunc(told, func(m string) bool { return strings.HasPrefix(m, "extension tools failed to load: ") }) {
+		t.Errorf("the user was not told of the failed start: %q", told)
 	}
 }
 
@@ -250,5 +282,57 @@ func waitRunning(t *testing.T, h *Host, id string) {
 	}
 	if st := stateOf(t, h, id); !st.Running {
 		t.Errorf("%s: %+v, want running", id, st)
+	}
+}
+
+// TestInitCacheSessionHookStartsBeside: an extension that hooks the
+// session's events is spawned at every start, but with a cached answer
+// the start does not wait for it: its tools are registered from the cache
+// and each of its hooks waits for its process, the wait not counted
+// against the hook's deadline (a guard slow to start is waited for, as a
+// start waits for it, not faulted as too slow to answer).
+func TestInitCacheSessionHookStartsBeside(t *testing.T) {
+	base := t.TempDir()
+	gate := filepath.Join(t.TempDir(), "go") // outside the plugin: its key stays
+	fakePlugin(t, base, "greeter", map[string]any{
+		"permissions": []string{"tools.register", "tools.intercept", "session.lifecycle"},
+		"hooks":       []map[string]any{{"hook": contract.HookOnSessionStart}, {"hook": contract.HookBeforeToolCall, "tool": "bash"}},
+	}, fakeSpec{InitMode: "gate", Gate: gate, Init: json.RawMessage(helloInit),
+		Results: map[string]json.RawMessage{"hook:before_tool_call": json.RawMessage(`{"action":"block","reason":"greeter says no"}`)}})
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withShortHooks := func(o *Options) { o.InitCache = true; o.HookTimeout = time.Second }
+	h := startHost(t, base, withShortHooks)
+	h.Shutdown()
+	if err := os.Remove(gate); err != nil {
+		t.Fatal(err)
+	}
+
+	// The start returns with the gate shut: it did not wait for initialize.
+	h = startHost(t, base, withShortHooks)
+	st := statusOf(t, h, "greeter")
+	if st.State != StateLoaded || st.PID != 0 || !slices.Equal(st.Tools, []string{"greeter_hello"}) {
+		t.Fatalf("cached start: state %s, pid %d, tools %v; want loaded from the cache, its process starting", st.State, st.PID, st.Tools)
+	}
+	got := make(chan hook.Decision, 1)
+	go func() {
+		got <- h.BeforeToolCall(context.Background(), bashSpec(), json.RawMessage(`{"command":"ls"}`), "s", nil)
+	}()
+	// Longer than the hook's deadline: a wait counted against it would
+	// have faulted (and, fail-open, let the call go) by now.
+	select {
+	case d := <-got:
+		t.Fatalf("the call did not wait for its guard's start: %+v", d)
+	case <-time.After(1500 * time.Millisecond):
+	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := <-got; !d.Blocked || !strings.Contains(d.Reason, "greeter says no") {
+		t.Fatalf("decision = %+v, want the guard's block", d)
+	}
+	if st := stateOf(t, h, "greeter"); !st.Running {
+		t.Errorf("after its hook: %+v, want running", st)
 	}
 }

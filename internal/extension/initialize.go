@@ -172,14 +172,35 @@ func (e *Extension) adopt(res *InitResult) []string {
 		return nil
 	}
 	e.initialized = true
+	d := e.declare(res)
+	e.mu.Lock()
+	e.tools, e.subs = d.tools, d.subs
+	e.mu.Unlock()
+	e.providers = d.providers
+	return d.problems
+}
+
+// declaration is what one initialize answer declares, as the manifest's
+// permissions allow it.
+type declaration struct {
+	tools     []ToolDecl
+	subs      []hook.Subscription
+	providers json.RawMessage
+	problems  []string
+}
+
+// declare reads an initialize answer against the manifest: the tools,
+// subscriptions and providers it may declare, and a note for each refusal.
+func (e *Extension) declare(res *InitResult) declaration {
+	var d declaration
 	m := e.plugin.Manifest.Extension
 	problems := append([]string(nil), res.Warnings...)
 	if res.ProtocolVersion == nil {
 		problems = append(problems, fmt.Sprintf("initialize result has no protocol_version; assuming %d", max(m.ProtocolVersion, contract.ProtocolVersion)))
 	}
 	problems = append(problems, checkExtra(res.Capabilities.Extra, m.Permissions)...)
-	e.tools, problems = DecodeTools(res.Capabilities.Tools, m.Permissions, problems)
-	e.subs = append([]hook.Subscription(nil), m.Hooks...)
+	d.tools, problems = DecodeTools(res.Capabilities.Tools, m.Permissions, problems)
+	d.subs = append([]hook.Subscription(nil), m.Hooks...)
 	if !isNull(res.Capabilities.Hooks) {
 		subs, warns, err := plugin.AcceptSubscriptions(e.plugin.ManifestFile(), "initialize result capabilities.hooks", res.Capabilities.Hooks, m.Permissions)
 		problems = append(problems, warns...)
@@ -191,8 +212,8 @@ func (e *Extension) adopt(res *InitResult) []string {
 				problems = append(problems, fmt.Sprintf(`refused hook: initialize result capabilities.hooks: %v; set "protocol_version": 2 in the extension object of plugin.json`, err))
 				continue
 			}
-			if !containsSub(e.subs, s) {
-				e.subs = append(e.subs, s)
+			if !containsSub(d.subs, s) {
+				d.subs = append(d.subs, s)
 			}
 		}
 	}
@@ -202,10 +223,18 @@ func (e *Extension) adopt(res *InitResult) []string {
 		} else if _, err := decodeProviders(res.Capabilities.Providers); err != nil {
 			problems = append(problems, "refused providers: "+err.Error())
 		} else {
-			e.providers = res.Capabilities.Providers
+			d.providers = res.Capabilities.Providers
 		}
 	}
-	return problems
+	d.problems = problems
+	return d
+}
+
+// declared is what the extension declared: its tools and subscriptions.
+func (e *Extension) declared() ([]ToolDecl, []hook.Subscription) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.tools, e.subs
 }
 
 func containsSub(list []hook.Subscription, s hook.Subscription) bool {

@@ -28,9 +28,29 @@ type link struct {
 	// closed: its failure_policy is "closed" (said in the first-timeout
 	// notice).
 	closed bool
+	// starting: the table was built while the extension was starting,
+	// so its places are every hook its permissions cover, and it answers
+	// only for those it then subscribed to (holds).
+	starting bool
 }
 
 func (l *link) ID() string { return l.ext.ID() }
+
+// AwaitStart waits, before the hook's deadline begins (hook.Starter), for
+// an extension still starting in the background (Host.Begin) and, when it
+// holds a place for ev, for the first start of its process if its answer
+// came from the cache: a deferred guard's first judged call starts every
+// deferred guard side by side. A start that fails is Handle's to report.
+func (l *link) AwaitStart(ctx context.Context, spec contract.HookSpec, ev *hook.Event) {
+	e := l.ext
+	if !e.awaitStart(ctx) || !e.holds(spec, ev) {
+		return
+	}
+	if e.isDeferred() && e.env.startDeferredGuards != nil {
+		e.env.startDeferredGuards()
+	}
+	e.firstLaunch(ctx)
+}
 
 // Handle sends one hook.handle and vets the answer: faults are logged and
 // returned as errors, actions the hook does not allow (or replace without
@@ -38,9 +58,9 @@ func (l *link) ID() string { return l.ext.ID() }
 // modify is a block. An event beyond the send bounds is not sent.
 func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Event, params json.RawMessage) (hook.Result, error) {
 	e := l.ext
-	if !e.started() {
-		// Started in the background (Host.Begin): wait for it, within
-		// the hook's deadline, then answer only for what it subscribed to.
+	if l.starting {
+		// Started in the background (Host.Begin): wait for it (the chain
+		// has, AwaitStart), then answer only for what it subscribed to.
 		if !e.awaitStart(ctx) {
 			return hook.Result{}, l.fault(spec, fmt.Errorf("still starting: %w", ctx.Err()), 0)
 		}
@@ -217,9 +237,10 @@ func buildTable(exts []*Extension, plugins []*plugin.Plugin, off hook.Disabled) 
 	for _, e := range exts {
 		m := e.plugin.Manifest.Extension
 		closed := m.FailurePolicy == "closed"
+		starting := !e.started() // before tableSubs: a start may end between
 		byHook, order := e.tableSubs()
 		transform := m.Permissions.Has(contract.PermToolsTransformOutput)
-		l := &link{ext: e, transform: transform, closed: closed, perms: m.Permissions}
+		l := &link{ext: e, transform: transform, closed: closed, perms: m.Permissions, starting: starting}
 		for _, h := range order {
 			if off.Has(hook.ExtensionHookID(e.ID(), h)) {
 				continue
@@ -262,7 +283,7 @@ func (e *Extension) tableSubs() (map[string][]hook.Subscription, []string) {
 		}
 		return byHook, order
 	}
-	subs := e.subs
+	_, subs := e.declared()
 	if !e.initialized {
 		subs = m.Hooks
 	}

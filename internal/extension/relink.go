@@ -10,11 +10,20 @@ func (h *Host) Relink() {
 		return
 	}
 	h.mu.Lock()
-	plugins, exts := h.plugins, h.exts
+	plugins := h.plugins
 	h.mu.Unlock()
 	links := h.opts.Links(plugins)
 	h.mu.Lock()
 	h.links = links
+	h.mu.Unlock()
+	h.resetChain()
+}
+
+// resetChain builds the hook chain's table again from the running set,
+// the links and the hooks turned off.
+func (h *Host) resetChain() {
+	h.mu.Lock()
+	plugins, exts, links := h.plugins, h.exts, h.links
 	h.mu.Unlock()
 	h.chain.Set(assemble(exts, plugins, links, h.disabledHooks()))
 }

@@ -42,6 +42,17 @@ type Link interface {
 	Gone() string
 }
 
+// Starter is a Link that may still be starting when a hook reaches it
+// (an extension started in the background, or spawned from a cached
+// initialize answer). The chain calls AwaitStart before the entry's
+// deadline begins: the wait is bounded by the start's own deadline and
+// by ctx (the caller giving up), so a guard that is slow to start is
+// waited for, as a session's start waits for it, rather than counted as
+// a guard too slow to answer. Handle still reports a start that failed.
+type Starter interface {
+	AwaitStart(ctx context.Context, spec contract.HookSpec, ev *Event)
+}
+
 // Entry is one link's place in the chain of one hook.
 type Entry struct {
 	Link Link
@@ -395,6 +406,9 @@ func (c *Chain) answer(ctx context.Context, e *Entry, spec contract.HookSpec, ev
 // handle calls one entry's link under its deadline: the entry's own, else
 // the chain's.
 func (c *Chain) handle(ctx context.Context, e *Entry, spec contract.HookSpec, ev *Event, params json.RawMessage) (Result, error) {
+	if s, ok := e.Link.(Starter); ok {
+		s.AwaitStart(ctx, spec, ev)
+	}
 	if d := cmp.Or(e.Timeout, c.opts.Timeout); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)

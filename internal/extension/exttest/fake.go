@@ -7,6 +7,7 @@ package exttest
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"github.com/synaps-cli/synaps/internal/demo"
@@ -81,8 +82,13 @@ type Spec struct {
 	// InitMode: "" answers; "crash" exits; "hang" never answers; "crash-once"
 	// exits the first time only; "slow" takes a second, noting when it
 	// began and ended in init-start and init-end; "gate" answers once a
-	// file named "go" exists in the plugin root (a test opens the gate).
+	// file named "go" exists in the plugin root, or at Gate when set (a
+	// test opens the gate).
 	InitMode string `json:"init_mode,omitempty"`
+	// Gate is the file "gate" waits for instead of "go" in the plugin
+	// root: a file outside the plugin leaves its fingerprint (and so its
+	// initialize cache key) alone when the test opens or closes it.
+	Gate string `json:"gate,omitempty"`
 	// Results answer tool.call ("tool:<name>") and hook.handle
 	// ("hook:<kind>"); default {} for hooks, {"output":"ok"} for tools.
 	Results map[string]json.RawMessage `json:"results,omitempty"`
@@ -220,8 +226,9 @@ func Run() int {
 				time.Sleep(time.Second)
 				stamp("init-end")
 			case "gate":
+				gate := cmp.Or(spec.Gate, "go")
 				for {
-					if _, err := os.Stat("go"); err == nil {
+					if _, err := os.Stat(gate); err == nil {
 						break
 					}
 					time.Sleep(5 * time.Millisecond)
