@@ -301,7 +301,7 @@ func (e *Extension) launchDeferred(done chan struct{}) {
 	}
 	e.proc, e.gen = p, 1
 	e.mu.Unlock()
-	e.log.note("started")
+	e.log.note("started from its cached answer")
 	if !bytes.Equal(res.Raw, e.cached.Raw) {
 		e.redeclare(res)
 	}

@@ -89,6 +89,11 @@ type Spec struct {
 	// root: a file outside the plugin leaves its fingerprint (and so its
 	// initialize cache key) alone when the test opens or closes it.
 	Gate string `json:"gate,omitempty"`
+	// InitFile, when set, is read for the initialize result instead of
+	// Init (a path from the plugin root): an extension whose answer
+	// depends on a file outside the plugin, which its cache key does not
+	// cover.
+	InitFile string `json:"init_file,omitempty"`
 	// Results answer tool.call ("tool:<name>") and hook.handle
 	// ("hook:<kind>"); default {} for hooks, {"output":"ok"} for tools.
 	Results map[string]json.RawMessage `json:"results,omitempty"`
@@ -238,6 +243,14 @@ func Run() int {
 				_ = os.WriteFile("init.json", req.Params, 0o644)
 			}
 			result = spec.Init
+			if spec.InitFile != "" {
+				data, err := os.ReadFile(spec.InitFile)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, "fake:", err)
+					return 3
+				}
+				result = json.RawMessage(data)
+			}
 			if result == nil {
 				result = json.RawMessage(`{"protocol_version":1,"capabilities":{}}`)
 			}

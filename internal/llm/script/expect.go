@@ -3,6 +3,7 @@ package script
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/synaps-cli/synaps/internal/llm"
@@ -14,6 +15,10 @@ type expectation struct {
 	LastToolResultContains string `json:"last_tool_result_contains"`
 	LastUserContains       string `json:"last_user_contains"`
 	SystemContains         string `json:"system_contains"`
+	// ToolsInclude and ToolsExclude are tool names the request must and
+	// must not offer the model.
+	ToolsInclude []string `json:"tools_include"`
+	ToolsExclude []string `json:"tools_exclude"`
 }
 
 // check returns an error listing every expectation req does not meet.
@@ -33,6 +38,22 @@ func (e *expectation) check(req *llm.Request) error {
 	}
 	if want := e.SystemContains; want != "" && !strings.Contains(req.System, want) {
 		failed = append(failed, fmt.Sprintf("expected the system prompt to contain %s, but it is %s", quote(want), quote(req.System)))
+	}
+	if len(e.ToolsInclude)+len(e.ToolsExclude) > 0 {
+		offered := make([]string, len(req.Tools))
+		for i, t := range req.Tools {
+			offered[i] = t.Name
+		}
+		for _, want := range e.ToolsInclude {
+			if !slices.Contains(offered, want) {
+				failed = append(failed, fmt.Sprintf("expected the request to offer the tool %s, but its tools are %s", quote(want), quote(strings.Join(offered, ", "))))
+			}
+		}
+		for _, not := range e.ToolsExclude {
+			if slices.Contains(offered, not) {
+				failed = append(failed, fmt.Sprintf("expected the request not to offer the tool %s, but it does", quote(not)))
+			}
+		}
 	}
 	if len(failed) == 0 {
 		return nil

@@ -178,6 +178,9 @@ func TestExpectations(t *testing.T) {
 			`script s.jsonl:2: expected the last user message to contain "keep", but it is "delete the logs"`},
 		{"every failure is listed", `{"system_contains": "guard is off", "last_user_contains": "keep"}`, req,
 			`script s.jsonl:2: expected the last user message to contain "keep", but it is "delete the logs"; expected the system prompt to contain "guard is off", but it is "You are synaps. Extension guard is active."`},
+		{"tools offered", `{"tools_include": ["bash", "read"], "tools_exclude": ["write"]}`, withTools("bash", "read"), ""},
+		{"tools missing and extra", `{"tools_include": ["bash", "wave"], "tools_exclude": ["read"]}`, withTools("bash", "read"),
+			`script s.jsonl:2: expected the request to offer the tool "wave", but its tools are "bash, read"; expected the request not to offer the tool "read", but it does`},
 		{"long values are cut", `{"system_contains": "zzz"}`, &llm.Request{System: strings.Repeat("é", 200)},
 			`script s.jsonl:2: expected the system prompt to contain "zzz", but it is "` + strings.Repeat("é", 150) + `"…`},
 	}
@@ -201,6 +204,15 @@ func TestExpectations(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withTools is a request offering tools of these names.
+func withTools(names ...string) *llm.Request {
+	req := &llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "hi"}}}}}
+	for _, n := range names {
+		req.Tools = append(req.Tools, llm.ToolDef{Name: n})
+	}
+	return req
 }
 
 func TestLoadMissing(t *testing.T) {
