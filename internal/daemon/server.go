@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/filelock"
 )
 
 // DefaultIdleExit is how long a daemon with no client and no running
@@ -72,7 +74,7 @@ func Listen(base string, o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open %s: %w", p.Lock, err)
 	}
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := filelock.TryLock(lf); err != nil {
 		lf.Close()
 		pid, _ := os.ReadFile(p.Lock)
 		return nil, fmt.Errorf("a synaps daemon already runs for %s (pid %s); `synaps daemon status` says more", base, strings.TrimSpace(string(pid)))
