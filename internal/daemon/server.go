@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/filelock"
@@ -63,6 +62,9 @@ type Options struct {
 // (refused, naming the pid, when a live daemon holds it), replaces a
 // socket left by a dead daemon and listens on it (0600).
 func Listen(base string, o Options) (*Server, error) {
+	if errUnsupported != nil {
+		return nil, errUnsupported
+	}
 	p := PathsOf(base)
 	if err := p.checkSocket(); err != nil {
 		return nil, err
@@ -84,9 +86,7 @@ func Listen(base string, o Options) (*Server, error) {
 		lf.Close()
 		return nil, fmt.Errorf("cannot remove the stale socket %s: %w", p.Socket, err)
 	}
-	old := syscall.Umask(0o177)
-	ln, err := net.Listen("unix", p.Socket)
-	syscall.Umask(old)
+	ln, err := listenPrivate(p.Socket)
 	if err != nil {
 		lf.Close()
 		return nil, fmt.Errorf("cannot listen on %s: %w", p.Socket, err)
