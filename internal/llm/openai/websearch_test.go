@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synaps-cli/synaps/internal/llm"
 )
 
 // TestWebSearchRequest: against a fake OpenAI server, WebSearch asks the
@@ -63,7 +65,8 @@ func TestWebSearchRequest(t *testing.T) {
 }
 
 // TestWebSearchError: an API error names the status, the model and the
-// API's message (a model without search says so there).
+// API's message (a model without search says so there), and is the
+// *llm.APIError the transport parsed.
 func TestWebSearchError(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
@@ -71,7 +74,10 @@ func TestWebSearchError(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, err := New(Config{BaseURL: srv.URL}).WebSearch(context.Background(), "gpt-4o", "q", nil, nil)
-	if err == nil || !strings.Contains(err.Error(), "openai API error 400 (model gpt-4o, web_search_options): web_search_options is not supported with this model.") {
+	if err == nil || !strings.Contains(err.Error(), "web search with model gpt-4o (web_search_options): openai API error 400 invalid_request_error: web_search_options is not supported with this model.") {
 		t.Errorf("error %v", err)
+	}
+	if apiErr, ok := errors.AsType[*llm.APIError](err); !ok || apiErr.Status != http.StatusBadRequest {
+		t.Errorf("error %v is not an *llm.APIError with status 400", err)
 	}
 }
