@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,12 +20,19 @@ import (
 // sends the key, and reads the answer with its url_citation links,
 // filtered by the domains asked for.
 func TestWebSearchRequest(t *testing.T) {
+	// mu orders the handler's writes after the test's reads of the first
+	// request: the race detector sees no order through the socket when
+	// the request went out in one writev (the transport's gathered write).
+	var mu sync.Mutex
 	var got map[string]any
 	var auth, path string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = nil
 		json.Unmarshal(body, &got)
 		auth, path = r.Header.Get("Authorization"), r.URL.Path
+		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":"c1","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant",
 			"content":"Go 1.26 was released in February.",
@@ -43,6 +51,7 @@ func TestWebSearchRequest(t *testing.T) {
 	if d := cmp.Diff(want, out); d != "" {
 		t.Errorf("result (-want +got):\n%s", d)
 	}
+	mu.Lock()
 	if path != "/v1/chat/completions" || auth != "Bearer k" {
 		t.Errorf("request to %s with Authorization %q", path, auth)
 	}
@@ -56,6 +65,7 @@ func TestWebSearchRequest(t *testing.T) {
 	if len(msgs) != 1 || !strings.Contains(msgs[0].(map[string]any)["content"].(string), "Only use results from these sites: go.dev") {
 		t.Errorf("messages %v", msgs)
 	}
+	mu.Unlock()
 
 	// Blocked domains leave their links out.
 	out, _ = c.WebSearch(context.Background(), "m", "q", nil, []string{"example.com"})
