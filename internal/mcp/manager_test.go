@@ -348,6 +348,14 @@ func TestServerEndsMidSession(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(res.Output, "MCP server t is failed: the server ended") {
 		t.Errorf("a held tool after the end: %+v %v", res, err)
 	}
+	// OnChange is called after the tools leave the registry and the
+	// process is reaped: wait for it, then it must be the last heard.
+	lastHeard := func() State {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen[len(seen)-1]
+	}
+	eventually(t, "OnChange hears failed", func() bool { return lastHeard() == StateFailed })
 	mu.Lock()
 	defer mu.Unlock()
 	if seen[len(seen)-1] != StateFailed {
