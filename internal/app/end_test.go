@@ -77,7 +77,9 @@ func TestCloseEndsAtOnceOnSignal(t *testing.T) {
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	if self, err := os.FindProcess(os.Getpid()); err != nil || self.Signal(syscall.SIGTERM) != nil {
+		t.Fatalf("cannot send SIGTERM to the test process (%v)", err)
+	}
 	waitClose(t, done)
 	if !strings.Contains(said.String(), "stopped waiting for extensions (signal): those still running were killed") {
 		t.Errorf("the user was told %q", said.String())

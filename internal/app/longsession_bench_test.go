@@ -16,11 +16,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/procs"
 )
 
 // Issue 37 item 3: synaps's own CPU per tool call must stay flat in a
@@ -161,9 +161,8 @@ func runLongSession(data string) error {
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
 	report := func(n int) {
-		var ru syscall.Rusage
-		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		fmt.Fprintln(w, n, time.Duration(ru.Utime.Nano()).Nanoseconds(), time.Duration(ru.Stime.Nano()).Nanoseconds())
+		user, system, _ := procs.CPUTime()
+		fmt.Fprintln(w, n, user.Nanoseconds(), system.Nanoseconds())
 	}
 	report(0)
 	for done := 0; done < ls.Calls; {

@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -213,7 +214,8 @@ func everythingSession(t *testing.T, bin, transport string) {
 	}
 	a.Close(context.Background())
 	for _, pid := range pids {
-		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		// Gone from /proc, where childPids found it: exited and reaped.
+		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("server process %d still there after Close (%v)", pid, err)
 		}
 	}

@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/extension/exttest"
 	"github.com/synaps-cli/synaps/internal/llm"
 	"github.com/synaps-cli/synaps/internal/permission"
+	"github.com/synaps-cli/synaps/internal/safefile/fifotest"
 	"github.com/synaps-cli/synaps/internal/skill"
 )
 
@@ -213,7 +213,7 @@ func TestSecurityInstallRefusesPathEscapes(t *testing.T) {
 			return os.Symlink(".synaps-plugin/hop", filepath.Join(dir, "secret"))
 		}},
 		{"symlink to the parent", "points outside the plugin", func(dir string) error { return os.Symlink("..", filepath.Join(dir, "up")) }},
-		{"fifo", "not a regular file", func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644) }},
+		{"fifo", "not a regular file", func(dir string) error { return fifotest.Make(filepath.Join(dir, "pipe")) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := plugin("escape")

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -105,7 +106,7 @@ func installPrebuilt(src, dir string, ext *plugin.ExtensionManifest) (bool, stri
 		return false, "", fmt.Errorf("%s: the prebuilt archive %s does not hold %s (extension.command); fix the archive or the command", field, file, cmd)
 	case !info.Mode().IsRegular():
 		return false, "", fmt.Errorf("%s: %s from the prebuilt archive is not a regular file", field, cmd)
-	case info.Mode().Perm()&0o111 == 0:
+	case info.Mode().Perm()&0o111 == 0 && runtime.GOOS != "windows": // Windows has no exec bit
 		return false, "", fmt.Errorf("%s: %s from the prebuilt archive is not executable; set its exec bit in the archive", field, cmd)
 	}
 	return true, "", nil

@@ -7,9 +7,9 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/synaps-cli/synaps/internal/procgroup"
 	"github.com/synaps-cli/synaps/internal/sandbox"
 )
 
@@ -72,8 +72,8 @@ func execShell(ctx context.Context, c Command, stdin []byte) Run {
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errOut capped
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	cmd.SysProcAttr = procAttr()
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.SysProcAttr = procgroup.Group() // a timeout kills what the hook started too
+	cmd.Cancel = func() error { return procgroup.Kill(cmd.Process) }
 	// A hook's background child holding the pipes open must not hold
 	// synaps: after the hook exits, its output is read for 1 s more.
 	cmd.WaitDelay = time.Second

@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -152,7 +151,7 @@ func relay(ctx context.Context, base string, a *daemon.Attachment, stdio Stdio) 
 		return err
 	}
 	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
+	notifyResize(winch)
 	defer func() { signal.Stop(winch); close(winch) }()
 	go func() {
 		for range winch {

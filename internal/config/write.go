@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"github.com/synaps-cli/synaps/internal/filelock"
 	"github.com/synaps-cli/synaps/internal/safefile"
 )
 
@@ -159,25 +159,19 @@ func resolveLinks(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symbolic links; point it at a regular file", path)
 }
 
-// lock takes an exclusive flock on path (created if need be) and returns
+// lock takes an exclusive lock on path (created if need be) and returns
 // its release.
 func lock(path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock the config for writing: %w", err)
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err := filelock.Lock(f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("cannot lock %s: %w", path, err)
+		return nil, err
 	}
 	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		_ = filelock.Unlock(f)
 		f.Close()
 	}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/procgroup"
 )
 
 // Client is a connection to the daemon, past the hello.
@@ -64,6 +65,9 @@ func (c *Client) Close() error { return c.nc.Close() }
 // started says it did. Two clients starting one at once is fine: one
 // daemon takes the lock, the other exits, both clients reach the winner.
 func Ensure(base, exe string, serveArgs ...string) (cl *Client, started bool, err error) {
+	if errUnsupported != nil {
+		return nil, false, errUnsupported
+	}
 	cl, err = Dial(base)
 	if !errors.Is(err, ErrNotRunning) {
 		return cl, false, err
@@ -88,7 +92,7 @@ func Ensure(base, exe string, serveArgs ...string) (cl *Client, started bool, er
 	cmd.Env = withoutLink(os.Environ())
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// Its own session: the terminal's hangup and Ctrl-C are not its.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = procgroup.Detached()
 	if err := cmd.Start(); err != nil {
 		return nil, false, fmt.Errorf("cannot start the daemon (%s daemon serve): %w", exe, err)
 	}

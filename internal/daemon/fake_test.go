@@ -1,3 +1,8 @@
+//go:build !windows
+
+// The daemon refuses to run on Windows (sys_windows.go): its tests are
+// Unix only.
+
 package daemon
 
 import (

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // The link is the side channel between the daemon and a session's UI: a
@@ -30,23 +29,6 @@ const (
 type linkMsg struct {
 	Event string `json:"event,omitempty"`
 	Input string `json:"input,omitempty"`
-}
-
-// linkPair makes a link: the daemon's end (close-on-exec) and the UI's.
-func linkPair() (ours, theirs *os.File, err error) {
-	// Close-on-exec before any other fork can see them (SOCK_CLOEXEC is
-	// not everywhere): exec.Cmd forks under ForkLock's write side.
-	syscall.ForkLock.RLock()
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
-	if err == nil {
-		syscall.CloseOnExec(fds[0])
-		syscall.CloseOnExec(fds[1])
-	}
-	syscall.ForkLock.RUnlock()
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot make the session's link: %w", err)
-	}
-	return os.NewFile(uintptr(fds[0]), "link"), os.NewFile(uintptr(fds[1]), "link"), nil
 }
 
 func withoutLink(env []string) []string {
@@ -101,12 +83,14 @@ func OpenLink(getenv func(string) string) (*Link, error) {
 	// starts: a synaps run by a tool is not in the daemon.
 	os.Unsetenv(LinkEnv)
 	fd, err := strconv.Atoi(v)
-	var st syscall.Stat_t
-	if err != nil || fd < 3 || syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFSOCK {
+	var f *os.File
+	if err == nil && fd >= 3 {
+		f = linkFile(fd)
+	}
+	if f == nil {
 		return nil, fmt.Errorf("$%s = %q is not the daemon's link (an open socket, fd 3 or more); it is set by the daemon for the sessions it starts: unset it", LinkEnv, v)
 	}
-	syscall.CloseOnExec(fd)
-	return &Link{f: os.NewFile(uintptr(fd), "daemon-link")}, nil
+	return &Link{f: f}, nil
 }
 
 // Busy tells the daemon whether a turn (or any work) runs, so idle exit

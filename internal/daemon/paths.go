@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/synaps-cli/synaps/internal/filelock"
 )
 
 // Paths are a base dir's daemon files, all in run/ (0700).
@@ -65,9 +66,9 @@ func Running(base string) bool {
 		return false
 	}
 	defer f.Close()
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+	if filelock.TryRLock(f) != nil {
 		return true
 	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	filelock.Unlock(f)
 	return false
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -134,7 +133,7 @@ func (s *Server) attach(cl *client, f *Frame) {
 // redraw, so a client that attaches sees the screen as it is now.
 func (s *Server) resize(h *hosted, cols, rows int) {
 	setSize(h.master, cols, rows)
-	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGWINCH)
+	redraw(h.cmd.Process)
 }
 
 // queue hands f to cl's writer without waiting. Output for a client too
@@ -188,7 +187,7 @@ func (s *Server) resync(cl *client) {
 	cl.lagging = false
 	s.queue(cl, &Frame{Type: TypeOutput, Data: []byte(clearScreen)})
 	s.sendReplay(cl, h)
-	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGWINCH)
+	redraw(h.cmd.Process)
 }
 
 // drop removes cl from its session (its connection ended).

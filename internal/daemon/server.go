@@ -9,8 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/filelock"
 )
 
 // DefaultIdleExit is how long a daemon with no client and no running
@@ -61,6 +62,9 @@ type Options struct {
 // (refused, naming the pid, when a live daemon holds it), replaces a
 // socket left by a dead daemon and listens on it (0600).
 func Listen(base string, o Options) (*Server, error) {
+	if errUnsupported != nil {
+		return nil, errUnsupported
+	}
 	p := PathsOf(base)
 	if err := p.checkSocket(); err != nil {
 		return nil, err
@@ -72,7 +76,7 @@ func Listen(base string, o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open %s: %w", p.Lock, err)
 	}
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := filelock.TryLock(lf); err != nil {
 		lf.Close()
 		pid, _ := os.ReadFile(p.Lock)
 		return nil, fmt.Errorf("a synaps daemon already runs for %s (pid %s); `synaps daemon status` says more", base, strings.TrimSpace(string(pid)))
@@ -82,9 +86,7 @@ func Listen(base string, o Options) (*Server, error) {
 		lf.Close()
 		return nil, fmt.Errorf("cannot remove the stale socket %s: %w", p.Socket, err)
 	}
-	old := syscall.Umask(0o177)
-	ln, err := net.Listen("unix", p.Socket)
-	syscall.Umask(old)
+	ln, err := listenPrivate(p.Socket)
 	if err != nil {
 		lf.Close()
 		return nil, fmt.Errorf("cannot listen on %s: %w", p.Socket, err)

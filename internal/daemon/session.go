@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/procgroup"
 )
 
 // preludeLimit bounds a session's prelude.
@@ -56,11 +57,11 @@ type hosted struct {
 // SIGKILL to its group after stopGrace.
 func (s *Server) end(h *hosted, why string) {
 	s.logf("ending session %s (pid %d): %s", h.handle, h.cmd.Process.Pid, why)
-	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGTERM)
+	_ = procgroup.Signal(h.cmd.Process, syscall.SIGTERM)
 	select {
 	case <-h.ended:
 	case <-time.After(stopGrace):
-		_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
+		_ = procgroup.Kill(h.cmd.Process)
 		<-h.ended
 	}
 }
@@ -102,7 +103,7 @@ func (s *Server) start(f *Frame) (*hosted, error) {
 	s.mu.Lock()
 	if s.stopping {
 		s.mu.Unlock()
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		procgroup.Kill(cmd.Process)
 		cmd.Wait()
 		return nil, errors.New("the daemon is stopping")
 	}
@@ -172,7 +173,7 @@ func (s *Server) wait(h *hosted) {
 	err := h.cmd.Wait()
 	// Anything left in its group (a tool that ignored the terminal's
 	// hangup) goes with it.
-	_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
+	_ = procgroup.Kill(h.cmd.Process)
 	h.release()
 	h.link.Close()
 	// Its last words are still in the terminal: read them before the

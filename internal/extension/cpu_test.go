@@ -6,9 +6,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/procs"
 )
 
 // cpuMeter measures the CPU time a benchmark spends per op: in this
@@ -49,11 +50,8 @@ func (m *cpuMeter) report(b *testing.B) {
 
 // selfCPU is this process's user and system time.
 func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	user, system, _ := procs.CPUTime()
+	return user + system
 }
 
 // extCPU is the time the extension processes' threads have run, from

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"syscall"
 	"time"
 )
 
@@ -60,12 +59,8 @@ func (r *pipeReader) readBuffered(b []byte) (int, error) {
 	var n int
 	var rerr error
 	err = rc.Read(func(fd uintptr) bool {
-		for {
-			n, rerr = syscall.Read(int(fd), b)
-			if rerr != syscall.EINTR {
-				return true // never wait: take what is there, or stop
-			}
-		}
+		n, rerr = readNow(fd, b)
+		return true // never wait: take what is there, or stop
 	})
 	switch {
 	case err != nil:

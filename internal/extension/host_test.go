@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -524,9 +523,7 @@ func TestFailedReloadKeepsTheRunningSet(t *testing.T) {
 	}
 }
 
-func processAlive(pid int) bool {
-	return syscall.Kill(pid, 0) == nil
-}
+func processAlive(pid int) bool { return !processReaped(pid) }
 
 // TestStartReportsProgress: a UI hears which extensions are starting,
 // then the shrinking rest, ending with none; disabled plugins are not

@@ -5,8 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/filelock"
 )
 
 // tailLines is how many recent log lines each extension keeps in memory for
@@ -96,9 +97,8 @@ func (s *logSink) write(prefix, line string) {
 // the entry would take it past max. Called with mu held and f open.
 func (s *logSink) appendEntry(entry string) {
 	if s.lock != nil {
-		fd := int(s.lock.Fd())
-		if syscall.Flock(fd, syscall.LOCK_EX) == nil {
-			defer syscall.Flock(fd, syscall.LOCK_UN)
+		if filelock.Lock(s.lock) == nil {
+			defer filelock.Unlock(s.lock)
 		}
 	}
 	cur, err := s.f.Stat()

@@ -17,6 +17,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/procgroup"
 	"github.com/synaps-cli/synaps/internal/sandbox"
 )
 
@@ -101,7 +102,7 @@ func spawn(s spawnSpec) (*process, error) {
 		Stdin:       inR,
 		Stdout:      outW,
 		Stderr:      errW,
-		SysProcAttr: sysProcAttr(),
+		SysProcAttr: procgroup.Group(),
 	}
 	release := func() {}
 	if s.policy != nil {
@@ -318,7 +319,7 @@ func (p *process) waitExitContext(ctx context.Context, d time.Duration) bool {
 
 // signal sends sig to the child's process group.
 func (p *process) signal(sig syscall.Signal) {
-	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+	_ = procgroup.Signal(p.cmd.Process, sig)
 }
 
 // exitDescription says how the process ended, for error messages.

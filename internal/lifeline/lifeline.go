@@ -25,6 +25,8 @@
 // subreaper dies with synaps and the sentinel only knows the groups. On
 // systems other than Linux there is no subreaper nor parent-death signal:
 // only the sentinel, so escaped descendants survive even a normal exit.
+// Windows has none of the three (no /bin/sh, no process groups to kill):
+// the first Guard says on stderr that started processes may outlive synaps.
 //
 // Only a real synaps process calls Start (cmd/synaps, and tests that
 // re-run a binary as synaps); in a process that did not, Guard does
@@ -32,12 +34,14 @@
 package lifeline
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"sync"
-	"syscall"
+
+	"github.com/synaps-cli/synaps/internal/procgroup"
 )
 
 // sentinelScript is the sentinel: it keeps the set of announced groups
@@ -104,6 +108,9 @@ func Start() (stop func(), err error) {
 
 // startSentinelLocked starts the sentinel; state.mu is held.
 func startSentinelLocked() error {
+	if noSentinel != "" {
+		return errors.New(noSentinel)
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("lifeline: %w", err)
@@ -111,7 +118,7 @@ func startSentinelLocked() error {
 	cmd := exec.Command("/bin/sh", "-c", sentinelScript)
 	cmd.Stdin = r // only the read end is passed; w is close-on-exec
 	// Its own session: the terminal's Ctrl-C must not end the sentinel.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = procgroup.Detached()
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()

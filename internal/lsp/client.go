@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/synaps-cli/synaps/internal/mcp"
-	"github.com/synaps-cli/synaps/internal/sandbox"
 	"io"
 	"net/url"
 	"os"
@@ -14,8 +12,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/mcp"
+	"github.com/synaps-cli/synaps/internal/procgroup"
+	"github.com/synaps-cli/synaps/internal/sandbox"
 
 	"github.com/synaps-cli/synaps/internal/jsonrpc"
 	"github.com/synaps-cli/synaps/internal/lifeline"
@@ -96,7 +97,7 @@ func Start(ctx context.Context, o StartOptions) (*Client, error) {
 	cmd.Env = o.Env
 	c := &Client{cmd: cmd, stderr: &mcp.StderrTail{}, exited: make(chan struct{}), settings: o.Settings, docs: map[string]*document{}, release: func() {}}
 	cmd.Stderr = c.stderr
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = procgroup.Group()
 	cmd.WaitDelay = time.Second // a grandchild holding stderr must not hold up Wait
 	if o.Confine != nil {
 		if c.release, err = o.Confine(cmd, c.stderr); err != nil {
@@ -411,7 +412,7 @@ func (c *Client) Close(timeout time.Duration) {
 // kill SIGKILLs the server's process group and waits for it.
 func (c *Client) kill() {
 	if c.cmd.Process != nil {
-		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		_ = procgroup.Kill(c.cmd.Process)
 		_ = c.cmd.Process.Kill()
 	}
 	if c.conn != nil {

@@ -183,8 +183,8 @@ func TestCloseEndsTheProcess(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
-	if err := syscall.Kill(p.pid, 0); !errors.Is(err, syscall.ESRCH) {
-		t.Errorf("server process %d after Close: kill -0 says %v, want no such process", p.pid, err)
+	if err := p.process.Signal(syscall.Signal(0)); !errors.Is(err, os.ErrProcessDone) {
+		t.Errorf("server process %d after Close: signal 0 says %v, want it done (reaped)", p.process.Pid, err)
 	}
 	if n := len(reg.Names()); n != 0 {
 		t.Errorf("%d tools left in the registry after Close", n)
@@ -348,6 +348,14 @@ func TestServerEndsMidSession(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(res.Output, "MCP server t is failed: the server ended") {
 		t.Errorf("a held tool after the end: %+v %v", res, err)
 	}
+	// OnChange is called after the tools leave the registry and the
+	// process is reaped: wait for it, then it must be the last heard.
+	lastHeard := func() State {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen[len(seen)-1]
+	}
+	eventually(t, "OnChange hears failed", func() bool { return lastHeard() == StateFailed })
 	mu.Lock()
 	defer mu.Unlock()
 	if seen[len(seen)-1] != StateFailed {

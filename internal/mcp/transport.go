@@ -3,15 +3,16 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/procgroup"
 )
 
 // transport builds the SDK transport of an expanded server config.
@@ -33,7 +34,7 @@ func (s *server) transport(c Server) (sdk.Transport, error) {
 		cmd.Dir = dir
 		cmd.Env = ServerEnv(s.m.opts.Getenv, c.Env)
 		cmd.Stderr = &s.stderr
-		cmd.SysProcAttr = sysProcAttr()
+		cmd.SysProcAttr = procgroup.Group()
 		// A grandchild holding stderr open must not hold up Wait.
 		cmd.WaitDelay = s.m.term
 		noise := func(msg string) { fmt.Fprintf(&s.stderr, "synaps: %s\n", msg) }
@@ -64,8 +65,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot start %s: %w", t.inner.cmd.Path, err)
 	}
-	pid := t.inner.cmd.Process.Pid
-	p := &proc{pid: pid, unguard: lifeline.Guard(pid)}
+	p := &proc{process: t.inner.cmd.Process, unguard: lifeline.Guard(t.inner.cmd.Process.Pid)}
 	t.s.mu.Lock()
 	t.s.proc = p
 	t.s.mu.Unlock()
@@ -99,7 +99,7 @@ func (t sseTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 
 // proc is a started stdio server's process group.
 type proc struct {
-	pid     int
+	process *os.Process
 	unguard func()
 }
 
@@ -113,7 +113,7 @@ func (s *server) killLeftovers() {
 	if p == nil {
 		return
 	}
-	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	_ = procgroup.Kill(p.process)
 	p.unguard()
 }
 

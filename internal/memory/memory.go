@@ -3,7 +3,7 @@
 // "Requests from the extension").
 //
 // A namespace (the plugin id) is one file, <dir>/<namespace>.jsonl, one
-// record a line, appended under an flock so that several synaps processes
+// record a line, appended under a file lock so that several synaps processes
 // (two sessions with the same plugin) never interleave half lines. The file
 // is the truth; a Store keeps the records it has read and, on the next
 // query, reads only what was appended since, so a query costs a stat when
@@ -24,8 +24,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/filelock"
 )
 
 // Limits.
@@ -75,8 +76,8 @@ type Store struct {
 }
 
 type nsCache struct {
-	read int64 // bytes of the file parsed into recs
-	ino  uint64
+	read int64       // bytes of the file parsed into recs
+	file fs.FileInfo // the file read, to tell a replaced one (os.SameFile)
 	recs []Record
 	last int64 // the newest timestamp appended by this process
 }
@@ -146,7 +147,7 @@ func (s *Store) Append(ns, content string, tags []string, meta json.RawMessage) 
 		return Record{}, err
 	}
 	defer f.Close()
-	if err := flock(f); err != nil {
+	if err := filelock.Lock(f); err != nil {
 		return Record{}, err
 	}
 	if _, err := f.Write(line); err != nil {
@@ -214,7 +215,7 @@ func (s *Store) cacheFor(ns string) *nsCache {
 func (s *Store) refresh(ns string, c *nsCache) error {
 	f, err := os.Open(s.path(ns))
 	if errors.Is(err, fs.ErrNotExist) {
-		c.recs, c.read, c.ino = nil, 0, 0
+		c.recs, c.read, c.file = nil, 0, nil
 		return nil
 	}
 	if err != nil {
@@ -225,14 +226,10 @@ func (s *Store) refresh(ns string, c *nsCache) error {
 	if err != nil {
 		return err
 	}
-	var ino uint64
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		ino = st.Ino
-	}
-	if info.Size() < c.read || ino != c.ino {
+	if info.Size() < c.read || c.file != nil && !os.SameFile(info, c.file) {
 		c.recs, c.read = nil, 0
 	}
-	c.ino = ino
+	c.file = info
 	if info.Size() == c.read {
 		return nil
 	}
@@ -264,16 +261,6 @@ func (s *Store) refresh(ns string, c *nsCache) error {
 			}
 			c.recs = append(c.recs, rec)
 			c.last = max(c.last, rec.TimestampMS)
-		}
-	}
-}
-
-// flock takes an exclusive lock on f, released when f is closed.
-func flock(f *os.File) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
 		}
 	}
 }

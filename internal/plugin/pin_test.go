@@ -4,10 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synaps-cli/synaps/internal/safefile/fifotest"
 )
 
 // pinTree writes a small plugin: a manifest, an executable script, a
@@ -180,7 +180,7 @@ func TestDigestBounds(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "big")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+	if err := fifotest.Make(filepath.Join(dir, "pipe")); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	if _, _, err := Digest(dir); err == nil || !strings.Contains(err.Error(), "not a file, directory or symlink") {

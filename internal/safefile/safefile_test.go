@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synaps-cli/synaps/internal/safefile/fifotest"
 )
 
 func TestRead(t *testing.T) {
@@ -22,7 +22,7 @@ func TestRead(t *testing.T) {
 		return p
 	}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := fifotest.Make(fifo); err != nil {
 		t.Fatal(err)
 	}
 	zero := filepath.Join(dir, "zero")

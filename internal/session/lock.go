@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/synaps-cli/synaps/internal/filelock"
 )
 
 // Session locks: a session file has one writer. Two processes appending
@@ -80,7 +81,7 @@ func acquire(baseDir, id string) (*lock, error) {
 		err = flock(f)
 		if err != nil {
 			f.Close()
-			if errors.Is(err, syscall.EWOULDBLOCK) {
+			if errors.Is(err, filelock.ErrLocked) {
 				owner, _ := readOwner(path)
 				return nil, &LockedError{ID: id, Owner: owner}
 			}
@@ -106,7 +107,7 @@ func acquire(baseDir, id string) (*lock, error) {
 func flock(f *os.File) error {
 	var err error
 	for i := range 3 {
-		if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
+		if err = filelock.TryLock(f); !errors.Is(err, filelock.ErrLocked) {
 			return err
 		}
 		time.Sleep(time.Duration(i+1) * 5 * time.Millisecond)
@@ -173,8 +174,8 @@ func Locked(baseDir, id string) (Owner, bool) {
 	}
 	defer f.Close()
 	// A shared lock succeeds only when no writer holds it; drop it at once.
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	if filelock.TryRLock(f) == nil {
+		filelock.Unlock(f)
 		return Owner{}, false
 	}
 	o, _ := readOwner(path)
@@ -215,11 +216,11 @@ func removeStale(baseDir, id string) {
 		return
 	}
 	defer f.Close()
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+	if filelock.TryRLock(f) != nil {
 		return
 	}
 	if same(f, path) {
 		os.Remove(path)
 	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	filelock.Unlock(f)
 }

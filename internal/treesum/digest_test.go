@@ -4,11 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synaps-cli/synaps/internal/safefile/fifotest"
 )
 
 // TestTree: the entries name each file's mode and sum, each directory
@@ -49,7 +49,7 @@ func TestTree(t *testing.T) {
 	if _, _, err := Tree(dir, Limits{MaxBytes: 2}); err == nil || !strings.Contains(err.Error(), "too much to measure") {
 		t.Errorf("past MaxBytes: %v", err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+	if err := fifotest.Make(filepath.Join(dir, "pipe")); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	if _, err := Digest(dir); err == nil || !strings.Contains(err.Error(), "not a file, directory or symlink") {

@@ -98,24 +98,32 @@ func New(cfg Config) *Client {
 // Complete streams one assistant turn; see llm.Provider and the package
 // documentation for the retry rules.
 func (c *Client) Complete(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
-	header := http.Header{
-		"Content-Type":      {"application/json"},
-		"Accept":            {"text/event-stream"},
-		"Anthropic-Version": {c.cfg.Version},
-	}
-	if c.cfg.APIKey != "" {
-		header["X-Api-Key"] = []string{c.cfg.APIKey}
-	}
-	return transport.Stream(ctx, transport.Request{
-		Client: c.cfg.HTTPClient, Provider: provider, Endpoint: c.endpoint, Header: header, Body: body(req),
-		MaxRetries: c.cfg.MaxRetries, Backoff: c.backoff,
-	}, onEvent, func(rd *sse.Reader, emit func(llm.Event), readErr func(error) error) (*llm.Response, error) {
+	r := c.request(body(req))
+	r.Header.Set("Accept", "text/event-stream")
+	return transport.Stream(ctx, r, onEvent, func(rd *sse.Reader, emit func(llm.Event), readErr func(error) error) (*llm.Response, error) {
 		s := newStream(emit)
 		if err := s.read(rd, readErr); err != nil {
 			return nil, err
 		}
 		return s.response(), nil
 	})
+}
+
+// request is a POST of body to the Messages endpoint, with the API
+// version, the key and the client's retry policy (Complete's, and
+// WebSearch's).
+func (c *Client) request(body [][]byte) transport.Request {
+	header := http.Header{
+		"Content-Type":      {"application/json"},
+		"Anthropic-Version": {c.cfg.Version},
+	}
+	if c.cfg.APIKey != "" {
+		header["X-Api-Key"] = []string{c.cfg.APIKey}
+	}
+	return transport.Request{
+		Client: c.cfg.HTTPClient, Provider: provider, Endpoint: c.endpoint, Header: header, Body: body,
+		MaxRetries: c.cfg.MaxRetries, Backoff: c.backoff,
+	}
 }
 
 // ListModels asks GET /v1/models which models the key can use.

@@ -1,13 +1,12 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/llm/internal/transport"
 )
 
 // WebSearchTool is the type of Anthropic's server-side web search tool:
@@ -39,34 +38,9 @@ func (c *Client) WebSearch(ctx context.Context, model, query string, allowed, bl
 	if err != nil {
 		return "", err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	data, err := transport.PostJSON(ctx, c.request([][]byte{body}))
 	if err != nil {
 		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Anthropic-Version", c.cfg.Version)
-	if c.cfg.APIKey != "" {
-		req.Header.Set("X-Api-Key", c.cfg.APIKey)
-	}
-	hc := c.cfg.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	if err != nil {
-		return "", err
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e struct {
-			Error struct{ Type, Message string } `json:"error"`
-		}
-		_ = json.Unmarshal(data, &e)
-		return "", fmt.Errorf("anthropic API error %d %s: %s", resp.StatusCode, e.Error.Type, e.Error.Message)
 	}
 	var r struct {
 		Content []struct {

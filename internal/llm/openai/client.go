@@ -120,23 +120,28 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request, onEvent func(ll
 	if err != nil {
 		return nil, err
 	}
-	header := http.Header{
-		"Content-Type": {"application/json"},
-		"Accept":       {"text/event-stream"},
-	}
-	if c.cfg.APIKey != "" {
-		header["Authorization"] = []string{"Bearer " + c.cfg.APIKey}
-	}
-	return transport.Stream(ctx, transport.Request{
-		Client: c.cfg.HTTPClient, Provider: provider, Endpoint: c.endpoint, Header: header, Body: body,
-		MaxRetries: c.cfg.MaxRetries, Backoff: c.backoff,
-	}, onEvent, func(rd *sse.Reader, emit func(llm.Event), readErr func(error) error) (*llm.Response, error) {
+	r := c.request(body)
+	r.Header.Set("Accept", "text/event-stream")
+	return transport.Stream(ctx, r, onEvent, func(rd *sse.Reader, emit func(llm.Event), readErr func(error) error) (*llm.Response, error) {
 		s := newStream(emit)
 		if err := s.read(rd, readErr); err != nil {
 			return nil, err
 		}
 		return s.response()
 	})
+}
+
+// request is a POST of body to the endpoint, with the key and the
+// client's retry policy (Complete's, and WebSearch's).
+func (c *Client) request(body [][]byte) transport.Request {
+	header := http.Header{"Content-Type": {"application/json"}}
+	if c.cfg.APIKey != "" {
+		header["Authorization"] = []string{"Bearer " + c.cfg.APIKey}
+	}
+	return transport.Request{
+		Client: c.cfg.HTTPClient, Provider: provider, Endpoint: c.endpoint, Header: header, Body: body,
+		MaxRetries: c.cfg.MaxRetries, Backoff: c.backoff,
+	}
 }
 
 // ListModels asks GET <base>/models which models the endpoint serves.

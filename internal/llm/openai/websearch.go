@@ -1,15 +1,14 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/synaps-cli/synaps/internal/llm/internal/transport"
 )
 
 // DefaultSearchModel is the model WebSearch asks on api.openai.com when
@@ -46,37 +45,9 @@ func (c *Client) WebSearch(ctx context.Context, model, query string, allowed, bl
 	if err != nil {
 		return "", err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	data, err := transport.PostJSON(ctx, c.request([][]byte{body}))
 	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	hc := c.cfg.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	if err != nil {
-		return "", err
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e struct {
-			Error struct{ Type, Message string } `json:"error"`
-		}
-		_ = json.Unmarshal(data, &e)
-		msg := e.Error.Message
-		if msg == "" {
-			msg = strings.TrimSpace(string(data))
-		}
-		return "", fmt.Errorf("openai API error %d (model %s, web_search_options): %s", resp.StatusCode, model, msg)
+		return "", fmt.Errorf("web search with model %s (web_search_options): %w", model, err)
 	}
 	var r struct {
 		Choices []struct {

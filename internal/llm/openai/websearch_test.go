@@ -3,13 +3,16 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synaps-cli/synaps/internal/llm"
 )
 
 // TestWebSearchRequest: against a fake OpenAI server, WebSearch asks the
@@ -17,12 +20,19 @@ import (
 // sends the key, and reads the answer with its url_citation links,
 // filtered by the domains asked for.
 func TestWebSearchRequest(t *testing.T) {
+	// mu orders the handler's writes after the test's reads of the first
+	// request: the race detector sees no order through the socket when
+	// the request went out in one writev (the transport's gathered write).
+	var mu sync.Mutex
 	var got map[string]any
 	var auth, path string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = nil
 		json.Unmarshal(body, &got)
 		auth, path = r.Header.Get("Authorization"), r.URL.Path
+		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":"c1","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant",
 			"content":"Go 1.26 was released in February.",
@@ -41,6 +51,7 @@ func TestWebSearchRequest(t *testing.T) {
 	if d := cmp.Diff(want, out); d != "" {
 		t.Errorf("result (-want +got):\n%s", d)
 	}
+	mu.Lock()
 	if path != "/v1/chat/completions" || auth != "Bearer k" {
 		t.Errorf("request to %s with Authorization %q", path, auth)
 	}
@@ -54,6 +65,7 @@ func TestWebSearchRequest(t *testing.T) {
 	if len(msgs) != 1 || !strings.Contains(msgs[0].(map[string]any)["content"].(string), "Only use results from these sites: go.dev") {
 		t.Errorf("messages %v", msgs)
 	}
+	mu.Unlock()
 
 	// Blocked domains leave their links out.
 	out, _ = c.WebSearch(context.Background(), "m", "q", nil, []string{"example.com"})
@@ -63,7 +75,8 @@ func TestWebSearchRequest(t *testing.T) {
 }
 
 // TestWebSearchError: an API error names the status, the model and the
-// API's message (a model without search says so there).
+// API's message (a model without search says so there), and is the
+// *llm.APIError the transport parsed.
 func TestWebSearchError(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
@@ -71,7 +84,10 @@ func TestWebSearchError(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, err := New(Config{BaseURL: srv.URL}).WebSearch(context.Background(), "gpt-4o", "q", nil, nil)
-	if err == nil || !strings.Contains(err.Error(), "openai API error 400 (model gpt-4o, web_search_options): web_search_options is not supported with this model.") {
+	if err == nil || !strings.Contains(err.Error(), "web search with model gpt-4o (web_search_options): openai API error 400 invalid_request_error: web_search_options is not supported with this model.") {
 		t.Errorf("error %v", err)
+	}
+	if apiErr, ok := errors.AsType[*llm.APIError](err); !ok || apiErr.Status != http.StatusBadRequest {
+		t.Errorf("error %v is not an *llm.APIError with status 400", err)
 	}
 }

@@ -10,11 +10,11 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/synaps-cli/synaps/internal/lifeline"
+	"github.com/synaps-cli/synaps/internal/procgroup"
 	"github.com/synaps-cli/synaps/internal/sandbox"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
@@ -99,7 +99,7 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	cmd.Env = b.o.env()
 	cmd.Stdout = pw // *os.File: no copying goroutine, so Wait returns when the shell exits
 	cmd.Stderr = pw
-	cmd.SysProcAttr = bashProcAttr() // pgid = sid = pid
+	cmd.SysProcAttr = procgroup.Session() // pgid = sid = pid
 	var netLog sandboxLog
 	release := func() {}
 	if p := b.o.Sandbox; p != nil {
@@ -149,7 +149,7 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	case <-toBackground:
 		f, id, err := bg.outputFile()
 		if err != nil {
-			syscall.Kill(-pgid, syscall.SIGKILL)
+			procgroup.Kill(cmd.Process)
 			<-waitDone
 			unguard()
 			return fail("%v", err), nil
@@ -158,7 +158,7 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 		sw.to(f, out)
 		go func() {
 			werr := <-waitDone
-			syscall.Kill(-pgid, syscall.SIGKILL)
+			procgroup.Kill(cmd.Process)
 			unguard()
 			select {
 			case <-readDone:
@@ -178,17 +178,17 @@ func (b *bashTool) Run(ctx context.Context, input json.RawMessage) (tool.Result,
 	case waitErr = <-waitDone:
 	case <-timer.C:
 		timedOut = true
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		procgroup.Kill(cmd.Process)
 		waitErr = <-waitDone
 	case <-ctx.Done():
 		cancelled = true
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		procgroup.Kill(cmd.Process)
 		waitErr = <-waitDone
 	}
 	// Whatever the shell left in its group dies with it; once the group is
 	// gone the pipe reaches EOF. A process that escaped the group (setsid)
 	// but still holds the pipe gets a moment, then the pipe is closed.
-	syscall.Kill(-pgid, syscall.SIGKILL)
+	procgroup.Kill(cmd.Process)
 	unguard()
 	select {
 	case <-readDone:

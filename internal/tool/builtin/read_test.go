@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synaps-cli/synaps/internal/safefile/fifotest"
 	"github.com/synaps-cli/synaps/internal/tool"
 )
 
@@ -43,7 +43,7 @@ func TestRead(t *testing.T) {
 		"utf8.txt":   strings.Repeat("é", 1500) + "\n",
 		"twelve.txt": numberedSource(12),
 	})
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+	if err := fifotest.Make(filepath.Join(dir, "fifo")); err != nil {
 		t.Fatal(err)
 	}
 	read := tools(t, Options{WorkDir: dir, MaxOutput: 1 << 20})["read"] // the cap has its own test

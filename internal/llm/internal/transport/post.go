@@ -37,6 +37,28 @@ const maxErrorText = 300
 // in this request are written to the connection one after the other,
 // never joined into another copy.
 func Post(ctx context.Context, client *http.Client, provider, endpoint string, header http.Header, body [][]byte) (*http.Response, error) {
+	resp, err := send(ctx, client, provider, endpoint, header, body)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		return resp, nil
+	}
+	// A whole JSON answer to a streaming request: a proxy or server that
+	// does not stream, or a base URL that points elsewhere.
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	_, urlEnv := llm.EnvNames(provider)
+	return nil, fmt.Errorf("%s: %s answered with JSON instead of an event stream (check %s; the server may not support streaming): %s",
+		provider, endpoint, urlEnv, ParseError(provider, data).Message)
+}
+
+// send posts body to endpoint and returns the response when its status
+// is 2xx, whatever it holds; otherwise the errors Post describes.
+func send(ctx context.Context, client *http.Client, provider, endpoint string, header http.Header, body [][]byte) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, http.NoBody)
 	if err == nil {
 		var size int64
@@ -68,22 +90,13 @@ func Post(ctx context.Context, client *http.Client, provider, endpoint string, h
 		_, urlEnv := llm.EnvNames(provider)
 		return nil, Temporary(fmt.Errorf("%s: cannot reach %s (check %s and your network): %w", provider, endpoint, urlEnv, err))
 	}
-	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
-	isJSON := strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json")
-	if ok && !isJSON {
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return resp, nil
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
-	}
-	if ok {
-		// A whole JSON answer to a streaming request: a proxy or server
-		// that does not stream, or a base URL that points elsewhere.
-		_, urlEnv := llm.EnvNames(provider)
-		return nil, fmt.Errorf("%s: %s answered with JSON instead of an event stream (check %s; the server may not support streaming): %s",
-			provider, endpoint, urlEnv, ParseError(provider, data).Message)
 	}
 	apiErr := ParseError(provider, data)
 	apiErr.Status = resp.StatusCode

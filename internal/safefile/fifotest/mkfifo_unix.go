@@ -1,0 +1,7 @@
+//go:build !windows
+
+package fifotest
+
+import "syscall"
+
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
