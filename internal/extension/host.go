@@ -379,55 +379,6 @@ func (h *Host) current(e *Extension) bool {
 	return slices.Contains(h.exts, e)
 }
 
-// register puts e's tools in the registry, in place of any it had (one
-// step: a request built meanwhile sees the old set or the new one).
-func (h *Host) register(e *Extension) {
-	decls, _ := e.declared()
-	tools := make([]tool.Tool, len(decls))
-	for i, d := range decls {
-		tools[i] = &extTool{ext: e, decl: d}
-	}
-	specs, errs := h.registry.Replace(e.source(), tools)
-	var names []string
-	for i, d := range decls {
-		if errs[i] != nil {
-			e.log.note("tool %s not registered: %v", d.Name, errs[i])
-			continue
-		}
-		names = append(names, specs[i].Name)
-	}
-	h.mu.Lock()
-	h.toolNames[e.ID()] = names
-	h.mu.Unlock()
-}
-
-// redeclared follows an extension of the running set whose process,
-// started from a cached answer, declared other tools or hooks: the
-// registry and the hook chain take what it declares now, so the model's
-// next request lists its tools as they are.
-func (h *Host) redeclared(e *Extension) {
-	if !h.current(e) {
-		return
-	}
-	h.register(e)
-	h.resetChain()
-}
-
-// AwaitTools waits until every extension still starting that may register
-// tools (its manifest grants tools.register) has started or failed, or ctx
-// ends. The agent calls it before each model request, so no request goes
-// out without the tools of an extension started in the background (Begin).
-func (h *Host) AwaitTools(ctx context.Context) {
-	h.mu.Lock()
-	exts := h.exts
-	h.mu.Unlock()
-	for _, e := range exts {
-		if !e.started() && e.plugin.Manifest.Extension.Permissions.Has(contract.PermToolsRegister) {
-			e.awaitStart(ctx)
-		}
-	}
-}
-
 // Warnings are the problems of the last discovery that did not stop it: a
 // plugins directory that could not be read, an unreadable trusted-projects
 // file. Each names the path and what to do.
