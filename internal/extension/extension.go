@@ -241,7 +241,7 @@ func (e *Extension) start(ctx context.Context) {
 // one: the extension counts as loaded and its tools register at once. An
 // extension that hooks tool calls only is spawned at the first call that
 // needs it (current); one that hooks the session's or a message's events
-// is spawned now, and each of its hooks waits for that start (link.Ready)
+// is spawned now, and each of its hooks waits for that start (link.AwaitStart)
 // while the rest of the session goes on.
 func (e *Extension) startCached(res *InitResult) bool {
 	problems := e.adopt(res)
