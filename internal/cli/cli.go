@@ -222,6 +222,7 @@ run, 130 interrupted (Ctrl-C; the session is saved and can be resumed).`,
 		newWhyCmd(stdio),
 		newReplayCmd(g, stdio),
 	)
+	requireSubcommands(root)
 	// The commands that open a session take the session flags.
 	for _, path := range []string{"chat", "acp", "rpc", "server", "sessions resume", "mcp serve", "hooks test", "replay"} {
 		if c, _, err := root.Find(strings.Fields(path)); err == nil && c != root {

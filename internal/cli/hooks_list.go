@@ -51,7 +51,7 @@ docs/hooks-debugging.md describes the --json schema.`,
   synaps hooks --json | jq '.hooks[] | select(.status != "running")'
   synaps hooks disable ext:policy-guard/before_tool_call
   synaps hooks enable claude:project/PreToolUse/0`,
-		Args: cobra.NoArgs,
+		Args: unknownSubcommand,
 		RunE: run,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON (schema: docs/hooks-debugging.md)")
