@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -270,6 +271,18 @@ func extEnableCmd(stdio Stdio, verb string) *cobra.Command {
 			}
 			if !known && verb == "disable" {
 				return fmt.Errorf("no plugin %q in %s; `synaps extensions list` shows the installed ones", id, filepath.Join(base, "plugins"))
+			}
+			// Enabling an id that is neither installed nor disabled did
+			// nothing and said "enabled": a misspelt id looked fixed. One
+			// still in disabled_plugins after its plugin went is removed.
+			if !known && verb == "enable" {
+				cfg, err := config.Load(filepath.Join(base, "config"))
+				if err != nil {
+					return err
+				}
+				if !slices.Contains(cfg.List(config.KeyDisabledPlugins), id) {
+					return fmt.Errorf("no plugin %q in %s, and %s does not disable it; `synaps extensions list` shows the installed ones", id, filepath.Join(base, "plugins"), cfg.Path)
+				}
 			}
 			if err := app.SetDisabled(base, id, verb == "disable"); err != nil {
 				return err
