@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,11 +46,23 @@ directory here names an installed plugin (plugins/ID in the base directory).`,
 			dir := args[0]
 			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 				// Not a directory here: an installed plugin's id.
-				if base, err := baseDir(); err == nil {
+				found := false
+				base, berr := baseDir()
+				if berr == nil {
 					if fi, err := os.Stat(filepath.Join(base, "plugins", dir)); err == nil && fi.IsDir() && !strings.ContainsAny(dir, `/\`) {
 						dir = filepath.Join(base, "plugins", dir)
+						found = true
 						fmt.Fprintf(stdio.Err, "testing the installed plugin %s (%s)\n", args[0], dir)
 					}
+				}
+				// Neither: say so, rather than fail the checklist's first
+				// line about a manifest in a directory that is not there.
+				if !found && errors.Is(err, fs.ErrNotExist) {
+					msg := fmt.Sprintf("%s: no such directory", args[0])
+					if berr == nil && !strings.ContainsAny(args[0], `/\`) {
+						msg += fmt.Sprintf(", and no plugin %q is installed in %s", args[0], filepath.Join(base, "plugins"))
+					}
+					return usageError{errors.New(msg + "; give the extension's directory (synaps extensions test ./my-ext) or an installed plugin's id (synaps extensions list shows them)")}
 				}
 			}
 			// A Claude Code plugin starts no process: there is nothing
