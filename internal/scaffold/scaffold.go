@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/synaps-cli/synaps/internal/contract"
@@ -53,7 +54,7 @@ func Write(dir string, o Options) ([]string, error) {
 	}
 	for _, h := range o.Hooks {
 		if _, ok := contract.LookupHook(h); !ok {
-			return nil, fmt.Errorf("--hook %q is not a hook; choose one of %v", h, contract.HookNames())
+			return nil, fmt.Errorf("--hook %q is not a hook; choose one of %s", h, strings.Join(contract.HookNames(), ", "))
 		}
 	}
 	if !o.Tool && len(o.Hooks) == 0 {

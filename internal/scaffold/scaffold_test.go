@@ -59,7 +59,7 @@ func TestWriteRefusesBadInput(t *testing.T) {
 	}{
 		{Options{Name: "Bad Name", Lang: "python"}, "lowercase letters"},
 		{Options{Name: "ok", Lang: "ruby"}, "choose python, node or go"},
-		{Options{Name: "ok", Lang: "go", Hooks: []string{"before_everything"}}, `"before_everything" is not a hook`},
+		{Options{Name: "ok", Lang: "go", Hooks: []string{"before_everything"}}, `"before_everything" is not a hook; choose one of before_tool_call, after_tool_call,`},
 	} {
 		if _, err := Write(filepath.Join(dir, "x"), tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Write(%+v) = %v, want %q", tc.o, err, tc.want)
