@@ -37,6 +37,8 @@ func TestParse(t *testing.T) {
 			map[string][]string{}, []string{"hooks.TeammateIdle: synaps does not fire this Claude Code event (no moment: synaps has no agent teams); its hooks are skipped"}, ""},
 		{"misspelt event", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"c"}]}]}}`,
 			map[string][]string{}, []string{`hooks.PreToolUs: synaps does not fire this event; its hooks are skipped; did you mean "PreToolUse"?`}, ""},
+		{"unknown event, nothing near", `{"hooks":{"PreToolUse_typo":[{"hooks":[{"type":"command","command":"c"}]}]}}`,
+			map[string][]string{}, []string{`hooks.PreToolUse_typo: synaps does not fire this event; its hooks are skipped (it fires SessionStart, `}, ""},
 		{"bad JSON names the line", "{\n\"hooks\": {\n,\n}", nil, nil, "f.json: line 3: not valid JSON"},
 		{"hooks not an object", `{"hooks":[]}`, nil, nil, `f.json: hooks must be an object of events ("PreToolUse": […]), got a list`},
 		{"event not a list", `{"hooks":{"Stop":{}}}`, nil, nil, "f.json: hooks.Stop must be a list"},

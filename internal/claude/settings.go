@@ -97,9 +97,9 @@ func Parse(file string, data []byte) (Hooks, []string, error) {
 			// A Claude Code event synaps does not fire is no misspelling
 			// of itself.
 			if near := nearest(event, append(slices.Clone(Events), otherEvents...)); near != "" && near != event {
-				hint = fmt.Sprintf("did you mean %q? ", near)
+				hint = fmt.Sprintf("; did you mean %q?", near)
 			}
-			warnings = append(warnings, fmt.Sprintf("%s: hooks.%s: synaps does not fire this event; its hooks are skipped; %s(it fires %s)", file, event, hint, strings.Join(Events, ", ")))
+			warnings = append(warnings, fmt.Sprintf("%s: hooks.%s: synaps does not fire this event; its hooks are skipped%s (it fires %s)", file, event, hint, strings.Join(Events, ", ")))
 			continue
 		}
 		var groups []json.RawMessage
