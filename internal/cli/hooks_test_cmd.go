@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/claude"
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/hook"
+	"github.com/synaps-cli/synaps/internal/spelling"
 )
 
 // `synaps hooks test TOOL 'JSON'`: one call through the chain a session
@@ -158,7 +160,11 @@ func runEventTest(ctx context.Context, g *globals, stdio Stdio, name, payload st
 		kind = e.Hook // Claude's name of a synaps hook (the one catalog)
 	}
 	if _, ok := contract.LookupHook(kind); !ok {
-		return usageError{fmt.Errorf("--event %q: no such hook; use a synaps hook name (before_message, on_session_start, …) or Claude Code's (UserPromptSubmit, SessionStart, …)", name)}
+		hint := ""
+		if near := nearestEvent(name); near != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		return usageError{fmt.Errorf("--event %q: no such hook%s; use a synaps hook name (before_message, on_session_start, …) or Claude Code's (UserPromptSubmit, SessionStart, …)", name, hint)}
 	}
 	if payload == "" {
 		return usageError{fmt.Errorf("--event %s needs --payload FILE: the event as JSON, e.g. {\"message\":\"hello\"}", name)}
@@ -258,4 +264,16 @@ func lastSaying(links []hook.LinkReport, owner, action string) string {
 		}
 	}
 	return owner
+}
+
+// nearestEvent is the synaps hook or Claude Code event name is most likely
+// a misspelling of (at most two edits, ignoring case), or "".
+func nearestEvent(name string) string {
+	best, bestD := "", 3
+	for _, c := range slices.Concat(contract.HookNames(), claude.Events) {
+		if d := spelling.Distance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
 }
