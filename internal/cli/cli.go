@@ -222,6 +222,9 @@ run, 130 interrupted (Ctrl-C; the session is saved and can be resumed).`,
 		newWhyCmd(stdio),
 		newReplayCmd(g, stdio),
 	)
+	// Cobra adds `completion` only when it executes; added here, its
+	// unknown shells are refused by requireSubcommands as well.
+	root.InitDefaultCompletionCmd()
 	requireSubcommands(root)
 	// The commands that open a session take the session flags.
 	for _, path := range []string{"chat", "acp", "rpc", "server", "sessions resume", "mcp serve", "hooks test", "replay"} {
