@@ -76,6 +76,7 @@ func (c Config) Network() Network {
 // what its commands may do.
 func ReadConfig(f *config.File, project, home string, projectTrusted bool) Config {
 	c := DefaultConfig()
+	c.Warnings = append(c.Warnings, checkConfig(f)...)
 	onOff := func(key string, dst *bool) {
 		v, ok := f.Get(key)
 		if !ok {
