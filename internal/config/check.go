@@ -109,7 +109,13 @@ func (f *File) Check() []string {
 		}
 	}
 	for _, k := range f.Keys() {
-		if strings.Contains(k, ".") || contains(knownKeys, k) {
+		if strings.Contains(k, ".") {
+			if w := f.checkDotted(k); w != "" {
+				out = append(out, w)
+			}
+			continue
+		}
+		if contains(knownKeys, k) {
 			continue
 		}
 		if near := nearestKey(k); near != "" {

@@ -88,6 +88,10 @@ func TestCheckWarnsAboutSettingsThatDoNothing(t *testing.T) {
 		{"Model = x\n", []string{`did you mean "model"`}},
 		{"extension-hook-timeout-ms = 1\n", []string{`did you mean "extension_hook_timeout_ms"`}},
 		{"my_own_note = x\n", nil},
+		{"permissions.allow = Bash\nclaude.fail_closed = p\nplugins.verify = strict\ntui.status_command = x\nprice.x = input=1\nsandbox.anything = x\nmy.own = x\n", nil},
+		{"permissions.alow = Bash\n", []string{`unknown key "permissions.alow", so it does nothing; did you mean "permissions.allow"?`}},
+		{"claude.import_hooks = false\n", []string{`unknown key "claude.import_hooks", so it does nothing; the claude.* keys are claude.import_user_hooks, claude.fail_closed, claude.small_fast_model`}},
+		{"plugins.verfy = strict\n", []string{`did you mean "plugins.verify"`}},
 	}
 	for _, c := range cases {
 		f, err := Parse("/u/cfg", []byte(c.config))
