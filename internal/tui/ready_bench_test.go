@@ -202,7 +202,9 @@ type ptyRun struct {
 	done   chan struct{}
 }
 
-func (r *readyRig) start(b *testing.B) *ptyRun {
+func (r *readyRig) start(b *testing.B) *ptyRun { return r.startEnv(b, nil) }
+
+func (r *readyRig) startEnv(b *testing.B, env []string) *ptyRun {
 	master, slave, err := openTestPTY(readyCols, readyRows)
 	if err != nil {
 		b.Skip(err)
@@ -210,6 +212,7 @@ func (r *readyRig) start(b *testing.B) *ptyRun {
 	cmd := exec.Command(r.bin, "--model", "script:"+filepath.Base(r.script)) // short: the status line shows it
 	cmd.Dir = r.work
 	cmd.Env = []string{"HOME=" + r.home, "SYNAPS_BASE_DIR=" + r.base, "TERM=xterm-256color", "PATH=" + r.path}
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	p := &ptyRun{cmd: cmd, master: master, screen: newVTScreen(readyCols, readyRows), grew: make(chan struct{}, 1), done: make(chan struct{})}
