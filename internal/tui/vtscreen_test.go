@@ -127,6 +127,14 @@ func (s *vtScreen) csi(cmd ansi.Cmd, params ansi.Params) {
 	case 'K':
 		mode, _, _ := params.Param(0, 0)
 		s.eraseLine(mode)
+	case 'I': // n tab stops forward (every 8 columns)
+		for range n {
+			s.col = min((s.col/8+1)*8, s.cols()-1)
+		}
+	case 'Z': // n tab stops back
+		for range n {
+			s.col = max((s.col-1)/8*8, 0)
+		}
 	case 'X':
 		for c := s.col; c < min(s.col+n, s.cols()); c++ {
 			s.rows[s.row][c] = ' '
@@ -194,13 +202,14 @@ func TestVTScreen(t *testing.T) {
 			[]string{"› Ask anything", "script:x · tokens 0 in / 0 out ·…"}},
 		{"cells deleted and inserted", "abcdef\r\x1b[C\x1b[2P\x1b[2@x", []string{"ax def"}},
 		{"rows inserted and deleted", "1\r\n2\r\n3\x1b[2;1H\x1b[Lx\x1b[H\x1b[M", []string{"x", "2", ""}},
+		{"tab stops back and forward", "\tabcdefghij\x1b[Zx\x1b[2Zy\x1b[Iz", []string{"        ybcdefghzj"}},
 		{"a rune repeated", "x\x1b[3b", []string{"xxxx"}},
 		{"scrolls at the bottom", "1\r\n2\r\n3\r\n4", []string{"2", "3", "4"}},
 		{"wraps at the right edge", "abcdefghij", []string{"abcdefgh", "ij"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := newVTScreen(8, 3)
-			if strings.HasPrefix(c.name, "a status") {
+			if strings.HasPrefix(c.name, "a status") || strings.HasPrefix(c.name, "tab") {
 				s = newVTScreen(40, 3)
 			}
 			s.Write([]byte(c.out))
