@@ -59,7 +59,10 @@ type claudeHooks struct {
 	// the last table built them: what listings show, without reading
 	// the files again (the TUI lists every two seconds).
 	hooks map[string][]string
-	tr    *claude.Transcript
+	// settingsHooks counts the running hooks of settings files (not a
+	// plugin's: those count with their plugin), for the status line.
+	settingsHooks int
+	tr            *claude.Transcript
 	// promptID names the user prompt being answered (newPrompt).
 	promptID   string
 	promptKept bool
@@ -198,6 +201,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 	env := a.env
 	t, links = hook.Table{}, map[hook.Link]claudeSource{}
 	names := map[string][]string{}
+	settingsHooks := 0
 	for _, s := range sources {
 		h, warnings, err := claude.Parse(s.file, s.data)
 		for _, w := range warnings {
@@ -238,6 +242,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 			l.Policy = a.pluginPolicy(s.id, s.root, s.sandbox)
 		default:
 			l.Policy = a.unownedPolicy("Claude hooks of " + s.id)
+			settingsHooks += len(h.Numbered())
 		}
 		names[s.id] = subscribedHooks(names[s.id], h)
 		for _, sub := range l.Subscriptions() {
@@ -249,7 +254,7 @@ func (c *claudeHooks) build(sources []claudeSource, listing bool) (t hook.Table,
 	}
 	if !listing {
 		c.mu.Lock()
-		c.hooks = names
+		c.hooks, c.settingsHooks = names, settingsHooks
 		c.mu.Unlock()
 	}
 	return t, links

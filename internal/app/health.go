@@ -8,6 +8,25 @@ import (
 	"github.com/synaps-cli/synaps/internal/plural"
 )
 
+// Health is the status line's health of the session: its extensions
+// (HealthLine) and, when Claude Code settings files (~/.claude/
+// settings.json, the project's .claude/settings*.json, --settings) have
+// hooks running, how many: they run in the chain without being an
+// extension, and "ext 0 ok" alone said nothing of them.
+func (a *App) Health() string {
+	line := HealthLine(a.Statuses())
+	if a.claude == nil {
+		return line
+	}
+	a.claude.mu.Lock()
+	n := a.claude.settingsHooks
+	a.claude.mu.Unlock()
+	if n > 0 {
+		line += " · " + plural.Count(n, "settings hook")
+	}
+	return line
+}
+
 // HealthLine summarises extension health for a status line, e.g.
 // "ext 3 ok · 1 failed".
 func HealthLine(sts []extension.Status) string {

@@ -29,6 +29,12 @@ var wellKnownModels = []string{
 	app.DefaultOpenAIModel + "\tOpenAI or any compatible endpoint (OPENAI_API_KEY, OPENAI_BASE_URL)",
 }
 
+// completing reports whether args are a shell's completion request, the
+// hidden command cobra's completion scripts run (`synaps __complete …`).
+func completing(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
 // registerCompletions wires completion functions into the command tree
 // built by newRoot. Commands are found by path, so the files that define
 // them stay about what they do.

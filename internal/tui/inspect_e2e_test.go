@@ -45,7 +45,8 @@ func TestTUIInspectCommands(t *testing.T) {
 		"EDITOR=" + editor,
 		"VISUAL=",
 	}, append(argv, "script:"+script, "--trust-project"))
-	tm.waitFor("the session up", contains("ext 0 ok"))
+	// The project's Claude hook runs: the status line says so.
+	tm.waitFor("the session up", contains("ext 0 ok · 1 settings hook"))
 
 	tm.send("/extensions")
 	tm.waitFor("the settings hooks listed", contains("no synaps plugins installed"), contains("claude-project  1 running  PreToolUse"))

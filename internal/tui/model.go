@@ -421,7 +421,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case healthMsg:
 		if m.busy == "" && m.app != nil {
-			m.state.health = app.HealthLine(m.app.Statuses())
+			m.state.health = m.app.Health()
 		}
 		return tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthMsg{} })
 	case interruptMsg:

@@ -25,7 +25,7 @@ func readState(a *app.App) state {
 	for i, s := range sts {
 		ids[i] = s.ID
 	}
-	s := state{model: a.Model, health: app.HealthLine(sts), ids: ids}
+	s := state{model: a.Model, health: a.Health(), ids: ids}
 	if e := a.Effort(); e != "" && a.Model != "" {
 		s.model += " (effort " + string(e) + ")" // /effort sets it
 	}

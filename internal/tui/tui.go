@@ -91,6 +91,9 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	if err != nil {
 		return err
 	}
+	// From here to the open session, the start runs side by side on
+	// every P, with the width table built ahead of the first frame.
+	start := beginStartup()
 	m := newModel(ctx, nil, br, profile, environ)
 	m.link = link
 	// The header is written before the program starts, so the view never
@@ -133,6 +136,7 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 		// The session is a host's, as every front-end's is: the UI is
 		// its client (turns, slash commands, steering).
 		hs, err := host.New().Open(octx, opts)
+		start.opened()
 		opened <- openedMsg{hs, err}
 		br.send(openedMsg{hs, err})
 	}()

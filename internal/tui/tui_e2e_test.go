@@ -167,7 +167,7 @@ func cliStartsTUI(root string) bool {
 	return false
 }
 
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if gomod := strings.TrimSpace(string(out)); err == nil && gomod != "" && gomod != os.DevNull {
@@ -180,7 +180,7 @@ func repoRoot(t *testing.T) string {
 	return abs
 }
 
-func goBuild(t *testing.T, root, out, pkg string) string {
+func goBuild(t testing.TB, root, out, pkg string) string {
 	t.Helper()
 	cmd := exec.Command("go", "build", "-o", out, pkg)
 	cmd.Dir = root
@@ -190,7 +190,7 @@ func goBuild(t *testing.T, root, out, pkg string) string {
 	return out
 }
 
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
