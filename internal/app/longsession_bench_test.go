@@ -158,11 +158,20 @@ func runLongSession(data string) error {
 		}
 		defer stop()
 	}
+	// SYNAPS_BENCH_STAMPS: the wall time after each user message, on
+	// stderr, as perf's realtime clock shows it (perf record -k realtime),
+	// to cut a profile of the kernel's part into the same windows
+	// (perf report --time FROM,TO).
+	stamps := os.Getenv("SYNAPS_BENCH_STAMPS") != ""
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
 	report := func(n int) {
 		user, system, _ := procs.CPUTime()
 		fmt.Fprintln(w, n, user.Nanoseconds(), system.Nanoseconds())
+		if stamps {
+			t := time.Now().UnixNano()
+			fmt.Fprintf(os.Stderr, "after %d calls: %d.%09d\n", n, t/1e9, t%1e9)
+		}
 	}
 	report(0)
 	for done := 0; done < ls.Calls; {
@@ -233,9 +242,11 @@ func TestLongSessionRuns(t *testing.T) {
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), longSessionEnv+"="+string(data))
-	out, err := cmd.CombinedOutput()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
+		t.Fatalf("%v\n%s%s", err, out, stderr.String())
 	}
 	var counts []int
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {

@@ -1,6 +1,9 @@
 package llm
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+)
 
 // Prefix keeps a conversation in one provider's wire encoding, so that
 // each message is encoded once, not once per request. The stateless model
@@ -25,11 +28,25 @@ type Prefix struct {
 	// format is the wire format (and options) buf is in; "" before the
 	// first request.
 	format string
-	// buf is the encodings of the first len(ends) messages, each followed
-	// by a comma (so that buf[:ends[i]-1] is messages 0..i as JSON array
-	// elements, and an empty encoding adds nothing).
-	buf  []byte
-	ends []int
+	// chunks hold the encodings of the first len(ends) messages, each
+	// followed by a comma, one after the other (so that bytes [0,
+	// ends[i]-1) of their concatenation are messages 0..i as JSON array
+	// elements, and an empty encoding adds nothing). A message is never
+	// split between chunks; starts[k] is where chunks[k] begins in the
+	// concatenation.
+	//
+	// Chunks, not one growing slice: a long session's encoding is
+	// megabytes, and growing one slice copies all of it into fresh memory
+	// every quarter of its size (append's growth): the copy, the page
+	// faults of the new memory and a pause that the garbage collector
+	// must wait out (a long copy is not preemptible) came back at every
+	// growth, each larger than the last. A chunk that is full is never
+	// touched again; the request sends the chunks in parts.
+	chunks [][]byte
+	starts []int
+	ends   []int
+	// scratch is where a message is encoded before it is kept.
+	scratch []byte
 	// last identifies the last encoded message: its content's first block
 	// and length.
 	last    *Block
@@ -52,7 +69,39 @@ type Prefix struct {
 // Reset forgets every encoding: the next request encodes the whole
 // conversation again.
 func (p *Prefix) Reset() {
-	*p = Prefix{buf: p.buf[:0], ends: p.ends[:0]}
+	*p = Prefix{ends: p.ends[:0], scratch: p.scratch}
+}
+
+// prefixChunk is the size of a chunk after the first (which grows by
+// append up to it): large enough that a request of megabytes is a few
+// dozen parts, small enough that the last chunk's unused room is little
+// beside the session's own memory.
+const prefixChunk = 256 << 10
+
+// keep appends b to the last chunk, or to a new one when it does not fit:
+// a chunk grows by append only while it is under prefixChunk (the first
+// chunk of a session), so bytes in a chunk of that size never move.
+func (p *Prefix) keep(b []byte) {
+	k := len(p.chunks) - 1
+	if k < 0 || len(p.chunks[k])+len(b) > max(cap(p.chunks[k]), prefixChunk) {
+		var c []byte
+		if k >= 0 { // a long session: a whole chunk at once
+			c = make([]byte, 0, max(prefixChunk, len(b)))
+		}
+		p.starts = append(p.starts, p.size())
+		p.chunks = append(p.chunks, c)
+		k++
+	}
+	p.chunks[k] = append(p.chunks[k], b...)
+}
+
+// size is the length of the chunks' concatenation.
+func (p *Prefix) size() int {
+	if len(p.chunks) == 0 {
+		return 0
+	}
+	k := len(p.chunks) - 1
+	return p.starts[k] + len(p.chunks[k])
 }
 
 // Len is the number of messages encoded.
@@ -68,12 +117,12 @@ func (p *Prefix) Encode(format string, msgs []Message, n int, enc func(dst []byt
 		p.format = format
 	}
 	for i := len(p.ends); i < n; i++ {
-		start := len(p.buf)
-		p.buf = enc(p.buf, &msgs[i])
-		if len(p.buf) > start {
-			p.buf = append(p.buf, ',')
+		p.scratch = enc(p.scratch[:0], &msgs[i])
+		if len(p.scratch) > 0 {
+			p.scratch = append(p.scratch, ',')
+			p.keep(p.scratch)
 		}
-		p.ends = append(p.ends, len(p.buf))
+		p.ends = append(p.ends, p.size())
 	}
 	if n > 0 {
 		p.last, p.lastLen = first(msgs[n-1].Content), len(msgs[n-1].Content)
@@ -81,18 +130,32 @@ func (p *Prefix) Encode(format string, msgs []Message, n int, enc func(dst []byt
 }
 
 // Span is the encoding of messages [from, to) as JSON array elements
-// joined by commas (no trailing comma); empty when they encode to nothing.
-// They must have been encoded.
-func (p *Prefix) Span(from, to int) []byte {
+// joined by commas (no trailing comma), in parts to be sent one after the
+// other (the kept bytes themselves, not a copy); none when they encode
+// to nothing. They must have been encoded.
+func (p *Prefix) Span(from, to int) [][]byte {
 	if from >= to {
 		return nil
 	}
-	start := 0
+	start, end := 0, p.ends[to-1]
 	if from > 0 {
 		start = p.ends[from-1]
 	}
-	b := p.buf[start:p.ends[to-1]]
-	return bytes.TrimSuffix(b, []byte{','})
+	if end == start {
+		return nil
+	}
+	end-- // the last one's comma
+	chunk := func(at int) int { return sort.Search(len(p.starts), func(k int) bool { return p.starts[k] > at }) - 1 }
+	k, last := chunk(start), chunk(max(end-1, start))
+	parts := make([][]byte, 0, last-k+1)
+	for ; k <= last; k++ {
+		c := p.chunks[k]
+		lo, hi := max(start-p.starts[k], 0), min(end-p.starts[k], len(c))
+		if lo < hi {
+			parts = append(parts, c[lo:hi])
+		}
+	}
+	return parts
 }
 
 // same reports whether msgs still starts with the messages encoded.

@@ -59,27 +59,39 @@ var benchTools = []llm.ToolDef{
 // only the new call is, so the cost should not depend on calls; without
 // one (prefix=none) every message is encoded again, as synaps did before
 // issue 21.
+//
+// With the Prefix, each op adds the next call to a session that grows
+// from calls to calls+window and is then put back as it was: so the
+// kept encoding's growth (a new chunk now and then) is paid as often as
+// in a real session, neither at every op nor never.
 func BenchmarkRequestBody(b *testing.B) {
+	const window = 100
 	for _, calls := range []int{10, 100, 1000, 5000} {
-		msgs := conversation(calls + 1)
+		msgs := conversation(calls + window)
+		at := func(calls int) []llm.Message { return msgs[:1+2*calls] }
 		for _, kept := range []bool{true, false} {
 			name := fmt.Sprintf("calls=%d/prefix=kept", calls)
 			if !kept {
 				name = fmt.Sprintf("calls=%d/prefix=none", calls)
 			}
 			b.Run(name, func(b *testing.B) {
-				req := &llm.Request{Model: "claude-test", System: "You are synaps.", Tools: benchTools, Messages: msgs[:len(msgs)-2]}
+				req := &llm.Request{Model: "claude-test", System: "You are synaps.", Tools: benchTools, Messages: at(calls)}
 				var saved llm.Prefix
 				if kept {
 					req.Prefix = &llm.Prefix{}
 					body(req) // the earlier requests of the session
 					saved = *req.Prefix
 				}
-				req.Messages = msgs
+				req.Messages = at(calls + 1)
 				b.ReportAllocs()
+				added := 0
 				for b.Loop() {
 					if kept {
-						*req.Prefix = saved // as it was before this turn
+						if added == window {
+							*req.Prefix, added = saved, 0 // the session as it was
+						}
+						added++
+						req.Messages = at(calls + added)
 					}
 					for _, p := range body(req) {
 						io.Discard.Write(p)

@@ -162,28 +162,28 @@ func body(req *llm.Request) [][]byte {
 		prev = -1
 	}
 	from, sep := 0, false
-	add := func(b []byte) {
+	add := func(b ...[]byte) {
 		if len(b) == 0 {
 			return
 		}
 		if sep {
 			parts = append(parts, comma)
 		}
-		parts, sep = append(parts, b), true
+		parts, sep = append(parts, b...), true
 	}
 	for _, i := range []int{prev, last} {
 		if i < 0 {
 			continue
 		}
-		add(p.Span(from, i))
+		add(p.Span(from, i)...)
 		if marked, ok := markedMessage(&req.Messages[i]); ok {
 			add(marked)
 		} else {
-			add(p.Span(i, i+1))
+			add(p.Span(i, i+1)...)
 		}
 		from = i + 1
 	}
-	add(p.Span(from, n))
+	add(p.Span(from, n)...)
 	p.Mark = n
 	return append(parts, closeBody)
 }

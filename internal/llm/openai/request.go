@@ -118,7 +118,7 @@ func body(req *llm.Request, maxTokensField string) ([][]byte, error) {
 		if sep {
 			parts = append(parts, comma)
 		}
-		parts = append(parts, msgs)
+		parts = append(parts, msgs...)
 	}
 	return append(parts, closeBody), nil
 }
