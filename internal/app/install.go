@@ -81,6 +81,9 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 		return nil, err
 	}
 	info, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no such directory (%s); give a plugin's directory, a git URL or NAME@MARKETPLACE", src, abs)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
