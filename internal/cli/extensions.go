@@ -470,6 +470,9 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 			if err := plugin.CheckID(args[0]); err != nil {
 				return usageError{err}
 			}
+			if lines < 0 {
+				return usageError{fmt.Errorf("--lines %d: give how many of the last lines to print, or 0 for all", lines)}
+			}
 			path := filepath.Join(base, "extensions", "logs", args[0]+".log")
 			data, err := os.ReadFile(path)
 			if errors.Is(err, os.ErrNotExist) {

@@ -35,6 +35,9 @@ plugins validate checks it). An ID that is not a
 directory here names an installed plugin (plugins/ID in the base directory).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if timeout < 0 {
+				return usageError{fmt.Errorf("--timeout %v: give how long to wait for each answer, e.g. 5s (0: the defaults)", timeout)}
+			}
 			fixtures := map[string]json.RawMessage{}
 			for _, c := range calls {
 				name, input, ok := strings.Cut(c, "=")
