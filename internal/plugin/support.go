@@ -130,7 +130,7 @@ func (p *Plugin) supportHooks(add func(string, Level, string)) {
 			add("hooks", Refused, w)
 		}
 	default:
-		add("hooks", Supported, "Claude Code command hooks in the one hook chain (fail-closed guards, scrubbed environment, sandbox)")
+		add("hooks", Supported, "Claude Code command hooks in the one hook chain (scrubbed environment, sandbox; a failing hook lets the call through unless it has onFailure \"block\" or the plugin is in claude.fail_closed)")
 	}
 }
 
