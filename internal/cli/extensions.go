@@ -377,7 +377,7 @@ and whether each is set now; values are never printed.`,
 				// Not a bare "ok": something above is skipped or ignored.
 				fmt.Fprintf(stdio.Out, "ok: %s, with %s above\n", strings.TrimSpace(m.Name+" "+m.Version), plural.Count(n, "warning"))
 			} else {
-				fmt.Fprintf(stdio.Out, "ok: %s %s\n", m.Name, m.Version)
+				fmt.Fprintf(stdio.Out, "ok: %s\n", strings.TrimSpace(m.Name+" "+m.Version))
 			}
 			if m.Extension != nil {
 				launch := m.Extension.EntryPoint
