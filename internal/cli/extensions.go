@@ -312,6 +312,9 @@ and whether each is set now; values are never printed.`,
 			if err != nil {
 				return err
 			}
+			if err := notAFile(args[0], "validate"); err != nil {
+				return err
+			}
 			p := plugin.LoadPlugin(filepath.Base(dir), dir, plugin.ScopeUser)
 			var errs []string
 			var claudeEvents []string
