@@ -81,6 +81,9 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 		return nil, err
 	}
 	info, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no such directory (%s); give a plugin's directory, a git URL or NAME@MARKETPLACE", src, abs)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
@@ -156,6 +159,9 @@ func Install(ctx context.Context, baseDir, src string, o InstallOptions) (*Insta
 	}
 	if err := os.Chmod(tmp, info.Mode().Perm()); err != nil {
 		return nil, err
+	}
+	if err := keepUserConfig(target, tmp); err != nil {
+		return nil, fmt.Errorf("not installed: %w", err)
 	}
 	if err := os.RemoveAll(target); err != nil {
 		return nil, err
@@ -323,4 +329,27 @@ func Uninstall(baseDir, id string) error {
 	}
 	plugin.RemovePin(baseDir, id)
 	return os.RemoveAll(target)
+}
+
+// keepUserConfig carries the plugin's config file (plugins/<id>/config:
+// the options `synaps extensions config ID KEY VALUE` set, the user's,
+// not the plugin's, and not in its pin) from the installed copy at old
+// into the new one at dir, so an update or a forced re-install does not
+// silently drop the user's settings. A new version that ships a config
+// file of its own keeps it.
+func keepUserConfig(old, dir string) error {
+	from := filepath.Join(old, "config")
+	info, err := os.Stat(from)
+	if err != nil || !info.Mode().IsRegular() {
+		return nil // nothing to keep
+	}
+	to := filepath.Join(dir, "config")
+	if _, err := os.Lstat(to); err == nil {
+		return nil
+	}
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return fmt.Errorf("keeping your settings in %s: %w", from, err)
+	}
+	return os.WriteFile(to, data, info.Mode().Perm())
 }

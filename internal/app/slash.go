@@ -244,6 +244,9 @@ func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, 
 		if len(args) != 2 {
 			return SlashResult{}, fmt.Errorf("usage: /extensions %s ID", sub)
 		}
+		if err := a.knownToToggle(args[1], sub == "disable"); err != nil {
+			return SlashResult{}, err
+		}
 		if err := SetDisabled(a.BaseDir, args[1], sub == "disable"); err != nil {
 			return SlashResult{}, err
 		}
@@ -259,6 +262,22 @@ func (a *App) slashExtensions(ctx context.Context, args []string) (SlashResult, 
 		return SlashResult{Output: fmt.Sprintf("%sd %s\n%s", sub, args[1], FormatStatuses(CheckPins(a.BaseDir, a.Statuses()), true))}, nil
 	}
 	return SlashResult{}, fmt.Errorf("unknown /extensions command %q; use list, reload, enable ID or disable ID", sub)
+}
+
+// knownToToggle refuses to disable an id no plugin of the session has,
+// or to enable one that is neither a plugin nor in disabled_plugins:
+// either wrote or said "done" and changed nothing, so a misspelt id
+// looked handled (`synaps extensions enable|disable` refuses the same).
+func (a *App) knownToToggle(id string, disable bool) error {
+	for _, st := range a.Statuses() {
+		if st.ID == id {
+			return nil
+		}
+	}
+	if !disable && slices.Contains(a.Config.List(config.KeyDisabledPlugins), id) {
+		return nil // its plugin is gone: enabling tidies the config
+	}
+	return fmt.Errorf("no plugin %q in this session; /extensions list shows the plugins", id)
 }
 
 // formatModels is /model without a name: the current model and what it

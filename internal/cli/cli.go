@@ -97,6 +97,11 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	var ue usageError
 	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "accepts ") || strings.Contains(err.Error(), "requires at least") {
 		fmt.Fprintln(stdio.Err, "synaps:", err)
+		// Cobra's "accepts 1 arg(s), received 0" names no argument: the
+		// command's usage line does (synaps why SESSION [CALL]).
+		if cmd != nil && cmd.HasParent() && strings.Contains(err.Error(), " arg(s)") {
+			fmt.Fprintf(stdio.Err, "Usage: %s\n", cmd.UseLine())
+		}
 		// The help of the command that was run, not always the root's.
 		path := "synaps"
 		if cmd != nil {

@@ -312,6 +312,9 @@ and whether each is set now; values are never printed.`,
 			if err != nil {
 				return err
 			}
+			if err := notAFile(args[0], "validate"); err != nil {
+				return err
+			}
 			p := plugin.LoadPlugin(filepath.Base(dir), dir, plugin.ScopeUser)
 			var errs []string
 			var claudeEvents []string
@@ -377,7 +380,7 @@ and whether each is set now; values are never printed.`,
 				// Not a bare "ok": something above is skipped or ignored.
 				fmt.Fprintf(stdio.Out, "ok: %s, with %s above\n", strings.TrimSpace(m.Name+" "+m.Version), plural.Count(n, "warning"))
 			} else {
-				fmt.Fprintf(stdio.Out, "ok: %s %s\n", m.Name, m.Version)
+				fmt.Fprintf(stdio.Out, "ok: %s\n", strings.TrimSpace(m.Name+" "+m.Version))
 			}
 			if m.Extension != nil {
 				launch := m.Extension.EntryPoint
@@ -469,6 +472,9 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 			}
 			if err := plugin.CheckID(args[0]); err != nil {
 				return usageError{err}
+			}
+			if lines < 0 {
+				return usageError{fmt.Errorf("--lines %d: give how many of the last lines to print, or 0 for all", lines)}
 			}
 			path := filepath.Join(base, "extensions", "logs", args[0]+".log")
 			data, err := os.ReadFile(path)

@@ -35,6 +35,9 @@ plugins validate checks it). An ID that is not a
 directory here names an installed plugin (plugins/ID in the base directory).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if timeout < 0 {
+				return usageError{fmt.Errorf("--timeout %v: give how long to wait for each answer, e.g. 5s (0: the defaults)", timeout)}
+			}
 			fixtures := map[string]json.RawMessage{}
 			for _, c := range calls {
 				name, input, ok := strings.Cut(c, "=")
@@ -64,6 +67,9 @@ directory here names an installed plugin (plugins/ID in the base directory).`,
 					}
 					return usageError{errors.New(msg + "; give the extension's directory (synaps extensions test ./my-ext) or an installed plugin's id (synaps extensions list shows them)")}
 				}
+			}
+			if err := notAFile(dir, "test"); err != nil {
+				return err
 			}
 			// A Claude Code plugin starts no process: there is nothing
 			// for the checklist to run, which is not the plugin's fault,
@@ -135,4 +141,20 @@ func printReport(stdio Stdio, rep *conformance.Report) {
 	default:
 		fmt.Fprintf(stdio.Out, "%s failed\n", plural.Count(fails, "check"))
 	}
+}
+
+// notAFile is the usage error for a plugin argument that names a file
+// (main.py, plugin.json) instead of the plugin's directory: read as a
+// directory, it failed with "not a directory. Check the file's
+// permissions", which sends the author the wrong way.
+func notAFile(arg, verb string) error {
+	fi, err := os.Stat(arg)
+	if err != nil || fi.IsDir() {
+		return nil
+	}
+	dir := filepath.Dir(arg)
+	if filepath.Base(dir) == ".synaps-plugin" {
+		dir = filepath.Dir(dir)
+	}
+	return usageError{fmt.Errorf("%s is a file; give the plugin's directory, the one holding .synaps-plugin/plugin.json (synaps extensions %s %s)", arg, verb, dir)}
 }

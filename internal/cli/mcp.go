@@ -175,6 +175,12 @@ writes .synaps/mcp.json in this directory.`,
 				if len(rest) > 0 {
 					return usageError{fmt.Errorf("a %s server takes a url and no arguments; got %q", transport, rest)}
 				}
+				// A URL without its scheme was saved and failed at every
+				// start ("unsupported protocol scheme"); ${VAR} may
+				// stand for all of it.
+				if !strings.HasPrefix(target, "http://") && !strings.HasPrefix(target, "https://") && !strings.HasPrefix(target, "$") {
+					return usageError{fmt.Errorf("%q is not an http:// or https:// URL; -t %s needs the server's URL, e.g. https://example.com/mcp", target, transport)}
+				}
 				entry["type"], entry["url"] = transport, target
 			default:
 				return usageError{fmt.Errorf("--transport %q: use stdio, http or sse", transport)}

@@ -39,6 +39,11 @@ docs/trust.md says more.`,
 			if err != nil {
 				return err
 			}
+			// A misspelt path was trusted as it was typed, and the
+			// project meant stayed untrusted without a word.
+			if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+				return usageError{fmt.Errorf("%s is not a directory; give the project's directory (synaps trust with no argument trusts this one)", dir)}
+			}
 			base, err := baseDir()
 			if err != nil {
 				return err

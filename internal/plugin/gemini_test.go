@@ -94,7 +94,7 @@ func TestGeminiExtension(t *testing.T) {
 	report := FormatSupport(p.Support())
 	for _, want := range []string{
 		"mcpServers       degraded",
-		"commands         supported 1 TOML commands",
+		"commands         supported 1 TOML command,",
 		"commands         refused   " + filepath.Join(dir, "commands", "broken.toml") + ": line 1: the string is not closed",
 		"hooks            refused   " + filepath.Join(dir, "hooks", "hooks.json") + ": hooks.BeforeModel is not run",
 		"contextFileName  supported CTX.md in the system prompt",

@@ -180,9 +180,33 @@ func RemovePin(baseDir, id string) error {
 // "modified" after its first start). It stops with an error past
 // MaxPinFiles entries or MaxPinBytes bytes, or at anything that is not a
 // file, directory or symlink.
+//
+// The plugin's config file at its root (plugins/<id>/config, which
+// `synaps extensions config ID KEY VALUE` writes, with the config.lock
+// its writers share) is the user's, not the plugin's: it is left out,
+// or setting a documented option would list the plugin as modified (and
+// hold it back under plugins.verify = strict).
 func Digest(dir string) (digest string, files map[string]string, err error) {
-	return treesum.Tree(dir, treesum.Limits{MaxEntries: MaxPinFiles, MaxBytes: MaxPinBytes})
+	digest, files, err = treesum.Tree(dir, treesum.Limits{MaxEntries: MaxPinFiles, MaxBytes: MaxPinBytes})
+	if err != nil {
+		return "", nil, err
+	}
+	userFiles := false
+	for _, name := range userConfigFiles {
+		if _, ok := files[name]; ok {
+			delete(files, name)
+			userFiles = true
+		}
+	}
+	if userFiles {
+		digest = treesum.DigestOf(files)
+	}
+	return digest, files, nil
 }
+
+// userConfigFiles are the entries at a plugin's root that belong to its
+// user: its config file and the lock of that file's writers.
+var userConfigFiles = []string{"config", "config.lock"}
 
 // CheckPin compares the user plugin p with its install record. Project
 // plugins are governed by project trust, not pins: they are PinPinned's

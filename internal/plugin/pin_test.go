@@ -57,6 +57,13 @@ func TestDigestNoticesEveryKindOfChange(t *testing.T) {
 		{"byte-code cache is not the plugin", func(d string) error {
 			return os.WriteFile(filepath.Join(d, "__pycache__", "other.pyc"), []byte("x"), 0o644)
 		}, nil},
+		{"the user's config file is not the plugin", func(d string) error {
+			os.WriteFile(filepath.Join(d, "config.lock"), nil, 0o600)
+			return os.WriteFile(filepath.Join(d, "config"), []byte("max_lines = 5\n"), 0o600)
+		}, nil},
+		{"a config file deeper down is the plugin's", func(d string) error {
+			return os.WriteFile(filepath.Join(d, ".synaps-plugin", "config"), []byte("x"), 0o644)
+		}, []string{".synaps-plugin/config (added)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

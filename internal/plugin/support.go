@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/safefile"
 	"github.com/synaps-cli/synaps/internal/tomlite"
 )
@@ -89,13 +90,13 @@ func (p *Plugin) supportCommands(add func(string, Level, string)) {
 				}
 			}
 		})
-		add("commands", Supported, fmt.Sprintf("%d TOML commands, /name and /dir:name; {{args}} substituted, !{…} run through the bash tool (guards, permission rules and sandbox; arguments shell-quoted), @{…} read under the Read rules", n-len(broken)))
+		add("commands", Supported, fmt.Sprintf("%s, /name and /dir:name; {{args}} substituted, !{…} run through the bash tool (guards, permission rules and sandbox; arguments shell-quoted), @{…} read under the Read rules", plural.Count(n-len(broken), "TOML command")))
 		for _, why := range broken {
 			add("commands", Refused, why)
 		}
 		return
 	}
-	add("commands", Supported, fmt.Sprintf("%d Markdown commands", countExt(paths, ".md")))
+	add("commands", Supported, plural.Count(countExt(paths, ".md"), "Markdown command"))
 }
 
 // supportHooks reports hooks/hooks.json (and a manifest's hooks).
@@ -130,7 +131,7 @@ func (p *Plugin) supportHooks(add func(string, Level, string)) {
 			add("hooks", Refused, w)
 		}
 	default:
-		add("hooks", Supported, "Claude Code command hooks in the one hook chain (fail-closed guards, scrubbed environment, sandbox)")
+		add("hooks", Supported, "Claude Code command hooks in the one hook chain (scrubbed environment, sandbox; a failing hook lets the call through unless it has onFailure \"block\" or the plugin is in claude.fail_closed)")
 	}
 }
 

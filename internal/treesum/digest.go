@@ -109,6 +109,10 @@ func Digest(root string) (string, error) {
 	return d, nil
 }
 
+// DigestOf is the digest Tree gives for entries: for a caller that
+// leaves some of Tree's entries out of what it records.
+func DigestOf(files map[string]string) string { return digestOf(files) }
+
 // digestOf is the digest of the entries, in path order, each
 // "<path>\x00<entry>\n": a path or entry cannot hold a NUL, so no two
 // trees share one.
