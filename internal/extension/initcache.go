@@ -260,6 +260,14 @@ func (e *Extension) firstLaunch(ctx context.Context) {
 	}
 }
 
+// firstLaunchPending reports whether the process of an extension started
+// from the cache has yet to be spawned or to answer its first initialize.
+func (e *Extension) firstLaunchPending() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.gen == 0 && (e.deferred || e.restarting != nil) && e.state == StateLoaded
+}
+
 // startDeferredGuards starts the process of every deferred extension
 // that hooks tool calls, without waiting.
 func (h *Host) startDeferredGuards() {

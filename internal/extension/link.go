@@ -43,7 +43,9 @@ func (l *link) ID() string { return l.ext.ID() }
 // deferred guard side by side. A start that fails is Handle's to report.
 func (l *link) AwaitStart(ctx context.Context, spec contract.HookSpec, ev *hook.Event) {
 	e := l.ext
-	if !e.awaitStart(ctx) || !e.holds(spec, ev) {
+	// Every hook dispatch comes here: a running extension returns at
+	// once, before holds builds its places.
+	if !e.awaitStart(ctx) || !e.firstLaunchPending() || !e.holds(spec, ev) {
 		return
 	}
 	if e.isDeferred() && e.env.startDeferredGuards != nil {
@@ -72,12 +74,6 @@ func (l *link) Handle(ctx context.Context, spec contract.HookSpec, ev *hook.Even
 		err := checkSendable("the "+spec.Name+" event", params)
 		e.log.note("%s: %v", spec.Name, err)
 		return hook.Result{}, err
-	}
-	if e.isDeferred() && e.env.startDeferredGuards != nil {
-		// The first tool call a deferred guard must judge: every deferred
-		// guard starts now, side by side, rather than one after another
-		// as the chain reaches each.
-		e.env.startDeferredGuards()
 	}
 	start := time.Now()
 	raw, err := e.call(ctx, contract.MethodHookHandle, jsonrpc.Encoded(params), callOpts{doing: "handling", what: spec.Name, retry: true})
