@@ -292,11 +292,7 @@ func (e *Extension) launchDeferred(done chan struct{}) {
 		e.mu.Unlock()
 		e.log.note("failed to start: %s", err)
 		e.dropInit()
-		reason := err.Error()
-		if i := strings.IndexByte(reason, '\n'); i >= 0 {
-			reason = reason[:i] + " …"
-		}
-		e.env.notify.say("extension %s failed to load: %s", e.ID(), reason)
+		e.env.notify.failedToLoad(e.ID(), err.Error())
 		return
 	}
 	e.proc, e.gen = p, 1

@@ -331,10 +331,7 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 				h.register(e)
 				h.chain.Set(table())
 				if state, reason, _, _, _ := e.snapshot(); state == StateFailed {
-					if i := strings.IndexByte(reason, '\n'); i >= 0 {
-						reason = reason[:i] + " …"
-					}
-					h.env.notify.say("extension %s failed to load: %s", e.ID(), reason)
+					h.env.notify.failedToLoad(e.ID(), reason)
 				} else {
 					// Loaded with a refused hook or a manifest note: it
 					// works, but not as its author meant (LoadWarning).
