@@ -269,11 +269,5 @@ func lastSaying(links []hook.LinkReport, owner, action string) string {
 // nearestEvent is the synaps hook or Claude Code event name is most likely
 // a misspelling of (at most two edits, ignoring case), or "".
 func nearestEvent(name string) string {
-	best, bestD := "", 3
-	for _, c := range slices.Concat(contract.HookNames(), claude.Events) {
-		if d := spelling.Distance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
+	return spelling.Nearest(name, slices.Concat(contract.HookNames(), claude.Events), 2)
 }

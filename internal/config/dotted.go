@@ -41,14 +41,7 @@ func (f *File) checkDotted(k string) string {
 	if len(known) == 0 || slices.Contains(known, k) {
 		return ""
 	}
-	norm := strings.ReplaceAll(strings.ToLower(k), "-", "_")
-	best, bestD := "", 4
-	for _, d := range known {
-		if dist := spelling.Distance(norm, d); dist < bestD {
-			best, bestD = d, dist
-		}
-	}
-	if best != "" {
+	if best := spelling.Nearest(strings.ReplaceAll(k, "-", "_"), known, 3); best != "" {
 		return fmt.Sprintf("%s: unknown key %q, so it does nothing; did you mean %q?", f.Path, k, best)
 	}
 	return fmt.Sprintf("%s: unknown key %q, so it does nothing; the %s.* keys are %s", f.Path, k, family, strings.Join(known, ", "))

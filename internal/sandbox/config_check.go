@@ -47,12 +47,5 @@ func checkConfig(f *config.File) []string {
 // nearestKey is the sandbox key k is most likely a misspelling of (at
 // most three edits, ignoring case and - for _), or "".
 func nearestKey(k string) string {
-	norm := strings.ReplaceAll(strings.ToLower(k), "-", "_")
-	best, bestD := "", 4
-	for _, known := range configKeys {
-		if d := spelling.Distance(norm, known); d < bestD {
-			best, bestD = known, d
-		}
-	}
-	return best
+	return spelling.Nearest(strings.ReplaceAll(k, "-", "_"), configKeys, 3)
 }

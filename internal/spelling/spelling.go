@@ -3,6 +3,8 @@
 // actions. One implementation, so that every suggestion judges alike.
 package spelling
 
+import "strings"
+
 // Distance is the Levenshtein distance of a and b, counted in bytes: the
 // fewest insertions, deletions and substitutions that turn a into b.
 // Names are short; the cost is len(a)×len(b).
@@ -24,4 +26,18 @@ func Distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Nearest is the candidate closest to name, case aside, when it is at
+// most maxEdits edits away (the first of equally close ones), or "": the
+// "did you mean" of a misspelt key, event or subcommand.
+func Nearest(name string, candidates []string, maxEdits int) string {
+	best, bestD := "", maxEdits+1
+	lower := strings.ToLower(name)
+	for _, c := range candidates {
+		if d := Distance(lower, strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
 }
