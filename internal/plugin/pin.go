@@ -187,21 +187,7 @@ func RemovePin(baseDir, id string) error {
 // or setting a documented option would list the plugin as modified (and
 // hold it back under plugins.verify = strict).
 func Digest(dir string) (digest string, files map[string]string, err error) {
-	digest, files, err = treesum.Tree(dir, treesum.Limits{MaxEntries: MaxPinFiles, MaxBytes: MaxPinBytes})
-	if err != nil {
-		return "", nil, err
-	}
-	userFiles := false
-	for _, name := range userConfigFiles {
-		if _, ok := files[name]; ok {
-			delete(files, name)
-			userFiles = true
-		}
-	}
-	if userFiles {
-		digest = treesum.DigestOf(files)
-	}
-	return digest, files, nil
+	return treesum.Tree(dir, treesum.Limits{MaxEntries: MaxPinFiles, MaxBytes: MaxPinBytes, SkipRoot: userConfigFiles})
 }
 
 // userConfigFiles are the entries at a plugin's root that belong to its

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"syscall"
@@ -22,6 +23,10 @@ type Limits struct {
 	MaxEntries int
 	// MaxBytes is the most bytes of regular files in all.
 	MaxBytes int64
+	// SkipRoot are names at the root left out as well: files that live
+	// in the tree but are not part of what is measured (a plugin's user
+	// config).
+	SkipRoot []string
 }
 
 // Tree measures the tree at root (a symlinked root is measured where it
@@ -62,6 +67,12 @@ func Tree(root string, lim Limits) (digest string, files map[string]string, err 
 			return err
 		}
 		rel = filepath.ToSlash(rel)
+		if slices.Contains(lim.SkipRoot, rel) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		if lim.MaxEntries > 0 && len(files) >= lim.MaxEntries {
 			return fmt.Errorf("%s holds more than %d files, too many to measure", root, lim.MaxEntries)
 		}
@@ -108,10 +119,6 @@ func Digest(root string) (string, error) {
 	}
 	return d, nil
 }
-
-// DigestOf is the digest Tree gives for entries: for a caller that
-// leaves some of Tree's entries out of what it records.
-func DigestOf(files map[string]string) string { return digestOf(files) }
 
 // digestOf is the digest of the entries, in path order, each
 // "<path>\x00<entry>\n": a path or entry cannot hold a NUL, so no two
