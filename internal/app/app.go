@@ -78,6 +78,10 @@ type Options struct {
 	// extension, so their first request has every tool and the
 	// start-up notes come first.
 	Background bool
+	// Hold, when set, keeps the extensions' and MCP servers' processes
+	// from starting until it is closed (extension.Options.Hold): the
+	// terminal UI closes it once its first frame is drawn.
+	Hold <-chan struct{}
 	// Files, when set, reads and writes text files for the built-in
 	// read, write and edit tools (an editor's buffers, over ACP); nil:
 	// the disk.
@@ -295,6 +299,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		a.Host = extension.NewHost(extension.Options{
 			Discovered: &extension.Discovery{Plugins: plugins, Err: discoverErr},
 			InitCache:  true,
+			Hold:       o.Hold,
 			BaseDir:    base, ProjectDir: work, TrustProject: o.TrustProject, Config: cfg,
 			Getenv: getenv, Version: o.Version, Registry: a.Tools, HookTimeout: hookTimeout(cfg),
 			// A hung or vanished guard is news during the session, in the

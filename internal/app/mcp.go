@@ -99,7 +99,7 @@ func (a *App) startMCP() {
 	start, call := mcpTimeouts(a.Config)
 	a.MCP = mcp.NewManager(mcp.Options{
 		Registry: a.Tools, Getenv: a.opts.Getenv, WorkDir: a.WorkDir, Version: a.opts.Version,
-		StartTimeout: start, CallTimeout: call, Policy: mcpPolicy(a.sandbox, a.BaseDir, a.WorkDir, a.opts.Getenv),
+		StartTimeout: start, CallTimeout: call, Hold: a.opts.Hold, Policy: mcpPolicy(a.sandbox, a.BaseDir, a.WorkDir, a.opts.Getenv),
 		OnChange: func(st mcp.Status) {
 			if st.State == mcp.StateFailed && onEvent != nil {
 				onEvent(agent.Event{Type: agent.EventNotice, Text: MCPFailure(st)})

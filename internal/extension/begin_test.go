@@ -180,3 +180,49 @@ func TestBeginProviderWaitsForTheStart(t *testing.T) {
 		t.Fatalf("Provider after the start: %v", r.err)
 	}
 }
+
+// Options.Hold keeps every process back until it is closed (the terminal
+// UI's first frame): nothing is spawned meanwhile, a request's tools wait,
+// and once it is closed the extension starts as usual.
+func TestBeginHoldKeepsProcessesBack(t *testing.T) {
+	base := t.TempDir()
+	dir := fakePlugin(t, base, "tools", map[string]any{
+		"permissions": []string{"tools.register"},
+	}, fakeSpec{InitMode: "slow",
+		Init: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hi","description":"says hi","input_schema":{"type":"object"}}]}}`)})
+	hold := make(chan struct{})
+	h := beginHost(t, base, func(o *Options) { o.Hold = hold })
+	done := make(chan struct{})
+	go func() {
+		h.AwaitTools(context.Background())
+		close(done)
+	}()
+	notDone(t, done, "AwaitTools")
+	if _, err := os.Stat(filepath.Join(dir, "init-start")); err == nil {
+		t.Fatal("the extension was spawned while the hold was on")
+	}
+	close(hold)
+	<-done
+	if _, _, ok := h.Registry().Lookup("tools_hi"); !ok {
+		t.Fatalf("after the hold: tools %v, want tools_hi", h.Registry().Names())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "init-start")); err != nil {
+		t.Errorf("after the hold: %v", err)
+	}
+}
+
+// A session that ends while the hold is on spawns nothing.
+func TestBeginHoldShutdownSpawnsNothing(t *testing.T) {
+	base := t.TempDir()
+	dir := fakePlugin(t, base, "tools", map[string]any{
+		"permissions": []string{"tools.register"},
+	}, fakeSpec{InitMode: "slow"})
+	hold := make(chan struct{})
+	h := beginHost(t, base, func(o *Options) { o.Hold = hold })
+	h.Shutdown()
+	close(hold)
+	time.Sleep(100 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(dir, "init-start")); err == nil {
+		t.Fatal("the extension was spawned after the session ended")
+	}
+}

@@ -378,6 +378,27 @@ func (e *Extension) Info() json.RawMessage {
 	return e.info
 }
 
+// awaitHold waits until processes may be spawned (Options.Hold), or ctx
+// ends, or the extension is stopped: a session quit before its first
+// frame spawns nothing.
+func (e *Extension) awaitHold(ctx context.Context) error {
+	if e.env.hold == nil {
+		return nil
+	}
+	select {
+	case <-e.env.hold:
+	case <-ctx.Done():
+	case <-e.life.Done():
+	}
+	switch {
+	case e.life.Err() != nil: // also when the hold ended with the session
+		return errors.New("not started: the session ended first")
+	case ctx.Err() != nil:
+		return fmt.Errorf("not started: %w", ctx.Err())
+	}
+	return nil
+}
+
 // launch spawns a process and runs the initialize handshake.
 func (e *Extension) launch(ctx context.Context) (*process, *InitResult, error) {
 	m := e.plugin.Manifest.Extension
@@ -385,6 +406,9 @@ func (e *Extension) launch(ctx context.Context) (*process, *InitResult, error) {
 	argv, _, err := m.Argv(envLookup(env))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %s: %v", e.plugin.ManifestFile(), m.LaunchField(), err)
+	}
+	if err := e.awaitHold(ctx); err != nil {
+		return nil, nil, err
 	}
 	p, err := spawn(spawnSpec{
 		argv:   argv,

@@ -81,6 +81,13 @@ type Options struct {
 	// every extension start, leaves it off. SYNAPS_EXTENSIONS_INIT_CACHE=0
 	// turns it off for a session too.
 	InitCache bool
+	// Hold, when set, keeps every extension process from being spawned
+	// until it is closed (or the start's context ends). The terminal UI
+	// holds them until its first frame is on the screen: a dozen
+	// interpreters starting at once would otherwise take the machine's
+	// CPUs from the frame the user waits for (issue 37, "ready to type").
+	// Cached answers, discovery and the hook table do not wait.
+	Hold <-chan struct{}
 }
 
 // hostEnv is the immutable part of the host that extensions share.
@@ -116,6 +123,8 @@ type hostEnv struct {
 	// extension whose fresh answer replaced its cached one
 	// (Host.redeclared).
 	redeclared func(*Extension)
+	// hold is Options.Hold.
+	hold <-chan struct{}
 }
 
 // defaultStall is hostEnv.stall. Reaching the in-flight bound already
@@ -181,6 +190,7 @@ func NewHost(o Options) *Host {
 		stop:        defaultStop,
 		stall:       defaultStall,
 		initCache:   o.InitCache,
+		hold:        o.Hold,
 	}
 	if env.hookTimeout <= 0 {
 		env.hookTimeout = contract.MethodDeadlines[contract.MethodHookHandle]

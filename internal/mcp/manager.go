@@ -77,6 +77,10 @@ type Options struct {
 	// Policy, when set, is the sandbox policy a stdio server runs under
 	// (internal/sandbox); nil from it runs the server unconfined.
 	Policy func(Server) *sandbox.Policy
+	// Hold, when set, keeps every server from starting until it is
+	// closed (extension.Options.Hold says why); its start timeout runs
+	// from then.
+	Hold <-chan struct{}
 	// relist is the re-list policy after tools/list_changed (zero: the
 	// Relist* defaults); tests set it.
 	relist relistPolicy
@@ -362,6 +366,18 @@ func (s *server) callTimeout() time.Duration {
 // connect starts the server, initialises it and registers its tools.
 func (s *server) connect() {
 	defer close(s.ready)
+	if s.m.opts.Hold != nil {
+		select {
+		case <-s.m.opts.Hold:
+		case <-s.m.ctx.Done():
+		}
+		if s.m.ctx.Err() != nil { // closed before it could start
+			s.mu.Lock()
+			s.state = StateClosed
+			s.mu.Unlock()
+			return
+		}
+	}
 	c, err := s.m.expander(s.cfg).Expand(s.cfg)
 	if err != nil {
 		s.fail(err)

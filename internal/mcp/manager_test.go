@@ -371,3 +371,42 @@ func slicesContains(list []string, s string) bool {
 	}
 	return false
 }
+
+// Options.Hold keeps a server from starting until it is closed (the
+// terminal UI's first frame); its tools come once it is.
+func TestHoldKeepsServersBack(t *testing.T) {
+	hold := make(chan struct{})
+	reg := tool.NewRegistry()
+	m := NewManager(Options{Registry: reg, Getenv: fakeEnv, Hold: hold})
+	t.Cleanup(func() { m.Close() })
+	m.Start(&Config{Servers: []Server{testServer(t, "t", "ok", nil)}})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if err := m.Wait(ctx); err == nil {
+		t.Fatalf("the server started while the hold was on: %+v", statusOf(t, m, "t"))
+	}
+	if st := statusOf(t, m, "t"); st.State != StateStarting || len(reg.Names()) != 0 {
+		t.Fatalf("while held: state %s, tools %v; want starting, none", st.State, reg.Names())
+	}
+	close(hold)
+	wctx, wcancel := context.WithTimeout(context.Background(), waitFor)
+	defer wcancel()
+	if err := m.Wait(wctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := statusOf(t, m, "t"); st.State != StateReady {
+		t.Fatalf("after the hold: state %s (%s), want ready", st.State, st.Err)
+	}
+}
+
+// A manager closed while the hold is on starts nothing.
+func TestHoldCloseStartsNothing(t *testing.T) {
+	hold := make(chan struct{})
+	m := NewManager(Options{Registry: tool.NewRegistry(), Getenv: fakeEnv, Hold: hold})
+	m.Start(&Config{Servers: []Server{testServer(t, "t", "ok", nil)}})
+	m.Close()
+	close(hold)
+	if st := statusOf(t, m, "t"); st.State != StateClosed {
+		t.Fatalf("state %s (%s), want closed", st.State, st.Err)
+	}
+}

@@ -105,6 +105,9 @@ type (
 
 type model struct {
 	ctx context.Context // Run's; work contexts derive from it
+	// frame holds the processes until the first frame (startup.go); nil
+	// in tests that make a model alone.
+	frame *firstFrame
 	// hs is the session, owned by a host as every front-end's is; app is
 	// its app, touched only here when idle, or by the worker. Both nil
 	// until the session is open (opening).

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +41,60 @@ func TestStartupRestores(t *testing.T) {
 	}
 	if diff := cmp.Diff(before, read()); diff != "" {
 		t.Errorf("settings after the start (-before +after):\n%s", diff)
+	}
+}
+
+// TestFirstFrame: the hold on the processes ends at the first
+// frame-sized write after the first view, not at what Bubble Tea writes
+// before it (terminal queries) nor at a frame-sized write before any view;
+// a terminal file stays one; and without a frame the fallback ends it.
+func TestFirstFrame(t *testing.T) {
+	held := func(f *firstFrame) bool {
+		select {
+		case <-f.hold:
+			return false
+		default:
+			return true
+		}
+	}
+	f := newFirstFrame()
+	f.fallback = time.Hour // this part is about writes
+	var out strings.Builder
+	w := f.writer(&out)
+	if _, ok := w.(terminalFile); ok {
+		t.Fatal("a plain writer was made a terminal file")
+	}
+	big := strings.Repeat("─", frameBytes)
+	w.Write([]byte(big)) // before any view: the header's kind of write
+	f.view()
+	w.Write([]byte("\x1b[?2026$p")) // a query from the same tick
+	if !held(f) {
+		t.Fatal("released before the frame")
+	}
+	f.view()
+	w.Write([]byte(big))
+	if held(f) {
+		t.Fatal("still held after the first frame")
+	}
+	if out.Len() != 2*len(big)+len("\x1b[?2026$p") {
+		t.Errorf("wrote %d bytes, want every write passed on", out.Len())
+	}
+
+	tty, err := os.CreateTemp(t.TempDir(), "tty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	if _, ok := newFirstFrame().writer(tty).(terminalFile); !ok {
+		t.Error("a file lost its Fd behind the writer")
+	}
+
+	g := newFirstFrame()
+	g.fallback = time.Millisecond
+	g.view()
+	select {
+	case <-g.hold:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no frame and no release: the processes would wait for ever")
 	}
 }

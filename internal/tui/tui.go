@@ -104,8 +104,13 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	header := downsample(profile, m.header(opts.Version))
 	fmt.Fprintln(out, header)
 	m.entries, m.printed = []entry{func(int) string { return header }}, 1
+	// The extensions' and MCP servers' processes wait for the first
+	// frame (firstFrame); the rest of the opening does not.
+	frame := newFirstFrame()
+	defer frame.release()
+	m.frame, opts.Hold = frame, frame.hold
 	p := tea.NewProgram(m,
-		tea.WithInput(in), tea.WithOutput(out), tea.WithEnvironment(environ),
+		tea.WithInput(in), tea.WithOutput(frame.writer(out)), tea.WithEnvironment(environ),
 		tea.WithColorProfile(profile),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			// SIGINT (input not in raw mode) behaves like ctrl+c.

@@ -13,6 +13,7 @@ import (
 )
 
 func (m *model) View() tea.View {
+	m.frame.view()
 	if m.quitting {
 		return tea.NewView("")
 	}
