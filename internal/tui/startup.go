@@ -61,14 +61,13 @@ func beginStartup() *startup {
 // opened says the session's opening has returned.
 func (s *startup) opened() { s.wg.Done() }
 
-// frameBytes is the least a first frame writes: the input box's borders
-// alone are hundreds of bytes, while what Bubble Tea writes before the
-// frame (terminal queries, from the same tick) is a few dozen.
-const frameBytes = 256
+// frameBytes is less than any first frame writes (the input box at the
+// narrowest, 20 columns, is over 200 bytes) and more than what Bubble Tea
+// writes before a frame in the same tick (terminal queries: a few dozen).
+const frameBytes = 128
 
 // frameFallback releases the hold this long after the first view even if
-// no frame-sized write was seen (a terminal too small for one, or a
-// renderer that writes in pieces): the processes are held, never lost.
+// no frame was seen to be written: the processes are held, never lost.
 const frameFallback = 100 * time.Millisecond
 
 // firstFrame holds the extensions' and MCP servers' processes (app
@@ -76,12 +75,15 @@ const frameFallback = 100 * time.Millisecond
 // a dozen interpreters starting at once share the machine's CPUs with
 // the frame the user waits for: 16 Python extensions took the input box
 // from 48 to 80–95 ms on 2 cores. Bubble Tea renders the first view at
-// once but writes it at its renderer's next tick, so the hold ends at
-// the first frame-sized write after the first view.
+// once but writes it at its renderer's next tick: that tick writes what
+// is queued for the terminal (queries), if anything, then the frame. So
+// the hold ends at the first write after the first view that is
+// frame-sized, or at the second.
 type firstFrame struct {
 	hold     chan struct{}
 	once     sync.Once
 	viewed   atomic.Bool
+	writes   atomic.Int32  // writes since the first view
 	fallback time.Duration // frameFallback; tests change it
 }
 
@@ -98,7 +100,7 @@ func (f *firstFrame) view() {
 
 // wrote hears a write of n bytes to the terminal.
 func (f *firstFrame) wrote(n int) {
-	if n >= frameBytes && f.viewed.Load() {
+	if f.viewed.Load() && (f.writes.Add(1) >= 2 || n >= frameBytes) {
 		f.release()
 	}
 }

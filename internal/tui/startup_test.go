@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -78,6 +79,20 @@ func TestFirstFrame(t *testing.T) {
 	}
 	if out.Len() != 2*len(big)+len("\x1b[?2026$p") {
 		t.Errorf("wrote %d bytes, want every write passed on", out.Len())
+	}
+	// A frame that comes in small pieces: the second write after the
+	// view is the frame's.
+	f2 := newFirstFrame()
+	f2.fallback = time.Hour
+	w2 := f2.writer(io.Discard)
+	f2.view()
+	w2.Write([]byte("\x1b[?2026$p"))
+	if !held(f2) {
+		t.Fatal("released at a query")
+	}
+	w2.Write([]byte("\x1b[H"))
+	if held(f2) {
+		t.Fatal("still held after the tick's second write")
 	}
 
 	tty, err := os.CreateTemp(t.TempDir(), "tty")
