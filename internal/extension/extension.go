@@ -1,7 +1,6 @@
 package extension
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -298,7 +297,7 @@ func (e *Extension) launchDeferred(done chan struct{}) {
 	e.proc, e.gen = p, 1
 	e.mu.Unlock()
 	e.log.note("started from its cached answer")
-	if !bytes.Equal(res.Raw, e.cached.Raw) {
+	if !sameAnswer(res.Raw, e.cached.Raw) {
 		e.redeclare(res)
 	}
 	e.running(p, res)

@@ -197,7 +197,7 @@ func (e *Extension) storeInit(key string, res *InitResult) {
 	}
 	if old, err := os.ReadFile(path); err == nil {
 		var ent initEntry
-		if json.Unmarshal(old, &ent) == nil && ent.Key == key && bytes.Equal(ent.Result, res.Raw) {
+		if json.Unmarshal(old, &ent) == nil && ent.Key == key && sameAnswer(ent.Result, res.Raw) {
 			return
 		}
 	}
@@ -209,6 +209,21 @@ func (e *Extension) storeInit(key string, res *InitResult) {
 	if err != nil {
 		e.log.note("initialize cache: %v", err)
 	}
+}
+
+// sameAnswer reports whether two initialize answers are the same JSON
+// text once put as the cache writes it. The cache keeps an answer as
+// json.Marshal puts a RawMessage (compacted, with <, > and & escaped),
+// while an extension may answer with spaces (Python's json.dumps does):
+// compared byte for byte, every such extension's answer "changed" at
+// every start.
+func sameAnswer(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	na, errA := json.Marshal(a)
+	nb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(na, nb)
 }
 
 // redeclare makes res, the answer of a process started from a cached

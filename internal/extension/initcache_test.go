@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -334,5 +335,72 @@ func TestInitCacheSessionHookStartsBeside(t *testing.T) {
 	}
 	if st := stateOf(t, h, "greeter"); !st.Running {
 		t.Errorf("after its hook: %+v, want running", st)
+	}
+}
+
+// TestSameAnswer: the cache keeps an answer as json.Marshal puts it, so an
+// answer with spaces, or with <, > or & unescaped, is the same answer.
+func TestSameAnswer(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{`{"a":1}`, `{"a":1}`, true},
+		{`{"a":1,"b":[1,2]}`, `{"a": 1, "b": [1, 2]}`, true},
+		{`{"d":"a\u003cb \u0026 c"}`, `{"d": "a<b & c"}`, true},
+		{`{"a":1}`, `{"a":2}`, false},
+		{`{"a":1,"b":2}`, `{"b":2,"a":1}`, false}, // another answer's order: said as changed
+		{`{"a":1}`, `not json`, false},
+	} {
+		if got := sameAnswer(json.RawMessage(tt.a), json.RawMessage(tt.b)); got != tt.want {
+			t.Errorf("sameAnswer(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestInitCachePythonAnswerIsKept: the guide's hello-ext (Python, whose
+// json.dumps puts spaces in its answer), hooking on_session_start so that
+// a cached start still spawns it: the second session takes its answer
+// from the cache and finds it unchanged, so the entry is not rewritten
+// and the extension's tools are not redeclared.
+func TestInitCachePythonAnswerIsKept(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed")
+	}
+	base := t.TempDir()
+	dir := filepath.Join(base, "plugins", "hello-ext")
+	os.MkdirAll(filepath.Dir(dir), 0o755)
+	copyDir(t, "../../examples/extensions/hello-ext", dir)
+	for file, edit := range map[string][2]string{
+		".synaps-plugin/plugin.json": {`"hooks.before_tool_call"`, `"hooks.on_session_start"`},
+		"main.py":                    {`"hooks": [{"name": "before_tool_call"}]`, `"hooks": [{"name": "on_session_start"}]`},
+	} {
+		path := filepath.Join(dir, file)
+		data, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(data), edit[0]) {
+			t.Fatalf("%s: %v, or it no longer holds %s", file, err, edit[0])
+		}
+		os.WriteFile(path, []byte(strings.Replace(string(data), edit[0], edit[1], 1)), 0o644)
+	}
+	h := startHost(t, base, withCache)
+	h.Shutdown()
+	entry := filepath.Join(InitCacheDir(base), "hello-ext.json")
+	before, err := os.Stat(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = startHost(t, base, withCache)
+	h.RunHook(context.Background(), hook.Event{Kind: contract.HookOnSessionStart, SessionID: "s"}) // waits for the process
+	h.Shutdown()
+	logs, _ := os.ReadFile(filepath.Join(base, "extensions", "logs", "hello-ext.log"))
+	if !strings.Contains(string(logs), "started from its cached answer") {
+		t.Fatalf("the second start did not come from the cache:\n%s", logs)
+	}
+	if strings.Contains(string(logs), "differs from the cached one") {
+		t.Errorf("the same answer with spaces was taken for a changed one:\n%s", logs)
+	}
+	after, err := os.Stat(entry)
+	if err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the cache entry was written again (%v → %v, %v)", before.ModTime(), after.ModTime(), err)
 	}
 }
