@@ -1,28 +1,23 @@
 package mcp
 
-import (
-	"github.com/synaps-cli/synaps/internal/sandbox"
-)
-
 // confine puts a stdio server under its sandbox policy (Options.Policy:
 // its plugin's, or the default one for the user's and the project's
 // servers) before it starts. What the sandbox refused it is said in the
 // server's stderr tail and, when a tool call fails over it, in the tool
 // result the model and the user read. Connections the proxy refused are
 // said in the tail too.
-func (s *server) confine(c Server, t *commandTransport, note func(string)) error {
+func (s *server) confine(c Server, t *commandTransport, note func(string)) {
 	if s.m.opts.Policy == nil {
-		return nil
+		return
 	}
 	pol := s.m.opts.Policy(c)
 	if pol == nil {
-		return nil
+		return
 	}
-	release, err := sandbox.Wrap(t.cmd, *pol, note)
-	if err != nil {
-		return err
-	}
-	t.release = release
+	// Applied when the transport starts the server (sandbox.Start: on a
+	// confined thread of synaps where it can, not a helper re-run of
+	// synaps per server).
+	t.policy, t.note = pol, note
 	dir := t.cmd.Dir
 	s.mu.Lock()
 	s.policy, s.dir = pol, dir
@@ -30,7 +25,6 @@ func (s *server) confine(c Server, t *commandTransport, note func(string)) error
 	s.stderr.mu.Lock()
 	s.stderr.Explain = func(line string) []string { return pol.Blocked(dir, line) }
 	s.stderr.mu.Unlock()
-	return nil
 }
 
 // refusals are the sandbox's reasons for a failed tool call's output

@@ -33,6 +33,10 @@ type commandTransport struct {
 	limit int
 	// noise hears each skipped line, for the server's stderr tail.
 	noise func(string)
+	// policy, when set, confines the server (confine); note hears the
+	// refusals of its proxy.
+	policy *sandbox.Policy
+	note   func(string)
 	// release, when set, ends what confining the server took (the
 	// proxy of a restricted network) once the server has ended.
 	release func()
@@ -47,10 +51,14 @@ func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := sandbox.StartPlain(t.cmd); err != nil {
-		if t.release != nil {
-			t.release()
+	if t.policy != nil {
+		release, err := sandbox.Start(t.cmd, *t.policy, t.note)
+		if err != nil {
+			release()
+			return nil, err
 		}
+		t.release = release
+	} else if err := sandbox.StartPlain(t.cmd); err != nil {
 		return nil, err
 	}
 	f := newLineFilter(stdout, t.limit, t.noise)

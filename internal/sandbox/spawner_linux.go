@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -31,6 +32,17 @@ type spawner struct {
 	reqs    chan spawnReq // nil until the thread runs
 	err     error         // why the thread could not be confined
 	retired bool
+	// ended hears that a command it started has ended (childEnded, the
+	// release Start returns): the thread learns it without polling.
+	ended chan struct{}
+}
+
+// childEnded tells the spawner that a command it started has ended.
+func (sp *spawner) childEnded() {
+	select {
+	case sp.ended <- struct{}{}:
+	default: // a wake is already pending: it looks at every child
+	}
 }
 
 type spawnReq struct {
@@ -55,6 +67,9 @@ func (pr *prepared) spawn(cmd *exec.Cmd) (forked bool, err error) {
 	case sp.retired:
 		return false, errRetired
 	}
+	if sp.ended == nil {
+		sp.ended = make(chan struct{}, 1)
+	}
 	if sp.reqs == nil {
 		reqs := make(chan spawnReq)
 		ready := make(chan error, 1)
@@ -64,7 +79,7 @@ func (pr *prepared) spawn(cmd *exec.Cmd) (forked bool, err error) {
 				return
 			}
 			ready <- nil
-			sp.serve(reqs)
+			sp.serve(reqs, sp.ended)
 		})
 		if err := <-ready; err != nil {
 			sp.err = err
@@ -139,13 +154,33 @@ type child struct {
 // (goleak, which retries for about 400 ms) sees the thread gone.
 const spawnerIdle = 150 * time.Millisecond
 
+// spawnerRecheck bounds how long a spawner whose commands still run
+// waits before it looks at them again by itself. A command's end is
+// told (childEnded); the look is for a caller that never calls release.
+// Long-lived commands (an extension, an MCP server: one spawner each
+// for the session) would otherwise wake their threads every spawnerIdle
+// for nothing.
+const spawnerRecheck = 10 * time.Second
+
+// spawnerLooks counts the times a spawner looked for ended commands by
+// itself (its timer, with commands started): TestSpawnerHearsTheEnd
+// checks that a told end needs none, and that a long command costs few.
+var spawnerLooks atomic.Int64
+
 // serve starts each command asked of it on the calling (confined) thread,
 // until reqs is closed (then it waits for the commands it started to end)
-// or it has been idle for spawnerIdle with none of them running.
-func (sp *spawner) serve(reqs chan spawnReq) {
+// or it has been idle for spawnerIdle with none of them running. While
+// commands run it sleeps until one is told ended, or, less and less
+// often, up to spawnerRecheck.
+func (sp *spawner) serve(reqs chan spawnReq, ended <-chan struct{}) {
 	var kids []child
 	idle := time.NewTimer(spawnerIdle)
 	defer idle.Stop()
+	wait := spawnerIdle
+	rest := func() { // the next look, with nothing running: the idle end
+		wait = spawnerIdle
+		idle.Reset(wait)
+	}
 	for {
 		select {
 		case r, ok := <-reqs:
@@ -167,13 +202,25 @@ func (sp *spawner) serve(reqs chan spawnReq) {
 				kids = append(kids, child{pid, fd, err})
 				r.done <- nil
 			}
-			idle.Reset(spawnerIdle)
+			rest()
+		case <-ended:
+			if kids = slicesDeleteEnded(kids); len(kids) == 0 {
+				rest()
+			}
 		case <-idle.C:
+			if len(kids) > 0 {
+				spawnerLooks.Add(1)
+			}
 			kids = slicesDeleteEnded(kids)
+			if len(kids) > 0 {
+				wait = min(2*wait, spawnerRecheck)
+				idle.Reset(wait)
+				continue
+			}
 			// A spawn holds mu while it hands its command over: if one
 			// does now, serve it first.
-			if len(kids) > 0 || !sp.mu.TryLock() {
-				idle.Reset(spawnerIdle)
+			if !sp.mu.TryLock() {
+				idle.Reset(wait)
 				continue
 			}
 			if sp.reqs == reqs {

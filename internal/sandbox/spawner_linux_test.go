@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -119,5 +120,44 @@ func waitUnconfined(t *testing.T, before map[string]string) {
 			t.Fatalf("threads still confined: %v", tainted)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A spawner whose command runs long looks for its end less and less
+// often (a session's extension would otherwise wake its thread every
+// spawnerIdle), and hears the end from release: once told, it ends
+// without another look.
+func TestSpawnerHearsTheEnd(t *testing.T) {
+	f := newCacheFixture(t)
+	f.settle(t)
+	retireAll()
+	before := threadStatus(t, "/proc/self/status")
+	p := f.p
+	p.Name = "long command test"
+	// 3 s: the end falls between two looks (at 2.25 and 4.65 s), so
+	// only release can tell it before the next.
+	cmd := exec.Command("/bin/sh", "-c", "sleep 3")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	looks := spawnerLooks.Load()
+	began := time.Now()
+	release, err := Start(cmd, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	ran := time.Since(began)
+	during := spawnerLooks.Load() - looks
+	// Looks at 150, 450, 1050, 2250, 4650 ms …: doubling waits from
+	// spawnerIdle; at every spawnerIdle there would be ran/150ms.
+	bound := int64(math.Log2(float64(ran)/float64(spawnerIdle)+1)) + 1
+	if during > bound {
+		t.Errorf("%d looks while a command ran %v, want at most %d", during, ran, bound)
+	}
+	release()
+	waitUnconfined(t, before)
+	if after := spawnerLooks.Load() - looks - during; after != 0 {
+		t.Errorf("the spawner looked %d times for an end release told it", after)
 	}
 }

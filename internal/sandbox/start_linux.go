@@ -32,6 +32,9 @@ func Start(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error
 	}
 	if fastEligible(pr.spec) {
 		forked, err := pr.spawn(cmd)
+		if forked && err == nil {
+			release = pr.sp.childEnded // its thread need not look for the end
+		}
 		if !pr.cached {
 			pr.retire()
 		}

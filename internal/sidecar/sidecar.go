@@ -108,13 +108,18 @@ func Start(spec Spec, on func(Event)) (*Sidecar, error) {
 	release := func() {}
 	if spec.Policy != nil {
 		// A connection the proxy refused is the sidecar's error event.
+		// Start confines on a thread of synaps where it can (no helper
+		// re-run of synaps per start; see extension's spawn).
 		say := func(line string) { on(Event{Plugin: spec.Plugin, Display: spec.Display, Kind: "error", Message: line}) }
-		if release, err = sandbox.Wrap(cmd, *spec.Policy, say); err != nil {
-			return nil, fmt.Errorf("sidecar of plugin %s: %w", spec.Plugin, err)
+		if release, err = sandbox.Start(cmd, *spec.Policy, say); err != nil {
+			release()
+			var refused *sandbox.RefusedError
+			if errors.As(err, &refused) {
+				return nil, fmt.Errorf("sidecar of plugin %s: %w", spec.Plugin, err)
+			}
+			return nil, fmt.Errorf("sidecar of plugin %s: cannot start %s: %w", spec.Plugin, spec.Command, err)
 		}
-	}
-	if err := cmd.Start(); err != nil {
-		release()
+	} else if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("sidecar of plugin %s: cannot start %s: %w", spec.Plugin, spec.Command, err)
 	}
 	s := &Sidecar{spec: spec, on: on, cmd: cmd, stdin: stdin, state: "starting", release: release,
