@@ -27,7 +27,6 @@ import (
 	"github.com/synaps-cli/synaps/internal/mcp"
 	"github.com/synaps-cli/synaps/internal/permission"
 	"github.com/synaps-cli/synaps/internal/plugin"
-	"github.com/synaps-cli/synaps/internal/plural"
 	"github.com/synaps-cli/synaps/internal/session"
 	"github.com/synaps-cli/synaps/internal/skill"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -225,6 +224,8 @@ type App struct {
 	// sandbox is the session's sandbox settings (openSandbox).
 	sandbox sandbox.Config
 	lsp     lspServers // plugins' language servers (lsp.go)
+	// resumeID is the session --resume or --continue names (resume.go).
+	resumeID string
 }
 
 // Open prepares a session: it starts the extensions (in parallel), finds
@@ -285,6 +286,12 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	a.effort = a.startEffort()
+	// The session to resume is found before anything starts: a bad
+	// --resume ID or a --continue with nothing to go on is said before
+	// any MCP server or extension is spawned.
+	if a.resumeID, err = a.resumeTarget(); err != nil {
+		return nil, err
+	}
 	// MCP servers start first and in the background, so they connect
 	// while the extensions start; nothing here waits for them.
 	if !o.NoMCP {
@@ -491,42 +498,6 @@ func (a *App) setModel(name string, record bool) error {
 	return nil
 }
 
-// resumeSession opens the session --resume or --continue names, if any;
-// a new session is created once the model is known (Open).
-func (a *App) resumeSession() error {
-	id, err := session.Resolve(a.BaseDir, a.opts.Resume)
-	if err != nil {
-		return fmt.Errorf("--resume: %w", err)
-	}
-	if a.opts.Continue && id == "" {
-		latest, warnings, err := session.LatestIn(a.BaseDir, a.WorkDir)
-		for _, w := range warnings {
-			a.Notes = append(a.Notes, "warning: "+w)
-		}
-		if err != nil {
-			return err
-		}
-		if latest == "" {
-			return a.nothingToContinue()
-		}
-		id = latest
-	}
-	if id != "" {
-		a.Session, err = session.Open(a.BaseDir, id)
-		if err == nil {
-			a.Notes = append(a.Notes, a.Session.Warnings...)
-			a.Notes = append(a.Notes, fmt.Sprintf("resumed session %s (%s)", id, plural.Count(len(a.Session.Messages()), "message")))
-			if cwd := a.Session.Cwd(); cwd != "" && !session.SameDir(cwd, a.WorkDir) {
-				// Its tools run here now, not where it started: said,
-				// so that a bash pwd or a relative path is no surprise.
-				a.Notes = append(a.Notes, fmt.Sprintf("session %s was started in %s; its tools now run in %s (cd there to go on in that project)", id, cwd, a.WorkDir))
-			}
-		}
-		return err
-	}
-	return nil
-}
-
 // modelToRecord is name as the session records it: a script's relative
 // path is read against the session's cwd on resume (recordedModel), so
 // when synaps runs elsewhere it is recorded absolute.
@@ -549,25 +520,6 @@ func (a *App) recordedModel() string {
 		return name
 	}
 	return "script:" + filepath.Join(cwd, path)
-}
-
-// nothingToContinue is --continue's error when the working directory has
-// no session: it names the newest session elsewhere, if any, and how to
-// resume it.
-func (a *App) nothingToContinue() error {
-	msg := fmt.Sprintf("--continue: no session was started in %s yet (--continue goes on with this directory's newest session)", a.WorkDir)
-	if list, err := session.List(a.BaseDir); err == nil {
-		for _, info := range list {
-			if info.Error == "" && info.Cwd == "" {
-				// An older session that did not record where it started.
-				return fmt.Errorf("%s; the newest session is %s: resume it with --resume %s", msg, info.ID, info.ID)
-			}
-			if info.Error == "" {
-				return fmt.Errorf("%s; the newest session, %s, was started in %s: resume it with --resume %s, or cd there and use --continue", msg, info.ID, info.Cwd, info.ID)
-			}
-		}
-	}
-	return errors.New(msg)
 }
 
 func (a *App) newAgent() {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/synaps-cli/synaps/internal/llm"
 )
@@ -107,12 +108,28 @@ func (d *Data) Warnings() []string {
 	return out
 }
 
+// noSessionFile is the error for a session file that is not there.
+func noSessionFile(path string) error {
+	return fmt.Errorf("no session file %s; `synaps sessions list` shows the sessions there are", path)
+}
+
+// Exists reports, as an error Read would give, a session id of baseDir
+// whose file is not there: a front-end checks --resume before it starts
+// anything.
+func Exists(baseDir, id string) error {
+	path := filepath.Join(Dir(baseDir), id+".jsonl")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return noSessionFile(path)
+	}
+	return nil
+}
+
 // Read parses a session file. It reads record by record, so memory stays
 // bounded by the largest record, not the file.
 func Read(path string) (*Data, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no session file %s; `synaps sessions list` shows the sessions there are", path)
+		return nil, noSessionFile(path)
 	}
 	if err != nil {
 		return nil, err
