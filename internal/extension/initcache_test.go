@@ -404,3 +404,21 @@ func TestInitCachePythonAnswerIsKept(t *testing.T) {
 		t.Errorf("the cache entry was written again (%v → %v, %v)", before.ModTime(), after.ModTime(), err)
 	}
 }
+
+// TestToolChange: what the user is told when an extension's fresh answer
+// changed its tools.
+func TestToolChange(t *testing.T) {
+	for _, tt := range []struct {
+		before, after []string
+		want          string
+	}{
+		{[]string{"x_a", "x_b"}, []string{"x_a", "x_c"}, "x_a, x_c (added x_c; removed x_b)"},
+		{[]string{"x_a"}, []string{"x_a"}, "x_a (the same tools; their descriptions, schemas or hooks changed)"},
+		{[]string{"x_a"}, nil, "no tools (removed x_a)"},
+		{nil, []string{"x_a"}, "x_a (added x_a)"},
+	} {
+		if got := toolChange(tt.before, tt.after); got != tt.want {
+			t.Errorf("toolChange(%v, %v) = %q, want %q", tt.before, tt.after, got, tt.want)
+		}
+	}
+}

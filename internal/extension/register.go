@@ -7,6 +7,8 @@ package extension
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/synaps-cli/synaps/internal/contract"
 	"github.com/synaps-cli/synaps/internal/tool"
@@ -38,12 +40,52 @@ func (h *Host) register(e *Extension) {
 // started from a cached answer, declared other tools or hooks: the
 // registry and the hook chain take what it declares now, so the model's
 // next request lists its tools as they are.
+//
+// The user is told, with the tools it added and removed: the model's
+// tools changed under the session, which its log alone would keep quiet.
 func (h *Host) redeclared(e *Extension) {
 	if !h.current(e) {
 		return
 	}
+	h.mu.Lock()
+	before := h.toolNames[e.ID()]
+	h.mu.Unlock()
 	h.register(e)
+	h.mu.Lock()
+	after := h.toolNames[e.ID()]
+	h.mu.Unlock()
 	h.resetChain()
+	h.env.notify.say("extension %s answered differently from its cached answer; it now offers %s (the model sees them from its next request)", e.ID(), toolChange(before, after))
+}
+
+// toolChange says what an extension offers now, against before.
+func toolChange(before, after []string) string {
+	var added, removed []string
+	for _, n := range after {
+		if !slices.Contains(before, n) {
+			added = append(added, n)
+		}
+	}
+	for _, n := range before {
+		if !slices.Contains(after, n) {
+			removed = append(removed, n)
+		}
+	}
+	now := "no tools"
+	if len(after) > 0 {
+		now = strings.Join(after, ", ")
+	}
+	var change []string
+	if len(added) > 0 {
+		change = append(change, "added "+strings.Join(added, ", "))
+	}
+	if len(removed) > 0 {
+		change = append(change, "removed "+strings.Join(removed, ", "))
+	}
+	if len(change) == 0 {
+		return now + " (the same tools; their descriptions, schemas or hooks changed)"
+	}
+	return now + " (" + strings.Join(change, "; ") + ")"
 }
 
 // AwaitTools waits until every extension still starting that may register
