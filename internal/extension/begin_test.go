@@ -226,3 +226,54 @@ func TestBeginHoldShutdownSpawnsNothing(t *testing.T) {
 		t.Fatal("the extension was spawned after the session ended")
 	}
 }
+
+// AwaitTools returns once the tools of the extensions it waited for are
+// registered, not merely once their starts ended: the request that follows
+// lists them. Here another extension's failure notice (the terminal UI's
+// bridge, busy) holds the host while the tools extension's start ends.
+func TestBeginAwaitToolsWaitsForTheRegistration(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "broken", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{InitMode: "crash"})
+	dir := fakePlugin(t, base, "tools", map[string]any{
+		"permissions": []string{"tools.register"},
+	}, fakeSpec{InitMode: "gate",
+		Init: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hi","description":"says hi","input_schema":{"type":"object"}}]}}`)})
+	notified, unblock := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	h := beginHost(t, base, func(o *Options) {
+		o.Notify = func(string) {
+			once.Do(func() {
+				close(notified)
+				<-unblock
+			})
+		}
+	})
+	<-notified // broken's notice: the host is busy saying it
+	openGate(t, dir)
+	deadline := time.Now().Add(10 * time.Second)
+	for statusOf(t, h, "tools").State == StateStarting {
+		if time.Now().After(deadline) {
+			t.Fatal("the tools extension did not start")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	done := make(chan bool, 1)
+	go func() {
+		h.AwaitTools(context.Background())
+		_, _, ok := h.Registry().Lookup("tools_hi")
+		done <- ok
+	}()
+	select {
+	case ok := <-done:
+		close(unblock)
+		if !ok {
+			t.Fatalf("AwaitTools returned before tools_hi was registered: tools %v", h.Registry().Names())
+		}
+		return
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(unblock)
+	if !<-done {
+		t.Fatalf("after AwaitTools: tools %v, want tools_hi", h.Registry().Names())
+	}
+}

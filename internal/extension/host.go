@@ -337,8 +337,15 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 			e.start(ctx)
 			pmu.Lock()
 			defer pmu.Unlock()
-			if !wait && h.current(e) {
+			live := !wait && h.current(e)
+			if live {
 				h.register(e)
+			}
+			// The start has ended for AwaitTools and the hooks only
+			// once its tools are registered: the request that waited
+			// for it lists them (the chain below is built from it).
+			close(e.startDone)
+			if live {
 				h.chain.Set(table())
 				if state, reason, _, _, _ := e.snapshot(); state == StateFailed {
 					h.env.notify.failedToLoad(e.ID(), reason)
