@@ -226,3 +226,44 @@ func TestBeginHoldShutdownSpawnsNothing(t *testing.T) {
 		t.Fatal("the extension was spawned after the session ended")
 	}
 }
+
+// AwaitTools returns once the tools of the extensions it waited for are
+// registered, not merely once their starts ended: the request that follows
+// lists them. Nor does it wait for another extension's failure notice,
+// which may wait on the terminal UI's loop (busy with /model, waiting for
+// this start): here that notice is held while the tools extension starts.
+func TestBeginAwaitToolsWaitsForTheRegistration(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "broken", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{InitMode: "crash"})
+	dir := fakePlugin(t, base, "tools", map[string]any{
+		"permissions": []string{"tools.register"},
+	}, fakeSpec{InitMode: "gate",
+		Init: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hi","description":"says hi","input_schema":{"type":"object"}}]}}`)})
+	notified, unblock := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	h := beginHost(t, base, func(o *Options) {
+		o.Notify = func(string) {
+			once.Do(func() {
+				close(notified)
+				<-unblock
+			})
+		}
+	})
+	defer close(unblock)
+	<-notified // broken's notice: held
+	openGate(t, dir)
+	done := make(chan bool, 1)
+	go func() {
+		h.AwaitTools(context.Background())
+		_, _, ok := h.Registry().Lookup("tools_hi")
+		done <- ok
+	}()
+	select {
+	case ok := <-done:
+		if !ok {
+			t.Fatalf("AwaitTools returned before tools_hi was registered: tools %v", h.Registry().Names())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("AwaitTools waited on another extension's notice")
+	}
+}

@@ -191,9 +191,9 @@ func (e *Extension) awaitStart(ctx context.Context) bool {
 func (e *Extension) ID() string { return e.plugin.ID }
 
 // start spawns and initialises the first process. A failure leaves the
-// extension failed with the reason and the tail of its stderr.
+// extension failed with the reason and the tail of its stderr. Its caller
+// closes startDone once the extension's tools are registered.
 func (e *Extension) start(ctx context.Context) {
-	defer close(e.startDone)
 	cfg, warnings, err := resolveConfig(configSources{getenv: e.env.getenv, global: e.env.config, projectDir: e.env.projectDir, owners: e.envOwners}, e.plugin)
 	for _, w := range warnings {
 		e.log.note("%s", w)

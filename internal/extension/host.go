@@ -335,10 +335,20 @@ func (h *Host) startWith(ctx context.Context, plugins []*plugin.Plugin, warnings
 		go func() {
 			defer wg.Done()
 			e.start(ctx)
+			live := !wait && h.current(e)
+			if live {
+				h.register(e)
+			}
+			// The start has ended for AwaitTools and the hooks only
+			// once its tools are registered: the request that waited
+			// for it lists them (the chain below is built from it).
+			// Not under pmu: another extension's notice, said under
+			// it, may wait for the terminal UI's loop, and that loop
+			// for this start (/model with a model it provides).
+			close(e.startDone)
 			pmu.Lock()
 			defer pmu.Unlock()
-			if !wait && h.current(e) {
-				h.register(e)
+			if live {
 				h.chain.Set(table())
 				if state, reason, _, _, _ := e.snapshot(); state == StateFailed {
 					h.env.notify.failedToLoad(e.ID(), reason)

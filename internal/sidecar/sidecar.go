@@ -113,6 +113,13 @@ func Start(spec Spec, on func(Event)) (*Sidecar, error) {
 		say := func(line string) { on(Event{Plugin: spec.Plugin, Display: spec.Display, Kind: "error", Message: line}) }
 		if release, err = sandbox.Start(cmd, *spec.Policy, say); err != nil {
 			release()
+			if cmd.Process == nil {
+				// Refused before the fork (sandbox.required, the
+				// proxy): a Start of the failed command closes the
+				// pipes made above, as a failed fork has.
+				cmd.Err = err
+				_ = cmd.Start()
+			}
 			var refused *sandbox.RefusedError
 			if errors.As(err, &refused) {
 				return nil, fmt.Errorf("sidecar of plugin %s: %w", spec.Plugin, err)

@@ -173,3 +173,38 @@ func TestConfined(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedStartClosesItsPipes: a sidecar the sandbox refuses before the
+// fork (here its restricted network's proxy cannot be made: TMPDIR is
+// missing) is an error naming the plugin, and leaves none of its pipes
+// open.
+func TestRefusedStartClosesItsPipes(t *testing.T) {
+	if !sandbox.Detect().NetNS {
+		t.Skip("needs network namespaces (a restricted network takes the helper and its proxy)")
+	}
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	refused := func() {
+		t.Helper()
+		sp := spec(t, "ok")
+		sp.Policy = &sandbox.Policy{Name: "plugin voice", ReadAll: true, Network: sandbox.Network{Restricted: true}}
+		_, err := Start(sp, func(Event) {})
+		if err == nil || !strings.Contains(err.Error(), "sidecar of plugin voice: ") || !strings.Contains(err.Error(), "sandbox proxy") {
+			t.Fatalf("err = %v, want the proxy's failure for plugin voice", err)
+		}
+	}
+	refused() // the runtime's poller and the like, opened once
+	before := openFDs(t)
+	refused()
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open after a refused start, %d before", after, before)
+	}
+}
+
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip(err)
+	}
+	return len(ents)
+}

@@ -147,6 +147,10 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	}()
 
 	_, runErr := p.Run()
+	// A program that failed before its first frame drew none: the
+	// processes go now, or the session's end (on_session_end) would
+	// wait on them for a hold only this return lifts.
+	frame.release()
 	br.stop()
 	// A worker may still run (quit during a turn): cancel it and wait, so
 	// that Close does not race the agent.
