@@ -35,7 +35,9 @@ func HealthLine(sts []extension.Status) string {
 		counts[s.State]++
 	}
 	parts := []string{fmt.Sprintf("ext %d ok", counts[extension.StateLoaded]+counts[extension.StateDegraded])}
-	for _, st := range []extension.State{extension.StateFailed, extension.StatePartial, extension.StateRestarting, extension.StateUntrusted, extension.StateDisabled} {
+	// Starting: in the terminal UI extensions start in the background
+	// after the first frame, and "ext 0 ok" alone read as none loaded.
+	for _, st := range []extension.State{extension.StateStarting, extension.StateFailed, extension.StatePartial, extension.StateRestarting, extension.StateUntrusted, extension.StateDisabled} {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}

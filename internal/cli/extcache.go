@@ -17,11 +17,15 @@ func extCacheCmd(stdio Stdio) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cache",
 		Short: "Manage the cache of extensions' initialize answers",
-		Long: `A session keeps the initialize answer of each extension that only
-registers tools and hooks tool calls in $SYNAPS_BASE_DIR/extensions/init-cache,
-so the next session registers its tools and hooks without starting it: its
-process starts at the first tool call it serves or judges. An edit to the plugin, its command or its config is noticed and
-the extension starts at once. SYNAPS_EXTENSIONS_INIT_CACHE=0 turns it off.`,
+		Long: `A session keeps the initialize answer of each extension that brings no
+model provider in $SYNAPS_BASE_DIR/extensions/init-cache, so the next
+session registers its tools and hooks without waiting for it. One that
+only registers tools and hooks tool calls is not started until the first
+tool call it serves or judges; one that hooks anything else starts with
+the session, beside the first request. An edit to the plugin, its
+command, its environment or its config is noticed: that extension is
+started and its answer cached afresh. SYNAPS_EXTENSIONS_INIT_CACHE=0
+turns the cache off.`,
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "clear",

@@ -19,6 +19,7 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/plural"
+	"github.com/synaps-cli/synaps/internal/spelling"
 	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
@@ -481,6 +482,17 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 			if errors.Is(err, os.ErrNotExist) {
 				if p := plugin.LoadPlugin(args[0], filepath.Join(config.PluginsDir(base), args[0]), plugin.ScopeUser); p.Err == nil && p.Manifest != nil && p.Manifest.Extension == nil && p.ExtensionErr == nil {
 					return fmt.Errorf("%s has no log: it runs no extension process (it brings %s), and only an extension's stderr and synaps's notes about it are logged", args[0], partList(p.Parts()))
+				}
+				// An id no plugin has (a typo) is not "yet" to run.
+				ids := pluginIDs(func(*plugin.Plugin) bool { return true })
+				for i, id := range ids {
+					ids[i], _, _ = strings.Cut(id, "\t")
+				}
+				if !slices.Contains(ids, args[0]) {
+					if near := spelling.Nearest(args[0], ids, 2); near != "" {
+						return fmt.Errorf("no plugin %q is installed here, and it has no log; did you mean %s?", args[0], near)
+					}
+					return fmt.Errorf("no plugin %q is installed here, and it has no log; `synaps extensions list` lists the plugins", args[0])
 				}
 				return fmt.Errorf("no log for %q yet (%s); it is written once the extension has run", args[0], path)
 			}

@@ -263,7 +263,7 @@ func (e *Extension) startCached(res *InitResult) bool {
 	if now {
 		e.log.note("initialize answer taken from the cache (%s); the process starts now, and its hooks wait for it", InitCacheDir(e.env.baseDir))
 	} else {
-		e.log.note("initialize answer taken from the cache (%s); the process starts at the first call of one of its tools", InitCacheDir(e.env.baseDir))
+		e.log.note("initialize answer taken from the cache (%s); the process starts at the first tool call it serves or judges", InitCacheDir(e.env.baseDir))
 	}
 	return true
 }

@@ -275,6 +275,36 @@ func (e *Extension) firstLaunch(ctx context.Context) {
 	}
 }
 
+// undeclared waits for the first launch of an extension started from the
+// cache and says why name, a tool of the cached answer, is not sent: the
+// answer the process gave declares no such tool (redeclare took it from
+// the registry, but the model asked for it from the list it had). ""
+// when the tool is declared, or nothing is known yet (a start that
+// failed is the call's to report).
+func (e *Extension) undeclared(ctx context.Context, name string) string {
+	if !e.firstLaunchPending() {
+		return ""
+	}
+	e.firstLaunch(ctx)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.gen == 0 {
+		return ""
+	}
+	now := make([]string, 0, len(e.tools))
+	for _, d := range e.tools {
+		if d.Name == name {
+			return ""
+		}
+		now = append(now, d.Name)
+	}
+	list := "none"
+	if len(now) > 0 {
+		list = strings.Join(now, ", ")
+	}
+	return fmt.Sprintf("extension %s no longer declares tool %s: its initialize answer changed since the session took it from the cache; the tools it declares now: %s", e.ID(), name, list)
+}
+
 // firstLaunchPending reports whether the process of an extension started
 // from the cache has yet to be spawned or to answer its first initialize.
 func (e *Extension) firstLaunchPending() bool {

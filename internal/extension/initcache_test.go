@@ -159,6 +159,41 @@ func TestInitCacheStaleAnswer(t *testing.T) {
 	}
 }
 
+// TestInitCacheStaleToolIsNotSent: the model calls a tool of the cached
+// answer that the process, once started, no longer declares. The call is
+// not sent to the process under a name it does not have (it was, and an
+// extension that answers every name ran it); the model reads why and
+// what the extension declares now.
+func TestInitCacheStaleToolIsNotSent(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
+	h := startHost(t, base, withCache)
+	h.Shutdown()
+	path := filepath.Join(InitCacheDir(base), "tools.json")
+	var ent initEntry
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &ent); err != nil {
+		t.Fatal(err)
+	}
+	stale := initEntry{Key: ent.Key, Result: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Says hello","input_schema":{"type":"object"}},{"name":"gone","description":"Removed since","input_schema":{"type":"object"}}]}}`)}
+	data, _ = json.Marshal(stale)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h = startHost(t, base, withCache)
+	res := callTool(t, h, "tools:gone", `{}`)
+	want := "extension tools no longer declares tool gone: its initialize answer changed since the session took it from the cache; the tools it declares now: hello"
+	if !res.IsError || res.Output != want {
+		t.Errorf("call of a tool no longer declared = %+v, want the error %q", res, want)
+	}
+	if res := callTool(t, h, "tools:hello", `{}`); res.IsError {
+		t.Errorf("a tool still declared: %+v", res)
+	}
+}
+
 // TestInitCacheDeferredStartFails: a deferred extension whose process
 // cannot start any more fails its first call with the reason, is failed,
 // and its entry is dropped so the next start spawns it at once.

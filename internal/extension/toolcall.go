@@ -43,6 +43,9 @@ func (t *extTool) Run(ctx context.Context, input json.RawMessage) (tool.Result, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.ext.env.deadline(contract.MethodToolCall))
 	defer cancel()
+	if gone := t.ext.undeclared(ctx, t.decl.Name); gone != "" {
+		return tool.Result{Output: gone, IsError: true}, nil
+	}
 	raw, err := t.ext.call(ctx, contract.MethodToolCall, toolCallParams{Name: t.decl.Name, Input: input}, callOpts{
 		doing:   "running tool",
 		what:    t.decl.Name,

@@ -81,17 +81,32 @@ func (p Policy) Blocked(dir, output string) []string {
 			if masked && !p.hiddenStore(dir, path) {
 				continue // a path that is not there, not one hidden
 			}
-			why := p.Explain(dir, path, false)
-			if why == "" {
-				why = p.Explain(dir, path, true)
-			}
-			if why != "" {
+			if why := p.explainEither(dir, path); why != "" {
 				seen[path] = true
 				out = append(out, "blocked by the sandbox: "+why)
 			}
 		}
 	}
 	return out
+}
+
+// explainEither is Explain for a line that does not say whether path
+// was read or written. A path the policy neither reads nor writes (a
+// declared plugin's, outside what it named) names both fixes: "declare
+// it in the manifest's sandbox.read" was the whole hint for a refused
+// write, and declaring a path to read does not let a write go.
+func (p Policy) explainEither(dir, path string) string {
+	why := p.Explain(dir, path, false)
+	if why == "" {
+		return p.Explain(dir, path, true)
+	}
+	if p.ReadAll || p.Settings.Write == "" || !strings.HasPrefix(why, "read outside ") {
+		return why
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	return "outside what " + p.Name + " may read or write: " + path + " (to read it, " + p.Settings.Read + "; to write it, " + p.Settings.Write + ")"
 }
 
 // isProgramName reports whether the path at line[start:end] is the

@@ -42,3 +42,30 @@ func TestBlockedSyscallsAndConnections(t *testing.T) {
 		})
 	}
 }
+
+// A declared plugin's process refused a path outside what it named: the
+// line ("open /x: permission denied") does not say whether it read or
+// wrote, so the hint names both fixes, not sandbox.read alone, which
+// would not let a write go.
+func TestBlockedOutsideDeclared(t *testing.T) {
+	declared := PluginPolicy(Env{Project: "/proj", Home: "/home/u", Temp: "/tmp"},
+		PluginSpec{ID: "acme", Dir: "/plugins/acme", DataDir: "/data/acme", Declared: &Declared{Read: []string{"/srv/ro"}}}, Config{})
+	tests := []struct {
+		name, output string
+		want         []string
+	}{
+		{"a path outside both", "probe write:/elsewhere/x: open /elsewhere/x: permission denied",
+			[]string{"blocked by the sandbox: outside what plugin acme may read or write: /elsewhere/x (to read it, declare it in the manifest's sandbox.read; to write it, declare it in the manifest's sandbox.write)"}},
+		{"a path declared to read, written", "open /srv/ro/x: permission denied",
+			[]string{"blocked by the sandbox: write outside the writable directories: /srv/ro/x (declare it in the manifest's sandbox.write)"}},
+		{"a credential store", "open /home/u/.ssh/id_rsa: permission denied",
+			[]string{"blocked by the sandbox: read of a credential store: /home/u/.ssh/id_rsa (hidden from every plugin, whatever its manifest declares; sandbox.plugins = off in the synaps config allows it)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if d := cmp.Diff(tc.want, declared.Blocked("/proj", tc.output)); d != "" {
+				t.Errorf("Blocked(%q) (-want +got):\n%s", tc.output, d)
+			}
+		})
+	}
+}

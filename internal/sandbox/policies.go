@@ -141,9 +141,11 @@ func PluginPolicy(e Env, s PluginSpec, c Config) Policy {
 		Reveal:   sshReveal(e.Home),
 		Required: c.Required,
 		Settings: Settings{
-			Write:   "declare it in the manifest's sandbox.write",
-			Read:    "declare it in the manifest's sandbox.read",
-			Hidden:  "declare it in the manifest's sandbox.read",
+			Write: "declare it in the manifest's sandbox.write",
+			Read:  "declare it in the manifest's sandbox.read",
+			// Hidden wins over a declaration: naming ~/.ssh in
+			// sandbox.read reads nothing more, so that is no fix to give.
+			Hidden:  "hidden from every plugin, whatever its manifest declares; sandbox.plugins = off in the synaps config allows it",
 			Network: "declare the host in the manifest's sandbox.network",
 			Syscall: "sandbox.plugins = off in the synaps config allows it",
 		},

@@ -3,7 +3,9 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -99,5 +101,44 @@ func TestDetectMatchesTheKernel(t *testing.T) {
 		if f.UserNS != (os.Geteuid() != 0) {
 			t.Errorf("UserNS %v for euid %d", f.UserNS, os.Geteuid())
 		}
+	}
+}
+
+// The namespace probe judges the kernel, not the probe's fate: a probe
+// that started in new namespaces and was then killed (synaps quitting
+// while it ran: the lifeline kills every child left) found them; a start
+// the kernel refuses did not.
+func TestProbeKilledStillFindsNamespaces(t *testing.T) {
+	ns := func(cmd *exec.Cmd) *exec.Cmd {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_NEWNET}
+		if os.Geteuid() != 0 {
+			userNamespace(cmd.SysProcAttr)
+		}
+		return cmd
+	}
+	if f := Detect(); !f.MountNS || !f.NetNS {
+		t.Skipf("no namespaces here: %s", f.Reason)
+	}
+	tests := []struct {
+		name   string
+		cmd    *exec.Cmd
+		refuse string // a prefix of the reason; "" found
+	}{
+		{"exits 0", ns(exec.Command("/bin/sh", "-c", "exit 0")), ""},
+		{"killed while it runs", ns(exec.Command("/bin/sh", "-c", "kill -KILL $$")), ""},
+		{"exits 1", ns(exec.Command("/bin/sh", "-c", "echo no; exit 1")), "cannot create namespaces: exit status 1 no"},
+		{"refused at its start", func() *exec.Cmd {
+			cmd := exec.Command("/bin/sh", "-c", "exit 0")
+			cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS, Setctty: true, Ctty: 1 << 20}
+			return cmd
+		}(), "cannot create namespaces: "},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := probe(tc.cmd)
+			if (tc.refuse == "") != (got == "") || !strings.HasPrefix(got, tc.refuse) {
+				t.Errorf("probe says %q, want %q", got, tc.refuse)
+			}
+		})
 	}
 }

@@ -42,6 +42,18 @@ func PluginSummary(c Config, baseDir, project, id, dir string, d *Declared, gete
 			write += ", " + strings.Join(expand(e, d.Write), ", ")
 		}
 		out = append(out, kind, "read: "+read, "write: "+write)
+		// A declared path inside what every plugin's policy hides
+		// (~/.ssh in sandbox.read) grants nothing; listed as read
+		// alone, it said the plugin reads the keys.
+		var hidden []string
+		for _, path := range expand(e, append(append([]string(nil), d.Read...), d.Write...)) {
+			if real := realPath(path); under(real, p.Hidden) && !under(real, p.Reveal) {
+				hidden = append(hidden, path)
+			}
+		}
+		if len(hidden) > 0 {
+			out = append(out, "hidden still: "+strings.Join(hidden, ", ")+" (credential stores, synaps's config and the other plugins' data and config stay hidden whatever the manifest declares)")
+		}
 	}
 	for _, l := range p.Describe() {
 		if strings.HasPrefix(l, "network:") {

@@ -409,6 +409,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case progressMsg:
 		m.starting = msg.starting
+		// The health the status line shows changes with the start;
+		// the next health tick is up to 2 s away.
+		if m.busy == "" && m.app != nil {
+			m.state.health = m.app.Health()
+		}
 		return nil
 	case wakeMsg:
 		return m.woken(msg)

@@ -46,7 +46,6 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/synaps-cli/synaps/internal/agent"
 	"github.com/synaps-cli/synaps/internal/app"
@@ -73,16 +72,18 @@ func Run(ctx context.Context, opts app.Options, in io.Reader, out io.Writer) err
 	opts.Background = true
 
 	environ := os.Environ()
+	overridden := false
 	if opts.Getenv != nil {
 		// The colour profile honours NO_COLOR from the session's
 		// environment as well as the process's.
 		for _, k := range []string{"NO_COLOR", "TERM", "COLORTERM", "CLICOLOR", "CLICOLOR_FORCE"} {
 			if v := opts.Getenv(k); v != "" {
 				environ = append(environ, k+"="+v)
+				overridden = overridden || v != os.Getenv(k)
 			}
 		}
 	}
-	profile := colorprofile.Detect(out, environ)
+	profile := terminalProfile(out, environ, overridden)
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
