@@ -55,14 +55,7 @@ func (t *commandTransport) Connect(ctx context.Context) (sdk.Connection, error) 
 		release, err := sandbox.Start(t.cmd, *t.policy, t.note)
 		if err != nil {
 			release()
-			if t.cmd.Process == nil {
-				// Refused before the fork (sandbox.required, the
-				// proxy): a Start of the failed command closes the
-				// pipes made above, as a failed fork has.
-				t.cmd.Err = err
-				_ = t.cmd.Start()
-			}
-			return nil, err
+			return nil, err // the pipes made above are closed
 		}
 		t.release = release
 	} else if err := sandbox.StartPlain(t.cmd); err != nil {

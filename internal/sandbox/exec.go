@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"sync"
 )
 
@@ -75,4 +76,16 @@ type RefusedError struct {
 
 func (e *RefusedError) Error() string {
 	return fmt.Sprintf("sandbox.required = true and the kernel lacks %s, so %s is not started unconfined; set sandbox.required = false in the synaps config to run it without", e.Missing, e.Name)
+}
+
+// notStarted ends cmd as a failed start would, for a refusal before the
+// fork (sandbox.required, a proxy that could not start): the pipes its
+// caller made (StdinPipe, StdoutPipe) are closed, not left open for
+// every refused start. It returns err.
+func notStarted(cmd *exec.Cmd, err error) error {
+	if cmd.Process == nil {
+		cmd.Err = err
+		_ = cmd.Start() // closes the descriptors and reports cmd.Err
+	}
+	return err
 }

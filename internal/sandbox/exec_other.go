@@ -17,7 +17,7 @@ func Wrap(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error)
 // Start confines nothing here either (see Wrap); it starts cmd.
 func Start(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error) {
 	if release, err = Wrap(cmd, p, log); err != nil {
-		return release, err
+		return release, notStarted(cmd, err)
 	}
 	return release, cmd.Start()
 }

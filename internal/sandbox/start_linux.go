@@ -25,7 +25,7 @@ func Start(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error
 	}
 	pr, err := prepare(p)
 	if err != nil {
-		return release, err
+		return release, notStarted(cmd, err)
 	}
 	if pr == nil {
 		return release, StartPlain(cmd)
@@ -47,7 +47,7 @@ func Start(cmd *exec.Cmd, p Policy, log func(string)) (release func(), err error
 		warnOnce("fast path", fmt.Sprintf("confining without the helper failed (%v); synaps re-runs itself to confine each process", err))
 	}
 	if release, err = wrapHelper(cmd, pr.spec, log); err != nil {
-		return release, err
+		return release, notStarted(cmd, err)
 	}
 	if err := StartPlain(cmd); err != nil {
 		release()

@@ -112,14 +112,7 @@ func Start(spec Spec, on func(Event)) (*Sidecar, error) {
 		// re-run of synaps per start; see extension's spawn).
 		say := func(line string) { on(Event{Plugin: spec.Plugin, Display: spec.Display, Kind: "error", Message: line}) }
 		if release, err = sandbox.Start(cmd, *spec.Policy, say); err != nil {
-			release()
-			if cmd.Process == nil {
-				// Refused before the fork (sandbox.required, the
-				// proxy): a Start of the failed command closes the
-				// pipes made above, as a failed fork has.
-				cmd.Err = err
-				_ = cmd.Start()
-			}
+			release() // the pipes made above are closed
 			var refused *sandbox.RefusedError
 			if errors.As(err, &refused) {
 				return nil, fmt.Errorf("sidecar of plugin %s: %w", spec.Plugin, err)
