@@ -15,8 +15,9 @@ import (
 )
 
 // register puts e's tools in the registry, in place of any it had (one
-// step: a request built meanwhile sees the old set or the new one).
-func (h *Host) register(e *Extension) {
+// step: a request built meanwhile sees the old set or the new one), and
+// returns the names it had and has now.
+func (h *Host) register(e *Extension) (before, after []string) {
 	decls, _ := e.declared()
 	tools := make([]tool.Tool, len(decls))
 	for i, d := range decls {
@@ -32,8 +33,10 @@ func (h *Host) register(e *Extension) {
 		names = append(names, specs[i].Name)
 	}
 	h.mu.Lock()
+	before = h.toolNames[e.ID()]
 	h.toolNames[e.ID()] = names
 	h.mu.Unlock()
+	return before, names
 }
 
 // redeclared follows an extension of the running set whose process,
@@ -47,13 +50,7 @@ func (h *Host) redeclared(e *Extension) {
 	if !h.current(e) {
 		return
 	}
-	h.mu.Lock()
-	before := h.toolNames[e.ID()]
-	h.mu.Unlock()
-	h.register(e)
-	h.mu.Lock()
-	after := h.toolNames[e.ID()]
-	h.mu.Unlock()
+	before, after := h.register(e)
 	h.resetChain()
 	h.env.notify.say("extension %s answered differently from its cached answer; it now offers %s (the model sees them from its next request)", e.ID(), toolChange(before, after))
 }
