@@ -98,17 +98,14 @@ func TestInitCacheDefersToolsOnly(t *testing.T) {
 	check("after clear", running, guard)
 }
 
-// TestInitCacheStaleAnswer: a cached answer that the extension no longer
-// gives (the cache was written by another build of it) serves the start;
-// the first call spawns the extension, whose answer then replaces the
-// cached one in the session (a tool it no longer declares is gone from
-// the registry, a changed description is the new one) and in the cache.
-func TestInitCacheStaleAnswer(t *testing.T) {
-	base := t.TempDir()
-	fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
-	h := startHost(t, base, withCache)
-	h.Shutdown()
-	path := filepath.Join(InitCacheDir(base), "tools.json")
+// staleEntry starts the extension id of base once, so that the cache
+// holds its answer, and replaces that answer with result under the same
+// key: as if another build of it had written the entry. It returns the
+// entry's path.
+func staleEntry(t *testing.T, base, id, result string) string {
+	t.Helper()
+	startHost(t, base, withCache).Shutdown()
+	path := filepath.Join(InitCacheDir(base), id+".json")
 	var ent initEntry
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -117,12 +114,23 @@ func TestInitCacheStaleAnswer(t *testing.T) {
 	if err := json.Unmarshal(data, &ent); err != nil {
 		t.Fatal(err)
 	}
-	stale := initEntry{Key: ent.Key, Result: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Old words","input_schema":{"type":"object"}},{"name":"gone","description":"Removed since","input_schema":{"type":"object"}}]}}`)}
-	data, _ = json.Marshal(stale)
+	data, _ = json.Marshal(initEntry{Key: ent.Key, Result: json.RawMessage(result)})
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h = startHost(t, base, withCache)
+	return path
+}
+
+// TestInitCacheStaleAnswer: a cached answer that the extension no longer
+// gives (the cache was written by another build of it) serves the start;
+// the first call spawns the extension, whose answer then replaces the
+// cached one in the session (a tool it no longer declares is gone from
+// the registry, a changed description is the new one) and in the cache.
+func TestInitCacheStaleAnswer(t *testing.T) {
+	base := t.TempDir()
+	fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
+	path := staleEntry(t, base, "tools", `{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Old words","input_schema":{"type":"object"}},{"name":"gone","description":"Removed since","input_schema":{"type":"object"}}]}}`)
+	h := startHost(t, base, withCache)
 	if st := stateOf(t, h, "tools"); !st.Deferred || !slices.Equal(st.Tools, []string{"tools_hello", "tools_gone"}) {
 		t.Fatalf("not deferred with the stale entry's tools: %+v", st)
 	}
@@ -151,7 +159,7 @@ func TestInitCacheStaleAnswer(t *testing.T) {
 	if st := stateOf(t, h, "tools"); !st.Deferred || st.Running {
 		t.Errorf("the start after a stale entry: %+v, want it deferred with the fresh answer", st)
 	}
-	data, _ = os.ReadFile(path)
+	data, _ := os.ReadFile(path)
 	var now initEntry
 	json.Unmarshal(data, &now)
 	if string(now.Result) != helloInit {
@@ -167,23 +175,8 @@ func TestInitCacheStaleAnswer(t *testing.T) {
 func TestInitCacheStaleToolIsNotSent(t *testing.T) {
 	base := t.TempDir()
 	fakePlugin(t, base, "tools", map[string]any{"permissions": []string{"tools.register"}}, fakeSpec{Init: json.RawMessage(helloInit)})
+	staleEntry(t, base, "tools", `{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Says hello","input_schema":{"type":"object"}},{"name":"gone","description":"Removed since","input_schema":{"type":"object"}}]}}`)
 	h := startHost(t, base, withCache)
-	h.Shutdown()
-	path := filepath.Join(InitCacheDir(base), "tools.json")
-	var ent initEntry
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &ent); err != nil {
-		t.Fatal(err)
-	}
-	stale := initEntry{Key: ent.Key, Result: json.RawMessage(`{"protocol_version":1,"capabilities":{"tools":[{"name":"hello","description":"Says hello","input_schema":{"type":"object"}},{"name":"gone","description":"Removed since","input_schema":{"type":"object"}}]}}`)}
-	data, _ = json.Marshal(stale)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	h = startHost(t, base, withCache)
 	res := callTool(t, h, "tools:gone", `{}`)
 	want := "extension tools no longer declares tool gone: its initialize answer changed since the session took it from the cache; the tools it declares now: hello"
 	if !res.IsError || res.Output != want {
