@@ -76,7 +76,7 @@ printed. See docs/plugins.md.`,
 				}
 			}
 			if p == nil {
-				return fmt.Errorf("no plugin %q in %s; `synaps extensions list` shows the installed ones", id, config.PluginsDir(base))
+				return noPlugin(id, config.PluginsDir(base), idsOf(plugins))
 			}
 			if p.Manifest != nil && len(p.Manifest.UserConfig) > 0 && userOptionArgs(p, args[1:]) {
 				return userOptionsCmd(stdio, base, global, p, args[1:], asJSON)

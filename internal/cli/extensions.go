@@ -19,7 +19,6 @@ import (
 	"github.com/synaps-cli/synaps/internal/extension"
 	"github.com/synaps-cli/synaps/internal/plugin"
 	"github.com/synaps-cli/synaps/internal/plural"
-	"github.com/synaps-cli/synaps/internal/spelling"
 	"github.com/synaps-cli/synaps/internal/tool/builtin"
 )
 
@@ -271,7 +270,7 @@ func extEnableCmd(stdio Stdio, verb string) *cobra.Command {
 				known = known || p.ID == id
 			}
 			if !known && verb == "disable" {
-				return fmt.Errorf("no plugin %q in %s; `synaps extensions list` shows the installed ones", id, filepath.Join(base, "plugins"))
+				return noPlugin(id, filepath.Join(base, "plugins"), idsOf(plugins))
 			}
 			// Enabling an id that is neither installed nor disabled did
 			// nothing and said "enabled": a misspelt id looked fixed. One
@@ -489,10 +488,7 @@ func extLogsCmd(stdio Stdio) *cobra.Command {
 					ids[i], _, _ = strings.Cut(id, "\t")
 				}
 				if !slices.Contains(ids, args[0]) {
-					if near := spelling.Nearest(args[0], ids, 2); near != "" {
-						return fmt.Errorf("no plugin %q is installed here, and it has no log; did you mean %s?", args[0], near)
-					}
-					return fmt.Errorf("no plugin %q is installed here, and it has no log; `synaps extensions list` lists the plugins", args[0])
+					return noPlugin(args[0], config.PluginsDir(base), ids)
 				}
 				return fmt.Errorf("no log for %q yet (%s); it is written once the extension has run", args[0], path)
 			}

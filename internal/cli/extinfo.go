@@ -44,7 +44,7 @@ func extInfoCmd(stdio Stdio) *cobra.Command {
 				}
 			}
 			if st == nil {
-				return fmt.Errorf("no plugin %q in %s; `synaps extensions list` shows the installed ones", id, config.PluginsDir(base))
+				return noPlugin(id, config.PluginsDir(base), statusIDs(sts))
 			}
 			if asJSON {
 				enc := json.NewEncoder(stdio.Out)
